@@ -1,0 +1,261 @@
+//! Actions and their notation (RULES.md §4): `b6(K)`, `b6`, `a2-a3`, `a2-a3-a4`, `a2-a3(k)`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use super::types::{Piece, Square};
+
+/// The longest turn: at most 16 captures (there are 16 enemy pieces) and one final dark link.
+pub const MAX_HOPS: usize = 17;
+
+/// One step of a move: where the piece goes and, for a dark capture, what the covered
+/// target turned out to be.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Hop {
+    pub to: Square,
+    pub reveal: Option<Piece>,
+}
+
+/// A move of a revealed piece: one step, one capture, or a chain of captures.
+/// Fixed size, so lists of actions need no allocation per action.
+#[derive(Copy, Clone, Debug)]
+pub struct Path {
+    pub from: Square,
+    len: u8,
+    hops: [Hop; MAX_HOPS],
+}
+
+impl Path {
+    pub fn new(from: Square, to: Square) -> Path {
+        Path::with_hop(from, Hop { to, reveal: None })
+    }
+
+    pub fn with_hop(from: Square, hop: Hop) -> Path {
+        let mut hops = [hop; MAX_HOPS];
+        hops[0] = hop;
+        Path { from, len: 1, hops }
+    }
+
+    #[inline]
+    pub fn hops(&self) -> &[Hop] {
+        &self.hops[..self.len as usize]
+    }
+
+    #[inline]
+    pub fn hops_mut(&mut self) -> &mut [Hop] {
+        &mut self.hops[..self.len as usize]
+    }
+
+    /// Append a hop; false when the path is already [`MAX_HOPS`] long.
+    pub fn push(&mut self, hop: Hop) -> bool {
+        if self.len as usize == MAX_HOPS {
+            return false;
+        }
+        self.hops[self.len as usize] = hop;
+        self.len += 1;
+        true
+    }
+
+    /// Keep the first `len` hops (at least one).
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len.max(1) as u8);
+    }
+
+    #[inline]
+    pub fn first(&self) -> Hop {
+        self.hops[0]
+    }
+
+    /// Where the piece ends if every hop succeeds.
+    #[inline]
+    pub fn last(&self) -> Hop {
+        self.hops[self.len as usize - 1]
+    }
+}
+
+impl PartialEq for Path {
+    fn eq(&self, other: &Path) -> bool {
+        self.from == other.from && self.hops() == other.hops()
+    }
+}
+impl Eq for Path {}
+
+impl std::hash::Hash for Path {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.from.hash(state);
+        self.hops().hash(state);
+    }
+}
+
+/// What a player does on a turn.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Action {
+    /// Turn a covered piece face up; `reveal` is what it showed (absent when unknown yet).
+    Flip {
+        square: Square,
+        reveal: Option<Piece>,
+    },
+    /// Move a revealed piece: a step, a capture, a dark capture or a chain.
+    Move(Path),
+}
+
+impl Action {
+    pub fn flip(square: Square, reveal: Option<Piece>) -> Action {
+        Action::Flip { square, reveal }
+    }
+
+    pub fn step(from: Square, to: Square) -> Action {
+        Action::Move(Path::new(from, to))
+    }
+
+    /// A small number identifying a plain move (from, to) for the repetition rules.
+    #[inline]
+    pub(crate) fn code(&self) -> u16 {
+        match self {
+            Action::Flip { square, .. } => 0x8000 | square.index() as u16,
+            Action::Move(p) => ((p.from.index() as u16) << 5) | p.last().to.index() as u16,
+        }
+    }
+}
+
+impl fmt::Display for Hop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to)?;
+        if let Some(p) = self.reveal {
+            write!(f, "({p})")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Flip { square, reveal } => {
+                write!(f, "{square}")?;
+                if let Some(p) = reveal {
+                    write!(f, "({p})")?;
+                }
+                Ok(())
+            }
+            Action::Move(path) => {
+                write!(f, "{}", path.from)?;
+                path.hops().iter().try_for_each(|h| write!(f, "-{h}"))
+            }
+        }
+    }
+}
+
+/// Why an action's text is not valid notation.
+#[derive(Error, Debug, Clone, PartialEq, Eq)]
+#[error("malformed action {text:?}: {problem}")]
+pub struct ParseActionError {
+    pub text: String,
+    pub problem: &'static str,
+}
+
+impl FromStr for Action {
+    type Err = ParseActionError;
+
+    fn from_str(text: &str) -> Result<Action, ParseActionError> {
+        let err = |problem| ParseActionError {
+            text: text.to_owned(),
+            problem,
+        };
+        let mut parts = text.split('-');
+        let (from, from_reveal) = parse_hop(parts.next().unwrap_or_default()).map_err(err)?;
+        let Some(first) = parts.next() else {
+            return Ok(Action::Flip {
+                square: from,
+                reveal: from_reveal,
+            });
+        };
+        if from_reveal.is_some() {
+            return Err(err(
+                "only a flip or a move's target may name a revealed piece",
+            ));
+        }
+        let (to, reveal) = parse_hop(first).map_err(err)?;
+        let mut path = Path::with_hop(from, Hop { to, reveal });
+        for part in parts {
+            let (to, reveal) = parse_hop(part).map_err(err)?;
+            if !path.push(Hop { to, reveal }) {
+                return Err(err("a chain has at most 17 hops"));
+            }
+        }
+        Ok(Action::Move(path))
+    }
+}
+
+fn parse_hop(s: &str) -> Result<(Square, Option<Piece>), &'static str> {
+    if s.is_empty() {
+        return Err("empty square (a stray '-'?)");
+    }
+    let (sq_text, reveal) = match s.find('(') {
+        None => (s, None),
+        Some(i) => {
+            let inner = s[i + 1..]
+                .strip_suffix(')')
+                .ok_or("a revealed piece is written in parentheses, like b6(K)")?;
+            let piece = inner
+                .parse::<Piece>()
+                .map_err(|_| "the revealed piece must be one of KGMRNCP / kgmrncp")?;
+            (&s[..i], Some(piece))
+        }
+    };
+    let sq = sq_text
+        .parse::<Square>()
+        .map_err(|_| "squares are a1 … d8")?;
+    Ok((sq, reveal))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notation_round_trips() {
+        for s in [
+            "b6(K)",
+            "b6",
+            "a2-a3",
+            "a2-a3-a4",
+            "a2-a3(k)",
+            "a2-a3(k)-a4(p)",
+            "d8-d1",
+            "c3-c5-a5-a7",
+        ] {
+            let a: Action = s.parse().unwrap();
+            assert_eq!(a.to_string(), s);
+        }
+        assert_eq!(
+            "b6(K)".parse::<Action>().unwrap(),
+            Action::flip("b6".parse().unwrap(), Piece::from_char('K'))
+        );
+    }
+
+    #[test]
+    fn malformed_notation_is_rejected() {
+        for s in [
+            "",
+            "b9",
+            "e1",
+            "b6(",
+            "b6(Q)",
+            "b6(K",
+            "a2-",
+            "-a3",
+            "a2--a3",
+            "a2(K)-a3",
+            "a2-a3(kk)",
+            "a2 a3",
+            "A2",
+        ] {
+            assert!(s.parse::<Action>().is_err(), "{s:?} should not parse");
+        }
+        let long = format!("a1{}", "-a2-a1".repeat(9));
+        assert!(long.parse::<Action>().is_err());
+    }
+}

@@ -1,0 +1,403 @@
+//! A game in progress: a position plus the history the draw and long-chase rules need,
+//! and the end-of-game judgement of RULES.md §1.
+
+use serde::{Deserialize, Serialize};
+
+use super::action::Action;
+use super::bitboard::Bitboard;
+use super::movegen::{self, capturable};
+use super::play::{Effect, IllegalAction, Violation};
+use super::position::Position;
+use super::ruleset::{Repetition, Ruleset};
+use super::types::{Color, Piece, Player, Role, Square};
+
+/// Why a game ended.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// A colour has no pieces left, revealed or covered.
+    Elimination,
+    /// The player to move has no legal action (TCGA "NoMove").
+    NoMove,
+    /// The no-progress limit was reached (TCGA "NoEatFlipDraw").
+    NoProgress,
+    /// The repetition rule of the ruleset (TCGA "PositionRepetitionDraw").
+    Repetition,
+    /// Stated by a record: a player ran out of time.
+    Timeout,
+    /// Stated by a record: a player resigned.
+    Resignation,
+    /// Stated by a record: a draw agreed or adjudicated.
+    Agreement,
+    /// Stated by a record: a loss by penalty (e.g. 戲谷's ten time warnings).
+    Forfeit,
+}
+
+impl Reason {
+    /// Whether the rules derive this ending from the moves (as opposed to a record stating it).
+    pub fn is_derived(self) -> bool {
+        matches!(
+            self,
+            Reason::Elimination | Reason::NoMove | Reason::NoProgress | Reason::Repetition
+        )
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Reason::Elimination => "elimination",
+            Reason::NoMove => "no_move",
+            Reason::NoProgress => "no_progress",
+            Reason::Repetition => "repetition",
+            Reason::Timeout => "timeout",
+            Reason::Resignation => "resignation",
+            Reason::Agreement => "agreement",
+            Reason::Forfeit => "forfeit",
+        }
+    }
+}
+
+/// Who won.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    #[serde(rename = "player1")]
+    Player1,
+    #[serde(rename = "player2")]
+    Player2,
+    Draw,
+}
+
+impl Outcome {
+    pub fn win(player: Player) -> Outcome {
+        match player {
+            Player::One => Outcome::Player1,
+            Player::Two => Outcome::Player2,
+        }
+    }
+
+    pub fn winner(self) -> Option<Player> {
+        match self {
+            Outcome::Player1 => Some(Player::One),
+            Outcome::Player2 => Some(Player::Two),
+            Outcome::Draw => None,
+        }
+    }
+}
+
+/// How and when a game ended by the rules.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct End {
+    pub outcome: Outcome,
+    pub reason: Reason,
+    /// For a cycle repetition: the length p of the repeated sequence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub period: Option<u32>,
+}
+
+/// Consecutive chases of one player, keyed by the square of the chased enemy piece
+/// (followed as that piece moves). Zero means not chased.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+struct Chases {
+    counts: [u8; 32],
+    keys: Bitboard,
+}
+
+impl Chases {
+    fn max(&self) -> u8 {
+        self.keys.map(|s| self.counts[s.index()]).max().unwrap_or(0)
+    }
+
+    fn clear(&mut self) {
+        for s in self.keys {
+            self.counts[s.index()] = 0;
+        }
+        self.keys = Bitboard::EMPTY;
+    }
+
+    /// The chased piece moved from `from` to `to` (or died, when `to` is None).
+    fn follow(&mut self, from: Square, to: Option<Square>) {
+        if !self.keys.contains(from) {
+            return;
+        }
+        let n = self.counts[from.index()];
+        self.counts[from.index()] = 0;
+        self.keys.clear(from);
+        if let Some(to) = to {
+            self.counts[to.index()] = n;
+            self.keys.set(to);
+        }
+    }
+
+    /// The player's turn chased exactly `targets`.
+    fn chase(&mut self, targets: Bitboard) {
+        let old = *self;
+        self.clear();
+        for t in targets {
+            self.counts[t.index()] = old.counts[t.index()].saturating_add(1);
+            self.keys.set(t);
+        }
+    }
+}
+
+/// A game: the current position, the ruleset, and the history its rules need.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Ruleset,
+    position: Position,
+    /// Codes of the plies since the last flip or capture (cycle repetition).
+    quiet: Vec<u16>,
+    /// Repetition keys of the positions since the last flip or capture (position repetition).
+    keys: Vec<u64>,
+    chases: [Chases; 2],
+}
+
+impl Game {
+    pub fn new(rules: Ruleset) -> Game {
+        Game::from_position(rules, Position::start())
+    }
+
+    /// A game from a bare position: its history is unknown, so repetition looks only at
+    /// plies played from here and long-chase counts start at zero.
+    pub fn from_position(rules: Ruleset, position: Position) -> Game {
+        let mut game = Game {
+            rules,
+            position,
+            quiet: Vec::new(),
+            keys: Vec::new(),
+            chases: Default::default(),
+        };
+        if matches!(rules.repetition, Repetition::Position { .. }) {
+            game.keys.push(position.repetition_key());
+        }
+        game
+    }
+
+    #[inline]
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    #[inline]
+    pub fn rules(&self) -> &Ruleset {
+        &self.rules
+    }
+
+    /// Every legal action, long chase included, written to `out` (cleared first).
+    pub fn legal_actions(&self, out: &mut Vec<Action>) {
+        movegen::legal_actions(&self.position, &self.rules, out);
+        if self.long_chase_may_bite() {
+            out.retain(|a| !self.is_long_chase(a));
+        }
+    }
+
+    /// Whether the player to move has any legal action.
+    pub fn has_legal_action(&self) -> bool {
+        if !self.long_chase_may_bite() {
+            return movegen::has_legal_action(&self.position, &self.rules, self.position.turn());
+        }
+        let mut actions = Vec::new();
+        self.legal_actions(&mut actions);
+        !actions.is_empty()
+    }
+
+    /// How the game has ended, if it has, checked in the order of RULES.md §1: elimination,
+    /// no legal action, no progress, repetition.
+    pub fn end(&self) -> Option<End> {
+        if let Some(end) = self.elimination() {
+            return Some(end);
+        }
+        let has_action = self.has_legal_action();
+        self.end_given(has_action)
+    }
+
+    /// [`Game::end`] when the caller already knows whether a legal action exists.
+    pub fn end_given(&self, has_legal_action: bool) -> Option<End> {
+        if let Some(end) = self.elimination() {
+            return Some(end);
+        }
+        let pos = &self.position;
+        if !has_legal_action {
+            let loser = pos.player_to_move();
+            return Some(End {
+                outcome: Outcome::win(loser.other()),
+                reason: Reason::NoMove,
+                period: None,
+            });
+        }
+        let draw = |reason, period| {
+            Some(End {
+                outcome: Outcome::Draw,
+                reason,
+                period,
+            })
+        };
+        if self
+            .rules
+            .no_progress
+            .is_some_and(|n| pos.no_progress() >= n as u32)
+        {
+            return draw(Reason::NoProgress, None);
+        }
+        match self.rules.repetition {
+            Repetition::Off => None,
+            Repetition::Cycle { times } => self
+                .cycle_period(times as usize)
+                .and_then(|p| draw(Reason::Repetition, Some(p as u32))),
+            Repetition::Position { occurrences } => {
+                let key = *self.keys.last().expect("current position");
+                let seen = self.keys.iter().filter(|&&k| k == key).count();
+                if seen >= occurrences as usize {
+                    draw(Reason::Repetition, None)
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    fn elimination(&self) -> Option<End> {
+        let pos = &self.position;
+        let player1 = pos.color_of(Player::One)?;
+        // A failed dark capture can eliminate the mover, so look at both colours.
+        for color in [player1, player1.other()] {
+            if pos.alive(color) == 0 {
+                let loser = pos.player_of(color).expect("colours assigned");
+                return Some(End {
+                    outcome: Outcome::win(loser.other()),
+                    reason: Reason::Elimination,
+                    period: None,
+                });
+            }
+        }
+        None
+    }
+
+    /// The smallest p such that the last `times`·p plies are one sequence of p plies repeated.
+    fn cycle_period(&self, times: usize) -> Option<usize> {
+        let q = &self.quiet;
+        let n = q.len();
+        let last = *q.last()?;
+        (1..=n / times).find(|&p| {
+            q[n - 1 - p] == last && (0..(times - 1) * p).all(|i| q[n - 1 - i] == q[n - 1 - i - p])
+        })
+    }
+
+    /// Plays a legal action (flips and dark captures must name the revealed piece).
+    /// It does not check whether the game has ended: ask [`Game::end`] first.
+    pub fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
+        let mut next = self.position;
+        let effect = next.apply(&self.rules, action)?;
+        if self.long_chase_may_bite() {
+            if let Some(piece) = self.chased_by(&next, &effect) {
+                self.check_chase_limit(piece)?;
+            }
+        }
+        self.record(action, next, effect);
+        Ok(effect)
+    }
+
+    fn record(&mut self, action: &Action, next: Position, effect: Effect) {
+        let mover = self.position.player_to_move();
+        if self.rules.long_chase.is_some() {
+            let targets = self.chased_by(&next, &effect).unwrap_or(Bitboard::EMPTY);
+            self.chases[mover.index()].chase(targets);
+            let other = &mut self.chases[mover.other().index()];
+            match effect {
+                Effect::Quiet { from, to } | Effect::Capture { from, to } => {
+                    other.follow(from, Some(to))
+                }
+                Effect::DarkFailed { from, .. } => other.follow(from, None),
+                Effect::OwnReveal { from, at, .. } => other.follow(from, Some(at)),
+                Effect::Flip(_) => {}
+            }
+        }
+        self.position = next;
+        if effect.is_progress() {
+            self.quiet.clear();
+            self.keys.clear();
+        } else {
+            self.quiet.push(action.code());
+        }
+        if matches!(self.rules.repetition, Repetition::Position { .. }) {
+            self.keys.push(next.repetition_key());
+        }
+    }
+
+    fn long_chase_may_bite(&self) -> bool {
+        let Some(limit) = self.rules.long_chase else {
+            return false;
+        };
+        self.chases[self.position.player_to_move().index()].max() + 1 >= limit
+    }
+
+    /// The enemy pieces the moved piece attacks after the move, or None when the turn resets
+    /// the counts (a flip, an own-piece reveal, a failed dark capture).
+    fn chased_by(&self, next: &Position, effect: &Effect) -> Option<Bitboard> {
+        let to = match *effect {
+            Effect::Quiet { to, .. } | Effect::Capture { to, .. } => to,
+            _ => return None,
+        };
+        let piece = next
+            .piece_at(to)
+            .expect("the mover stands on its last square");
+        Some(capturable(next, &self.rules, to, piece))
+    }
+
+    fn check_chase_limit(&self, targets: Bitboard) -> Result<(), IllegalAction> {
+        let limit = self.rules.long_chase.expect("long chase on");
+        let counts = &self.chases[self.position.player_to_move().index()];
+        if let Some(t) = targets
+            .into_iter()
+            .find(|t| counts.counts[t.index()] + 1 >= limit)
+        {
+            let piece = self.position.piece_at(t).map_or('?', |p| p.chinese());
+            return Err(IllegalAction::new(
+                Violation::LongChase,
+                format!("this would be chase number {limit} in a row of {piece} on {t} (長捉禁手)"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether `action` (from the generator) is forbidden by the long-chase rule. A dark
+    /// capture is judged as if it succeeded.
+    fn is_long_chase(&self, action: &Action) -> bool {
+        let Action::Move(path) = action else {
+            return false;
+        };
+        let mut next = self.position;
+        let mut path = *path;
+        // Judge dark links as successes: reveal an enemy piece the attacker surely beats.
+        let Some(us) = self.position.turn() else {
+            return false;
+        };
+        let mover = self
+            .position
+            .piece_at(path.from)
+            .expect("generated from a revealed piece");
+        for hop in path.hops_mut() {
+            if next.covered().contains(hop.to) {
+                // Any enemy piece the attacker beats by rank will do (the General cannot
+                // take a Soldier, so give it an Advisor).
+                let role = if mover.role == Role::General {
+                    Role::Advisor
+                } else {
+                    Role::Soldier
+                };
+                let victim = Piece::new(us.other(), role);
+                next.pool.0[victim.index()] += 1;
+                hop.reveal = Some(victim);
+            }
+        }
+        let Ok(effect) = next.apply(&self.rules, &Action::Move(path)) else {
+            return false;
+        };
+        self.chased_by(&next, &effect)
+            .is_some_and(|t| self.check_chase_limit(t).is_err())
+    }
+
+    /// Which colour a player has, once assigned.
+    pub fn color_of(&self, player: Player) -> Option<Color> {
+        self.position.color_of(player)
+    }
+}

@@ -1,0 +1,378 @@
+//! Rulesets as plain data: every option of RULES.md §1–2 and the presets of §3.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// How a cannon captures.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CannonRule {
+    /// Captures only by jumping exactly one screen, any rank (台灣暗棋, the default).
+    Taiwan,
+    /// Captures like every other piece: adjacent, by rank (rank 6).
+    Mainland,
+}
+
+/// Which repetition draw rule is in force.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Repetition {
+    Off,
+    /// TCGA: the last `times`·p plies, none a flip or capture, are one sequence of p actions
+    /// played `times` times in a row.
+    Cycle {
+        times: u8,
+    },
+    /// Olympiad: the same position (board, covered pool, side to move) occurs for the
+    /// `occurrences`-th time.
+    Position {
+        occurrences: u8,
+    },
+}
+
+/// A complete Banqi ruleset. Every house rule is an independent field; they combine.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Ruleset {
+    pub cannon: CannonRule,
+    /// 車衝: a chariot slides any distance; a capture after two or more squares ignores rank.
+    pub chariot_rush: bool,
+    /// 車直衝: a chariot captures at distance ≥ 2 along an empty line, ignoring rank;
+    /// its plain moves stay one square. With `chariot_rush` also on, rush wins.
+    pub chariot_charge: bool,
+    /// 馬斜: a horse also moves one square diagonally; a diagonal capture ignores rank.
+    pub horse_diagonal: bool,
+    /// 連殺 / 明棋連吃: after a capture the same piece may capture again.
+    pub chain_capture: bool,
+    /// 暗殺: a revealed piece may attack a covered piece it could reach with a capture.
+    pub dark_capture: bool,
+    /// 暗棋連吃: chain capture in which any link may be a dark capture (implies both above).
+    pub dark_chain_capture: bool,
+    /// Draw after this many consecutive plies without a flip or capture (空步判和).
+    pub no_progress: Option<u16>,
+    pub repetition: Repetition,
+    /// 長捉禁手: a player may not chase the same enemy piece this many times in a row.
+    pub long_chase: Option<u8>,
+}
+
+impl Ruleset {
+    /// The ruleset of the `tcga` preset, the base of all others.
+    pub const TCGA: Ruleset = Ruleset {
+        cannon: CannonRule::Taiwan,
+        chariot_rush: false,
+        chariot_charge: false,
+        horse_diagonal: false,
+        chain_capture: false,
+        dark_capture: false,
+        dark_chain_capture: false,
+        no_progress: Some(60),
+        repetition: Repetition::Cycle { times: 3 },
+        long_chase: None,
+    };
+
+    /// The ruleset of a named preset.
+    pub fn preset(name: &str) -> Option<Ruleset> {
+        PRESETS.iter().find(|p| p.name == name).map(|p| p.ruleset)
+    }
+
+    /// A preset with overrides applied and checked.
+    pub fn from_preset(name: &str, overrides: &Overrides) -> Result<Ruleset, RulesetError> {
+        let base =
+            Ruleset::preset(name).ok_or_else(|| RulesetError::UnknownPreset(name.to_owned()))?;
+        base.with(overrides)
+    }
+
+    /// This ruleset with `overrides` applied and checked.
+    pub fn with(self, o: &Overrides) -> Result<Ruleset, RulesetError> {
+        let mut r = self;
+        if let Some(v) = o.cannon {
+            r.cannon = v;
+        }
+        if let Some(v) = o.chariot_rush {
+            r.chariot_rush = v;
+        }
+        if let Some(v) = o.chariot_charge {
+            r.chariot_charge = v;
+        }
+        if let Some(v) = o.horse_diagonal {
+            r.horse_diagonal = v;
+        }
+        if let Some(v) = o.chain_capture {
+            r.chain_capture = v;
+        }
+        if let Some(v) = o.dark_capture {
+            r.dark_capture = v;
+        }
+        if let Some(v) = o.dark_chain_capture {
+            r.dark_chain_capture = v;
+        }
+        if let Some(v) = o.no_progress {
+            r.no_progress = v;
+        }
+        if let Some(v) = o.repetition {
+            r.repetition = v;
+        }
+        if let Some(v) = o.long_chase {
+            r.long_chase = v;
+        }
+        r.check()?;
+        Ok(r)
+    }
+
+    fn check(&self) -> Result<(), RulesetError> {
+        if self.no_progress == Some(0) {
+            return Err(RulesetError::Invalid(
+                "no_progress must be at least 1 (or null for off)",
+            ));
+        }
+        match self.repetition {
+            Repetition::Cycle { times } | Repetition::Position { occurrences: times }
+                if times < 2 =>
+            {
+                return Err(RulesetError::Invalid(
+                    "a repetition count must be at least 2",
+                ));
+            }
+            _ => {}
+        }
+        if self.long_chase == Some(0) {
+            return Err(RulesetError::Invalid(
+                "long_chase must be at least 1 (or null for off)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether a revealed piece may attack a covered one.
+    #[inline]
+    pub const fn allows_dark_capture(&self) -> bool {
+        self.dark_capture || self.dark_chain_capture
+    }
+
+    /// Whether a capture may be followed by another capture in the same turn.
+    #[inline]
+    pub const fn allows_chain(&self) -> bool {
+        self.chain_capture || self.dark_chain_capture
+    }
+
+    /// Whether a chariot captures at distance ≥ 2 (by rush or charge).
+    #[inline]
+    pub const fn chariot_captures_at_range(&self) -> bool {
+        self.chariot_rush || self.chariot_charge
+    }
+}
+
+/// Overrides of a preset's options: each field that is present replaces the preset's.
+/// For the optional limits, `null` turns the rule off.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Overrides {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cannon: Option<CannonRule>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chariot_rush: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chariot_charge: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub horse_diagonal: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_capture: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dark_capture: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dark_chain_capture: Option<bool>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "double_option"
+    )]
+    pub no_progress: Option<Option<u16>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repetition: Option<Repetition>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "double_option"
+    )]
+    pub long_chase: Option<Option<u8>>,
+}
+
+impl Overrides {
+    pub fn is_empty(&self) -> bool {
+        *self == Overrides::default()
+    }
+}
+
+/// `absent` → None, `null` → Some(None), a value → Some(Some(v)).
+mod double_option {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<T: Serialize, S: Serializer>(
+        v: &Option<Option<T>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(inner) => inner.serialize(s),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Option<T>>, D::Error> {
+        Option::<T>::deserialize(d).map(Some)
+    }
+}
+
+#[derive(Error, Debug, Clone, PartialEq, Eq)]
+pub enum RulesetError {
+    #[error(
+        "unknown preset {0:?}; known presets: tcga, olympiad, taiwan, taiwan-full, mainland, gametower, gametower-chain, gametower-dark-chain"
+    )]
+    UnknownPreset(String),
+    #[error("invalid ruleset: {0}")]
+    Invalid(&'static str),
+}
+
+/// A named ruleset (RULES.md §3).
+#[derive(Copy, Clone, Debug, Serialize)]
+pub struct Preset {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub ruleset: Ruleset,
+}
+
+const fn with_house(
+    base: Ruleset,
+    no_progress: u16,
+    repetition: Repetition,
+    long_chase: Option<u8>,
+) -> Ruleset {
+    Ruleset {
+        no_progress: Some(no_progress),
+        repetition,
+        long_chase,
+        ..base
+    }
+}
+
+/// Every preset, by name.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "tcga",
+        title: "TCGA course rules (Taiwan cannon, 60-ply no-progress, 3-fold cycle)",
+        ruleset: Ruleset::TCGA,
+    },
+    Preset {
+        name: "olympiad",
+        title: "Computer Olympiad (180-ply no-progress, 3rd occurrence of a position)",
+        ruleset: with_house(
+            Ruleset::TCGA,
+            180,
+            Repetition::Position { occurrences: 3 },
+            None,
+        ),
+    },
+    Preset {
+        name: "taiwan",
+        title: "Taiwan Banqi (台灣暗棋), 50-ply no-progress",
+        ruleset: with_house(Ruleset::TCGA, 50, Repetition::Off, None),
+    },
+    Preset {
+        name: "taiwan-full",
+        title: "Taiwan Banqi with chariot rush, horse diagonal, chain and dark capture (車衝馬斜、連殺、暗殺)",
+        ruleset: Ruleset {
+            chariot_rush: true,
+            horse_diagonal: true,
+            chain_capture: true,
+            dark_capture: true,
+            ..with_house(Ruleset::TCGA, 50, Repetition::Off, None)
+        },
+    },
+    Preset {
+        name: "mainland",
+        title: "Mainland Banqi (cannon captures by rank), 50-ply no-progress",
+        ruleset: Ruleset {
+            cannon: CannonRule::Mainland,
+            ..with_house(Ruleset::TCGA, 50, Repetition::Off, None)
+        },
+    },
+    Preset {
+        name: "gametower",
+        title: "戲谷 標準暗棋 (long chase forbidden at 10)",
+        ruleset: with_house(Ruleset::TCGA, 50, Repetition::Off, Some(10)),
+    },
+    Preset {
+        name: "gametower-chain",
+        title: "戲谷 明棋連吃 (chain capture of revealed pieces)",
+        ruleset: Ruleset {
+            chain_capture: true,
+            ..with_house(Ruleset::TCGA, 50, Repetition::Off, Some(10))
+        },
+    },
+    Preset {
+        name: "gametower-dark-chain",
+        title: "戲谷 暗棋連吃 (chain capture including covered pieces)",
+        ruleset: Ruleset {
+            dark_chain_capture: true,
+            ..with_house(Ruleset::TCGA, 50, Repetition::Off, Some(10))
+        },
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_match_the_table() {
+        let tw = Ruleset::preset("taiwan-full").unwrap();
+        assert!(tw.chariot_rush && tw.horse_diagonal && tw.chain_capture && tw.dark_capture);
+        assert!(!tw.chariot_charge && !tw.dark_chain_capture);
+        assert_eq!(tw.no_progress, Some(50));
+        let ol = Ruleset::preset("olympiad").unwrap();
+        assert_eq!(ol.no_progress, Some(180));
+        assert_eq!(ol.repetition, Repetition::Position { occurrences: 3 });
+        assert_eq!(
+            Ruleset::preset("mainland").unwrap().cannon,
+            CannonRule::Mainland
+        );
+        assert_eq!(Ruleset::preset("gametower").unwrap().long_chase, Some(10));
+        assert!(
+            Ruleset::preset("gametower-dark-chain")
+                .unwrap()
+                .allows_dark_capture()
+        );
+        assert!(
+            Ruleset::preset("gametower-dark-chain")
+                .unwrap()
+                .allows_chain()
+        );
+        assert_eq!(
+            Ruleset::preset("tcga").unwrap().repetition,
+            Repetition::Cycle { times: 3 }
+        );
+        assert_eq!(PRESETS.len(), 8);
+    }
+
+    #[test]
+    fn overrides_apply_and_null_turns_off() {
+        let o: Overrides = serde_json::from_str(
+            r#"{"chariot_charge": true, "no_progress": null, "repetition": {"kind": "off"}}"#,
+        )
+        .unwrap();
+        let r = Ruleset::from_preset("gametower", &o).unwrap();
+        assert!(r.chariot_charge);
+        assert_eq!(r.no_progress, None);
+        assert_eq!(r.repetition, Repetition::Off);
+        assert_eq!(r.long_chase, Some(10));
+        let round: Overrides = serde_json::from_str(&serde_json::to_string(&o).unwrap()).unwrap();
+        assert_eq!(round, o);
+        assert!(matches!(
+            Ruleset::from_preset("nope", &o),
+            Err(RulesetError::UnknownPreset(_))
+        ));
+        let bad: Overrides = serde_json::from_str(r#"{"no_progress": 0}"#).unwrap();
+        assert!(Ruleset::from_preset("tcga", &bad).is_err());
+        assert!(serde_json::from_str::<Overrides>(r#"{"chariot_rsh": true}"#).is_err());
+    }
+}
