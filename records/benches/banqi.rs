@@ -1,1 +1,71 @@
-fn main() {}
+//! Benchmarks of the Banqi rules core: random playouts and corpus replay.
+//!
+//! `cargo bench -p records --bench banqi`
+
+use std::io::Read;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use records::banqi::{Layout, Ruleset, random_playout, tcga};
+use records::record::Record;
+use records::replay::validate;
+
+/// Plies played by 1,000 seeded random games under `tcga`, to size the throughput.
+fn playout_plies(games: u64) -> u64 {
+    let rules = Ruleset::TCGA;
+    let mut buffer = Vec::with_capacity(256);
+    let mut plies = 0;
+    for seed in 0..games {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let layout = Layout::shuffled(&mut rng);
+        let (game, _) = random_playout(&rules, &layout, &mut rng, u32::MAX, &mut buffer, |_, _| {});
+        plies += game.position().ply() as u64;
+    }
+    plies
+}
+
+fn playouts(c: &mut Criterion) {
+    const GAMES: u64 = 1000;
+    let plies = playout_plies(GAMES);
+    let mut group = c.benchmark_group("playout");
+    group.throughput(Throughput::Elements(plies));
+    group.sample_size(20);
+    group.bench_function("tcga_1000_games_plies", |b| b.iter(|| playout_plies(GAMES)));
+    group.finish();
+}
+
+fn corpus() -> Vec<Record> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/tcga-ntu2021.tar.gz"
+    );
+    let file = std::fs::File::open(path).expect("tests/data/tcga-ntu2021.tar.gz");
+    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
+    let mut records = Vec::new();
+    for entry in archive.entries().unwrap() {
+        let mut entry = entry.unwrap();
+        if !entry.path().unwrap().to_string_lossy().ends_with(".txt") {
+            continue;
+        }
+        let mut text = String::new();
+        entry.read_to_string(&mut text).unwrap();
+        records.extend(tcga::parse(&text).unwrap());
+    }
+    records
+}
+
+fn replay(c: &mut Criterion) {
+    let records = corpus();
+    let plies: usize = records.iter().map(|r| r.actions.len()).sum();
+    let mut group = c.benchmark_group("replay");
+    group.throughput(Throughput::Elements(plies as u64));
+    group.sample_size(10);
+    group.bench_function("tcga_corpus_2338_games_validate", |b| {
+        b.iter(|| records.iter().filter(|r| validate(r).valid).count())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, playouts, replay);
+criterion_main!(benches);

@@ -268,8 +268,10 @@ pub fn fill_from_layout(
         Action::Flip { square, reveal } => fill(*square, reveal)?,
         Action::Move(path) => {
             for hop in path.hops_mut() {
-                if pos.covered().contains(hop.to) {
-                    fill(hop.to, &mut hop.reveal)?;
+                if pos.covered().contains(hop.to()) {
+                    let mut reveal = hop.reveal();
+                    fill(hop.to(), &mut reveal)?;
+                    hop.set_reveal(reveal);
                 }
             }
         }

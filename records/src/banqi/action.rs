@@ -12,10 +12,50 @@ pub const MAX_HOPS: usize = 17;
 
 /// One step of a move: where the piece goes and, for a dark capture, what the covered
 /// target turned out to be.
+///
+/// Two bytes, all zero when unused, so that building a [`Path`] costs a couple of stores.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Hop {
-    pub to: Square,
-    pub reveal: Option<Piece>,
+    to: Square,
+    /// 0 for none, else 1 + the piece index.
+    reveal: u8,
+}
+
+impl Hop {
+    const UNUSED: Hop = Hop {
+        to: Square::from_index_unchecked(0),
+        reveal: 0,
+    };
+
+    #[inline]
+    pub const fn new(to: Square, reveal: Option<Piece>) -> Hop {
+        Hop {
+            to,
+            reveal: match reveal {
+                Some(p) => 1 + p.index() as u8,
+                None => 0,
+            },
+        }
+    }
+
+    #[inline]
+    pub const fn to(self) -> Square {
+        self.to
+    }
+
+    /// The piece a dark capture revealed on `to`, if given.
+    #[inline]
+    pub const fn reveal(self) -> Option<Piece> {
+        match self.reveal {
+            0 => None,
+            n => Some(Piece::from_index(n as usize - 1)),
+        }
+    }
+
+    #[inline]
+    pub fn set_reveal(&mut self, piece: Option<Piece>) {
+        *self = Hop::new(self.to, piece);
+    }
 }
 
 /// A move of a revealed piece: one step, one capture, or a chain of captures.
@@ -28,12 +68,15 @@ pub struct Path {
 }
 
 impl Path {
+    #[inline]
     pub fn new(from: Square, to: Square) -> Path {
-        Path::with_hop(from, Hop { to, reveal: None })
+        Path::with_hop(from, Hop::new(to, None))
     }
 
+    #[inline]
     pub fn with_hop(from: Square, hop: Hop) -> Path {
-        let mut hops = [hop; MAX_HOPS];
+        // A constant fill, then one hop: cheaper than repeating `hop`.
+        let mut hops = [Hop::UNUSED; MAX_HOPS];
         hops[0] = hop;
         Path { from, len: 1, hops }
     }
@@ -56,11 +99,6 @@ impl Path {
         self.hops[self.len as usize] = hop;
         self.len += 1;
         true
-    }
-
-    /// Keep the first `len` hops (at least one).
-    pub fn truncate(&mut self, len: usize) {
-        self.len = self.len.min(len.max(1) as u8);
     }
 
     #[inline]
@@ -115,7 +153,7 @@ impl Action {
     pub(crate) fn code(&self) -> u16 {
         match self {
             Action::Flip { square, .. } => 0x8000 | square.index() as u16,
-            Action::Move(p) => ((p.from.index() as u16) << 5) | p.last().to.index() as u16,
+            Action::Move(p) => ((p.from.index() as u16) << 5) | p.last().to().index() as u16,
         }
     }
 }
@@ -123,7 +161,7 @@ impl Action {
 impl fmt::Display for Hop {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.to)?;
-        if let Some(p) = self.reveal {
+        if let Some(p) = self.reveal() {
             write!(f, "({p})")?;
         }
         Ok(())
@@ -178,10 +216,10 @@ impl FromStr for Action {
             ));
         }
         let (to, reveal) = parse_hop(first).map_err(err)?;
-        let mut path = Path::with_hop(from, Hop { to, reveal });
+        let mut path = Path::with_hop(from, Hop::new(to, reveal));
         for part in parts {
             let (to, reveal) = parse_hop(part).map_err(err)?;
-            if !path.push(Hop { to, reveal }) {
+            if !path.push(Hop::new(to, reveal)) {
                 return Err(err("a chain has at most 17 hops"));
             }
         }

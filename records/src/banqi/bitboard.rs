@@ -41,6 +41,16 @@ impl Bitboard {
         self.0 &= !(1 << sq.index());
     }
 
+    /// The `k`-th lowest square of the set (0-based).
+    #[inline]
+    pub fn nth(self, k: usize) -> Option<Square> {
+        let mut bits = self.0;
+        for _ in 0..k {
+            bits &= bits.wrapping_sub(1);
+        }
+        Bitboard(bits).first()
+    }
+
     /// The lowest square of the set.
     #[inline]
     pub fn first(self) -> Option<Square> {
@@ -127,46 +137,27 @@ pub const ORTHOGONAL: [Bitboard; 32] = neighbour_table(&DIRECTIONS);
 /// The diagonal neighbours of each square.
 pub const DIAGONAL: [Bitboard; 32] = neighbour_table(&[(1, 1), (1, -1), (-1, 1), (-1, -1)]);
 
-/// The squares in each direction from each square, nearest first, as index lists
-/// (at most 7 long), so walking a line needs no bounds arithmetic.
-#[derive(Copy, Clone)]
-pub struct Ray {
-    pub len: u8,
-    pub squares: [Square; 7],
-}
+/// The squares in each direction (0 up, 1 right, 2 down, 3 left) from each square, as sets.
+pub const RAY_BITS: [[Bitboard; 4]; 32] = ray_table();
 
-const fn ray_table() -> [[Ray; 4]; 32] {
-    let empty = Ray {
-        len: 0,
-        squares: [Square::from_index_unchecked(0); 7],
-    };
-    let mut table = [[empty; 4]; 32];
+const fn ray_table() -> [[Bitboard; 4]; 32] {
+    let mut table = [[Bitboard::EMPTY; 4]; 32];
     let mut i = 0;
     while i < 32 {
         let mut d = 0;
         while d < 4 {
             let mut sq = Square::from_index_unchecked(i as u8);
-            let mut len = 0;
+            let mut bits = 0u32;
             while let Some(next) = sq.offset(DIRECTIONS[d].0, DIRECTIONS[d].1) {
-                table[i][d].squares[len] = next;
-                len += 1;
+                bits |= 1 << next.index();
                 sq = next;
             }
-            table[i][d].len = len as u8;
+            table[i][d] = Bitboard(bits);
             d += 1;
         }
         i += 1;
     }
     table
-}
-
-pub static RAYS: [[Ray; 4]; 32] = ray_table();
-
-impl Ray {
-    #[inline]
-    pub fn squares(&self) -> &[Square] {
-        &self.squares[..self.len as usize]
-    }
 }
 
 #[cfg(test)]
@@ -191,17 +182,19 @@ mod tests {
                 .collect::<Vec<_>>(),
             ["c7"]
         );
-        let up: Vec<String> = RAYS[sq("b5").index()][0]
-            .squares()
-            .iter()
+        let up: Vec<String> = RAY_BITS[sq("b5").index()][0]
             .map(|s| s.to_string())
             .collect();
         assert_eq!(up, ["b6", "b7", "b8"]);
-        let left: Vec<String> = RAYS[sq("b5").index()][3]
-            .squares()
-            .iter()
+        let left: Vec<String> = RAY_BITS[sq("b5").index()][3]
             .map(|s| s.to_string())
             .collect();
         assert_eq!(left, ["a5"]);
+        let down: Vec<String> = RAY_BITS[sq("b3").index()][2]
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(down, ["b1", "b2"]);
+        assert_eq!(Bitboard(0b1011).nth(2), Some(sq("d1")));
+        assert_eq!(Bitboard(0b1011).nth(3), None);
     }
 }

@@ -190,6 +190,15 @@ impl Game {
         }
     }
 
+    /// The legal actions other than flips (any covered square may be flipped), long chase
+    /// included, written to `out` (cleared first).
+    pub fn legal_moves(&self, out: &mut Vec<Action>) {
+        movegen::legal_moves(&self.position, &self.rules, out);
+        if self.long_chase_may_bite() {
+            out.retain(|a| !self.is_long_chase(a));
+        }
+    }
+
     /// Whether the player to move has any legal action.
     pub fn has_legal_action(&self) -> bool {
         if !self.long_chase_may_bite() {
@@ -323,7 +332,7 @@ impl Game {
         }
     }
 
-    fn long_chase_may_bite(&self) -> bool {
+    pub(crate) fn long_chase_may_bite(&self) -> bool {
         let Some(limit) = self.rules.long_chase else {
             return false;
         };
@@ -376,7 +385,7 @@ impl Game {
             .piece_at(path.from)
             .expect("generated from a revealed piece");
         for hop in path.hops_mut() {
-            if next.covered().contains(hop.to) {
+            if next.covered().contains(hop.to()) {
                 // Any enemy piece the attacker beats by rank will do (the General cannot
                 // take a Soldier, so give it an Advisor).
                 let role = if mover.role == Role::General {
@@ -386,7 +395,7 @@ impl Game {
                 };
                 let victim = Piece::new(us.other(), role);
                 next.pool.0[victim.index()] += 1;
-                hop.reveal = Some(victim);
+                hop.set_reveal(Some(victim));
             }
         }
         let Ok(effect) = next.apply(&self.rules, &Action::Move(path)) else {

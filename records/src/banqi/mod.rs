@@ -10,6 +10,7 @@ mod bitboard;
 mod game;
 mod movegen;
 mod play;
+mod playout;
 mod position;
 mod ruleset;
 pub mod tcga;
@@ -18,8 +19,11 @@ mod types;
 pub use action::{Action, Hop, MAX_HOPS, ParseActionError, Path};
 pub use bitboard::Bitboard;
 pub use game::{End, Game, Outcome, Reason};
-pub use movegen::{beats_by_rank, has_legal_action, legal_actions};
+pub use movegen::{
+    SingleHopActions, beats_by_rank, has_legal_action, legal_actions, legal_moves, targets,
+};
 pub use play::{Effect, IllegalAction, Violation};
+pub use playout::{random_playout, reveal_from_layout};
 pub use position::{
     Cell, Layout, ParseLayoutError, ParsePositionError, ParseSetupError, Pool, Position,
     PositionError, Setup,

@@ -1,10 +1,11 @@
 //! Legal action generation for a bare position (no history: long-chase counts are zero).
 //!
-//! The generator writes into a caller-owned `Vec` that it clears first: after the first call
-//! has grown it, generation allocates nothing.
+//! Everything is built on [`targets`]: the squares one piece can reach in one hop, as a
+//! bitboard. Lists are written into a caller-owned `Vec` that is cleared first, so after the
+//! first call has grown it, generation allocates nothing.
 
 use super::action::{Action, Hop, Path};
-use super::bitboard::{Bitboard, DIAGONAL, ORTHOGONAL, RAYS};
+use super::bitboard::{Bitboard, DIAGONAL, ORTHOGONAL, RAY_BITS};
 use super::position::Position;
 use super::ruleset::{CannonRule, Ruleset};
 use super::types::{Color, Piece, Role, Square};
@@ -20,66 +21,107 @@ pub const fn beats_by_rank(attacker: Role, target: Role) -> bool {
     }
 }
 
-/// Calls `f(target, rank_free)` for every occupied square `piece` on `from` could capture on
-/// if it held an enemy revealed piece: adjacent squares (rank rule), and where the ruleset
-/// allows, a Taiwan cannon's jump, a chariot's capture at distance ≥ 2 and a horse's diagonal
-/// (all rank-free). The square may hold anything; callers judge what stands there.
+/// The nearest occupied square from `from` in direction `dir` (0 up, 1 right, 2 down, 3 left).
 #[inline]
-pub(crate) fn for_each_reach(
-    pos: &Position,
-    rules: &Ruleset,
-    from: Square,
-    role: Role,
-    mut f: impl FnMut(Square, bool),
-) {
+fn first_on_ray(from: Square, dir: usize, occupied: Bitboard) -> Option<Square> {
+    let bits = RAY_BITS[from.index()][dir].0 & occupied.0;
+    if bits == 0 {
+        return None;
+    }
+    // Up and right run towards higher indices: the nearest is the lowest bit.
+    let index = if dir < 2 {
+        bits.trailing_zeros()
+    } else {
+        31 - bits.leading_zeros()
+    };
+    Square::new(index as u8)
+}
+
+/// The occupied squares `role` on `from` attacks: those where a capture would follow the rank
+/// rule, and those where it would ignore rank (a Taiwan cannon's jump, a chariot's capture at
+/// distance ≥ 2 with rush or charge, a horse's diagonal). What stands there is not judged.
+#[derive(Copy, Clone, Default)]
+pub(crate) struct Reach {
+    pub by_rank: Bitboard,
+    pub rank_free: Bitboard,
+}
+
+#[inline]
+pub(crate) fn reach(pos: &Position, rules: &Ruleset, from: Square, role: Role) -> Reach {
     let occupied = pos.occupied();
+    let mut r = Reach::default();
     if role == Role::Cannon && rules.cannon == CannonRule::Taiwan {
-        for ray in &RAYS[from.index()] {
-            let mut screen = false;
-            for &t in ray.squares() {
-                if occupied.contains(t) {
-                    if screen {
-                        f(t, true);
-                        break;
-                    }
-                    screen = true;
+        for dir in 0..4 {
+            if let Some(screen) = first_on_ray(from, dir, occupied) {
+                if let Some(target) = first_on_ray(screen, dir, occupied) {
+                    r.rank_free.set(target);
                 }
             }
         }
-        return;
+        return r;
     }
-    for t in ORTHOGONAL[from.index()] & occupied {
-        f(t, false);
-    }
+    r.by_rank = ORTHOGONAL[from.index()] & occupied;
     if role == Role::Chariot && rules.chariot_captures_at_range() {
-        for ray in &RAYS[from.index()] {
-            if let Some(i) = ray.squares().iter().position(|&t| occupied.contains(t)) {
-                if i >= 1 {
-                    f(ray.squares[i], true);
+        for dir in 0..4 {
+            if let Some(t) = first_on_ray(from, dir, occupied) {
+                if !ORTHOGONAL[from.index()].contains(t) {
+                    r.rank_free.set(t);
                 }
             }
         }
     }
     if role == Role::Horse && rules.horse_diagonal {
-        for t in DIAGONAL[from.index()] & occupied {
-            f(t, true);
-        }
+        r.rank_free |= DIAGONAL[from.index()] & occupied;
     }
+    r
 }
 
 /// The enemy revealed pieces that `piece` on `from` could capture now.
+#[inline]
 pub(crate) fn capturable(pos: &Position, rules: &Ruleset, from: Square, piece: Piece) -> Bitboard {
     let enemies = pos.revealed(piece.color.other());
-    let mut targets = Bitboard::EMPTY;
-    for_each_reach(pos, rules, from, piece.role, |t, rank_free| {
-        if enemies.contains(t) {
-            let target = pos.piece_at(t).expect("revealed");
-            if rank_free || beats_by_rank(piece.role, target.role) {
-                targets.set(t);
-            }
+    let r = reach(pos, rules, from, piece.role);
+    let mut targets = r.rank_free & enemies;
+    for t in r.by_rank & enemies {
+        if beats_by_rank(piece.role, pos.piece_at(t).expect("revealed").role) {
+            targets.set(t);
         }
-    });
+    }
     targets
+}
+
+/// The covered pieces `piece` on `from` may attack with a dark capture (none when the
+/// ruleset has no dark capture).
+#[inline]
+fn dark_targets(pos: &Position, rules: &Ruleset, from: Square, role: Role) -> Bitboard {
+    if !rules.allows_dark_capture() {
+        return Bitboard::EMPTY;
+    }
+    let r = reach(pos, rules, from, role);
+    (r.by_rank | r.rank_free) & pos.covered()
+}
+
+/// Every square the revealed `piece` on `from` can go to in one hop: quiet moves, captures
+/// and dark captures.
+#[inline]
+pub fn targets(pos: &Position, rules: &Ruleset, from: Square, piece: Piece) -> Bitboard {
+    let empty = !pos.occupied();
+    let mut quiet = ORTHOGONAL[from.index()] & empty;
+    if piece.role == Role::Chariot && rules.chariot_rush {
+        for dir in 0..4 {
+            let ray = RAY_BITS[from.index()][dir];
+            let stop = first_on_ray(from, dir, pos.occupied());
+            // The empty squares of the ray before the first occupied one.
+            quiet |= match stop {
+                None => ray,
+                Some(s) => ray & !RAY_BITS[s.index()][dir] & !Bitboard::from_square(s),
+            };
+        }
+    }
+    if piece.role == Role::Horse && rules.horse_diagonal {
+        quiet |= DIAGONAL[from.index()] & empty;
+    }
+    quiet | capturable(pos, rules, from, piece) | dark_targets(pos, rules, from, piece.role)
 }
 
 /// Every legal action of `pos` under `rules` (without long chase, which needs history),
@@ -93,82 +135,117 @@ pub fn legal_actions(pos: &Position, rules: &Ruleset, out: &mut Vec<Action>) {
             reveal: None,
         });
     }
+    push_moves(pos, rules, out);
+}
+
+/// The legal actions other than flips (every covered square can be flipped), written to
+/// `out` after clearing it.
+pub fn legal_moves(pos: &Position, rules: &Ruleset, out: &mut Vec<Action>) {
+    out.clear();
+    push_moves(pos, rules, out);
+}
+
+fn push_moves(pos: &Position, rules: &Ruleset, out: &mut Vec<Action>) {
     let Some(us) = pos.turn() else { return };
-    let empty = !pos.occupied();
     for from in pos.revealed(us) {
         let piece = pos.piece_at(from).expect("revealed");
-        // Quiet moves.
-        if piece.role == Role::Chariot && rules.chariot_rush {
-            for ray in &RAYS[from.index()] {
-                for &t in ray.squares() {
-                    if !empty.contains(t) {
-                        break;
-                    }
-                    out.push(Action::step(from, t));
-                }
-            }
-        } else {
-            for t in ORTHOGONAL[from.index()] & empty {
-                out.push(Action::step(from, t));
+        for to in targets(pos, rules, from, piece) {
+            out.push(Action::step(from, to));
+        }
+        if rules.allows_chain() {
+            for t in capturable(pos, rules, from, piece) {
+                let mut next = *pos;
+                next.remove(from);
+                next.put_piece(t, piece);
+                push_chains(&next, rules, piece, &Path::new(from, t), out);
             }
         }
-        if piece.role == Role::Horse && rules.horse_diagonal {
-            for t in DIAGONAL[from.index()] & empty {
-                out.push(Action::step(from, t));
-            }
-        }
-        // Captures, dark captures and chains.
-        push_captures(pos, rules, piece, from, &Path::new(from, from), 0, out);
     }
 }
 
-/// Pushes the captures of `piece` standing on `at`, each as `path` (of `depth` hops so far)
-/// extended by one hop, and recursively the chains that continue them.
-fn push_captures(
-    pos: &Position,
-    rules: &Ruleset,
-    piece: Piece,
-    at: Square,
-    path: &Path,
-    depth: usize,
-    out: &mut Vec<Action>,
-) {
-    let enemies = pos.revealed(piece.color.other());
-    let covered = pos.covered();
-    // A dark capture opens a turn, or (暗棋連吃) is any link of a chain.
-    let dark = rules.allows_dark_capture() && (depth == 0 || rules.dark_chain_capture);
-    for_each_reach(pos, rules, at, piece.role, |t, rank_free| {
-        if covered.contains(t) {
-            if dark {
-                out.push(Action::Move(extended(path, depth, t)));
-            }
-        } else if enemies.contains(t) {
-            let target = pos.piece_at(t).expect("revealed");
-            if rank_free || beats_by_rank(piece.role, target.role) {
-                let chain = extended(path, depth, t);
-                out.push(Action::Move(chain));
-                if rules.allows_chain() {
-                    let mut next = *pos;
-                    next.remove(at);
-                    next.put_piece(t, piece);
-                    push_captures(&next, rules, piece, t, &chain, depth + 1, out);
+/// Pushes every continuation of `chain` (whose piece now stands on its last square in `pos`)
+/// by one more capture, and recursively theirs. A dark link ends a listed chain.
+fn push_chains(pos: &Position, rules: &Ruleset, piece: Piece, chain: &Path, out: &mut Vec<Action>) {
+    let at = chain.last().to();
+    let extended = |to| {
+        let mut p = *chain;
+        p.push(Hop::new(to, None));
+        p
+    };
+    if rules.dark_chain_capture {
+        for t in dark_targets(pos, rules, at, piece.role) {
+            out.push(Action::Move(extended(t)));
+        }
+    }
+    for t in capturable(pos, rules, at, piece) {
+        let path = extended(t);
+        out.push(Action::Move(path));
+        let mut next = *pos;
+        next.remove(at);
+        next.put_piece(t, piece);
+        push_chains(&next, rules, piece, &path, out);
+    }
+}
+
+/// The number of legal actions of `pos` that are a single hop or a flip, and a way to pick
+/// the `k`-th of them without listing them: the fast path of random playouts for rulesets
+/// without chain capture (where every action is a single hop or a flip).
+pub struct SingleHopActions {
+    froms: [Square; 16],
+    targets: [Bitboard; 16],
+    pieces: usize,
+    flips: Bitboard,
+    pub count: u32,
+}
+
+impl SingleHopActions {
+    #[inline]
+    pub fn new(pos: &Position, rules: &Ruleset) -> SingleHopActions {
+        let flips = pos.covered();
+        let mut s = SingleHopActions {
+            froms: [Square::from_index_unchecked(0); 16],
+            targets: [Bitboard::EMPTY; 16],
+            pieces: 0,
+            flips,
+            count: flips.count(),
+        };
+        if let Some(us) = pos.turn() {
+            for from in pos.revealed(us) {
+                let t = targets(pos, rules, from, pos.piece_at(from).expect("revealed"));
+                if !t.is_empty() && s.pieces < 16 {
+                    s.froms[s.pieces] = from;
+                    s.targets[s.pieces] = t;
+                    s.pieces += 1;
+                    s.count += t.count();
                 }
             }
         }
-    });
-}
-
-/// `path` cut to `depth` hops plus a hop to `to`.
-#[inline]
-fn extended(path: &Path, depth: usize, to: Square) -> Path {
-    let hop = Hop { to, reveal: None };
-    if depth == 0 {
-        return Path::with_hop(path.from, hop);
+        s
     }
-    let mut p = *path;
-    p.truncate(depth);
-    p.push(hop);
-    p
+
+    /// The `k`-th action (k < count): flips first, then each piece's hops.
+    #[inline]
+    pub fn nth(&self, k: u32) -> Action {
+        let flips = self.flips.count();
+        if k < flips {
+            return Action::Flip {
+                square: self.flips.nth(k as usize).expect("k < count"),
+                reveal: None,
+            };
+        }
+        let mut k = k - flips;
+        for i in 0..self.pieces {
+            let n = self.targets[i].count();
+            if k < n {
+                return Action::step(
+                    self.froms[i],
+                    self.targets[i].nth(k as usize).expect("k < n"),
+                );
+            }
+            k -= n;
+        }
+        panic!("action index out of range")
+    }
 }
 
 /// Whether `color` has any legal action in `pos` (cheaper than listing them).
@@ -177,21 +254,6 @@ pub fn has_legal_action(pos: &Position, rules: &Ruleset, color: Option<Color>) -
         return true;
     }
     let Some(us) = color else { return false };
-    let empty = !pos.occupied();
-    for from in pos.revealed(us) {
-        let piece = pos.piece_at(from).expect("revealed");
-        if !(ORTHOGONAL[from.index()] & empty).is_empty() {
-            return true;
-        }
-        if piece.role == Role::Horse
-            && rules.horse_diagonal
-            && !(DIAGONAL[from.index()] & empty).is_empty()
-        {
-            return true;
-        }
-        if !capturable(pos, rules, from, piece).is_empty() {
-            return true;
-        }
-    }
-    false
+    pos.revealed(us)
+        .any(|from| !targets(pos, rules, from, pos.piece_at(from).expect("revealed")).is_empty())
 }

@@ -285,11 +285,11 @@ impl Position {
         let mut captures = 0u8;
         for (i, hop) in path.hops().iter().enumerate() {
             if i > 0 {
-                self.check_continuation(rules, last, at, hop.to)?;
+                self.check_continuation(rules, last, at, hop.to())?;
             }
             last = self.apply_hop(rules, piece, at, *hop, i)?;
             match last {
-                Link::Quiet | Link::Capture | Link::DarkWon => at = hop.to,
+                Link::Quiet | Link::Capture | Link::DarkWon => at = hop.to(),
                 Link::DarkOwn | Link::DarkLost => {}
             }
             if matches!(last, Link::Capture | Link::DarkWon) {
@@ -341,7 +341,7 @@ impl Position {
         hop: Hop,
         index: usize,
     ) -> Result<Link, IllegalAction> {
-        let to = hop.to;
+        let to = hop.to();
         let name = piece.role.name();
         if to == at {
             return Err(illegal(
@@ -365,7 +365,7 @@ impl Position {
                     format!("{at}-{to}: every hop after the first must capture"),
                 ));
             }
-            if hop.reveal.is_some() {
+            if hop.reveal().is_some() {
                 return Err(illegal(
                     Violation::RevealUnexpected,
                     format!("{at}-{to}: {to} is empty, nothing is revealed"),
@@ -378,7 +378,7 @@ impl Position {
         }
         let reach = self.reach(rules, piece.role, at, to)?;
         if let Cell::Revealed(victim) = target {
-            if hop.reveal.is_some() {
+            if hop.reveal().is_some() {
                 return Err(illegal(
                     Violation::RevealUnexpected,
                     format!("{at}-{to}: {victim} on {to} is already revealed"),
@@ -410,7 +410,7 @@ impl Position {
                 format!("{at}-{to}: a dark capture cannot be part of a chain in this ruleset"),
             ));
         }
-        let revealed = self.take_reveal(to, hop.reveal)?;
+        let revealed = self.take_reveal(to, hop.reveal())?;
         if revealed.color == piece.color {
             self.put_piece(to, revealed);
             return Ok(Link::DarkOwn);

@@ -322,7 +322,7 @@ pub enum PositionError {
 }
 
 /// A Banqi position the rules can play from: the board, the covered pool, the side to move,
-/// the no-progress counter and the ply count. Copy it freely: it is 80 bytes.
+/// the no-progress counter and the ply count. Copy it freely: it is about 100 bytes.
 ///
 /// What depends on the history (repetition, long chase) lives in [`super::Game`].
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]

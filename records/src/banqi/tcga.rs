@@ -363,7 +363,7 @@ pub fn export(record: &Record) -> Result<String, ExportError> {
             Action::Flip {
                 reveal: Some(_), ..
             } => {}
-            Action::Move(p) if p.hops().len() == 1 && p.first().reveal.is_none() => {}
+            Action::Move(p) if p.hops().len() == 1 && p.first().reveal().is_none() => {}
             _ => return Err(ExportError::Action(text.clone())),
         }
         actions.push(action.to_string());
