@@ -3,5 +3,6 @@
 //! Start with [`banqi`] for the rules and [`record`] / [`replay`] for game records.
 
 pub mod banqi;
+pub mod formats;
 pub mod record;
 pub mod replay;
