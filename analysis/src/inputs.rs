@@ -23,7 +23,9 @@ pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 
 fn walk(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     if path.is_dir() {
-        let mut children: Vec<PathBuf> = std::fs::read_dir(path)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
+        let mut children: Vec<PathBuf> = std::fs::read_dir(path)?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<Result<_, _>>()?;
         children.sort();
         for c in children {
             // Skip hidden files and the corpus READMEs.
@@ -46,15 +48,38 @@ pub fn read(path: &Path) -> Vec<Entry> {
     let text = match std::fs::read(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(t) => t,
-            Err(_) => return vec![Entry { source: name, record: Err(LoadError { line: None, message: "not UTF-8 text".into() }) }],
+            Err(_) => {
+                return vec![Entry {
+                    source: name,
+                    record: Err(LoadError {
+                        line: None,
+                        message: "not UTF-8 text".into(),
+                    }),
+                }];
+            }
         },
-        Err(e) => return vec![Entry { source: name, record: Err(LoadError { line: None, message: e.to_string() }) }],
+        Err(e) => {
+            return vec![Entry {
+                source: name,
+                record: Err(LoadError {
+                    line: None,
+                    message: e.to_string(),
+                }),
+            }];
+        }
     };
     let records = parse_records(&text, Format::from_path(path));
     let several = records.len() > 1;
     records
         .into_iter()
         .enumerate()
-        .map(|(i, record)| Entry { source: if several { format!("{name}#{}", i + 1) } else { name.clone() }, record })
+        .map(|(i, record)| Entry {
+            source: if several {
+                format!("{name}#{}", i + 1)
+            } else {
+                name.clone()
+            },
+            record,
+        })
         .collect()
 }

@@ -9,7 +9,11 @@ mod inputs;
 mod validate;
 
 #[derive(Parser)]
-#[command(name = "anqi", version, about = "Anqi (暗棋) batch tool: validate game records")]
+#[command(
+    name = "anqi",
+    version,
+    about = "Anqi (暗棋) batch tool: validate game records"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -25,7 +25,8 @@ pub fn run(paths: &[PathBuf], json: bool, quiet: bool) -> ExitCode {
                 Err(e) => {
                     unreadable += 1;
                     if json {
-                        serde_json::json!({"source": entry.source, "valid": false, "unreadable": e}).to_string()
+                        serde_json::json!({"source": entry.source, "valid": false, "unreadable": e})
+                            .to_string()
                     } else {
                         format!("{}\tUNREADABLE\t{e}", entry.source)
                     }
@@ -51,27 +52,41 @@ pub fn run(paths: &[PathBuf], json: bool, quiet: bool) -> ExitCode {
         }
     }
     let total = valid + invalid + unreadable;
-    let summary = format!("{total} games: {valid} valid, {invalid} invalid, {unreadable} unreadable");
+    let summary =
+        format!("{total} games: {valid} valid, {invalid} invalid, {unreadable} unreadable");
     if json {
-        let _ = writeln!(out, "{}", serde_json::json!({"summary": {"games": total, "valid": valid, "invalid": invalid, "unreadable": unreadable}}));
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::json!({"summary": {"games": total, "valid": valid, "invalid": invalid, "unreadable": unreadable}})
+        );
     } else {
         let _ = writeln!(out, "{summary}");
     }
     let _ = out.flush();
-    if invalid + unreadable > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if invalid + unreadable > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 fn describe(v: &Verdict, stated: Option<records::record::StatedResult>) -> String {
     let state = match v.derived {
-        Status::Ongoing => match stated.filter(|s| s.outcome != records::record::StatedOutcome::Ongoing) {
-            Some(s) => format!(
-                "{} by {} after {} plies (stated)",
-                serde_json::to_value(s.outcome).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default(),
-                s.reason.map_or("an unstated reason", |r| r.code()),
-                v.plies
-            ),
-            None => format!("ongoing after {} plies", v.plies),
-        },
+        Status::Ongoing => {
+            match stated.filter(|s| s.outcome != records::record::StatedOutcome::Ongoing) {
+                Some(s) => format!(
+                    "{} by {} after {} plies (stated)",
+                    serde_json::to_value(s.outcome)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .unwrap_or_default(),
+                    s.reason.map_or("an unstated reason", |r| r.code()),
+                    v.plies
+                ),
+                None => format!("ongoing after {} plies", v.plies),
+            }
+        }
         Status::Ended { end, ply } => {
             let who = match end.outcome {
                 records::banqi::Outcome::Player1 => "player 1 wins",

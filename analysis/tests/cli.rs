@@ -4,8 +4,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn anqi(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_anqi")).args(args).output().expect("run anqi");
-    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap())
+    let out = Command::new(env!("CARGO_BIN_EXE_anqi"))
+        .args(args)
+        .output()
+        .expect("run anqi");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap(),
+    )
 }
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -44,12 +50,26 @@ const TCGA_GAME: &str = "INITIAL
 fn valid_records_in_every_format_pass() {
     let dir = temp_dir("valid");
     write(&dir, "a.txt", TCGA_GAME);
-    write(&dir, "sub/b.jsonl", "{\"actions\": [\"b8(p)\", \"b6(R)\"]}\n{\"preset\": \"taiwan\", \"actions\": []}\n");
-    write(&dir, "c.json", r#"{"preset": "olympiad", "actions": ["a1(K)"], "result": {"outcome": "ongoing"}}"#);
+    write(
+        &dir,
+        "sub/b.jsonl",
+        "{\"actions\": [\"b8(p)\", \"b6(R)\"]}\n{\"preset\": \"taiwan\", \"actions\": []}\n",
+    );
+    write(
+        &dir,
+        "c.json",
+        r#"{"preset": "olympiad", "actions": ["a1(K)"], "result": {"outcome": "ongoing"}}"#,
+    );
     let (code, out) = anqi(&["validate", dir.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("4 games: 4 valid, 0 invalid, 0 unreadable"), "{out}");
-    assert!(out.contains("b.jsonl#2\tvalid\tongoing after 0 plies"), "{out}");
+    assert!(
+        out.contains("4 games: 4 valid, 0 invalid, 0 unreadable"),
+        "{out}"
+    );
+    assert!(
+        out.contains("b.jsonl#2\tvalid\tongoing after 0 plies"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -59,7 +79,10 @@ fn an_illegal_ply_is_reported_with_its_index_action_and_reason() {
     let path = write(&dir, "bad.txt", &bad);
     let (code, out) = anqi(&["validate", &path]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("INVALID\tply 4 \"b6-b4\": unreachable"), "{out}");
+    assert!(
+        out.contains("INVALID\tply 4 \"b6-b4\": unreachable"),
+        "{out}"
+    );
     assert!(out.contains("1 games: 0 valid, 1 invalid"), "{out}");
 
     let (code, out) = anqi(&["validate", "--json", &path]);
@@ -70,7 +93,10 @@ fn an_illegal_ply_is_reported_with_its_index_action_and_reason() {
     assert_eq!(error["ply"], 4);
     assert_eq!(error["action"], "b6-b4");
     assert_eq!(error["reason"], "unreachable");
-    assert_eq!(error["position"], "XpMX/XXXX/XRXX/XXXX/XXXX/XXXX/XXXX/XXXX r K1G2M1R1N2C2P5k1g2m2r2n2c2p4 0 3");
+    assert_eq!(
+        error["position"],
+        "XpMX/XXXX/XRXX/XXXX/XXXX/XXXX/XXXX/XXXX r K1G2M1R1N2C2P5k1g2m2r2n2c2p4 0 3"
+    );
 }
 
 #[test]
@@ -80,7 +106,11 @@ fn unreadable_files_and_wrong_results_fail() {
     let (code, out) = anqi(&["validate", &a]);
     assert_eq!(code, 1);
     assert!(out.contains("a.jsonl#2\tUNREADABLE\tline 2"), "{out}");
-    let b = write(&dir, "b.json", r#"{"actions": ["b8(p)"], "result": {"outcome": "player1", "reason": "no_move"}}"#);
+    let b = write(
+        &dir,
+        "b.json",
+        r#"{"actions": ["b8(p)"], "result": {"outcome": "player1", "reason": "no_move"}}"#,
+    );
     let (code, out) = anqi(&["validate", &b]);
     assert_eq!(code, 1);
     assert!(out.contains("result_mismatch"), "{out}");

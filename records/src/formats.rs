@@ -17,7 +17,12 @@ pub enum Format {
 impl Format {
     /// The format a file name suggests: `.json`, `.jsonl`/`.ndjson`, anything else TCGA.
     pub fn from_path(path: &std::path::Path) -> Format {
-        match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+        match path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
             Some("json") => Format::Json,
             Some("jsonl") | Some("ndjson") => Format::JsonLines,
             _ => Format::Tcga,
@@ -50,10 +55,16 @@ pub fn parse_records(text: &str, format: Format) -> Vec<Result<Record, LoadError
             let value: Result<serde_json::Value, _> = serde_json::from_str(text);
             let parsed = match value {
                 Ok(serde_json::Value::Array(items)) => {
-                    return items.into_iter().map(|v| serde_json::from_value(v).map_err(json_error(None))).collect();
+                    return items
+                        .into_iter()
+                        .map(|v| serde_json::from_value(v).map_err(json_error(None)))
+                        .collect();
                 }
                 Ok(v) => serde_json::from_value(v).map_err(json_error(None)),
-                Err(e) => Err(LoadError { line: Some(e.line()), message: format!("not JSON: {e}") }),
+                Err(e) => Err(LoadError {
+                    line: Some(e.line()),
+                    message: format!("not JSON: {e}"),
+                }),
             };
             vec![parsed]
         }
@@ -65,13 +76,19 @@ pub fn parse_records(text: &str, format: Format) -> Vec<Result<Record, LoadError
             .collect(),
         Format::Tcga => match tcga::parse(text) {
             Ok(records) => records.into_iter().map(Ok).collect(),
-            Err(e) => vec![Err(LoadError { line: Some(e.line), message: e.message })],
+            Err(e) => vec![Err(LoadError {
+                line: Some(e.line),
+                message: e.message,
+            })],
         },
     }
 }
 
 fn json_error(line: Option<usize>) -> impl Fn(serde_json::Error) -> LoadError {
-    move |e| LoadError { line: line.or(Some(e.line()).filter(|&l| l > 0)), message: format!("not a game record: {e}") }
+    move |e| LoadError {
+        line: line.or(Some(e.line()).filter(|&l| l > 0)),
+        message: format!("not a game record: {e}"),
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,39 @@
+//! The examples in docs/ are real: every one validates, and says what the docs say it does.
+
+use records::formats::{Format, parse_records};
+use records::replay::{Status, validate};
+
+fn example(name: &str) -> records::record::Record {
+    let path = format!("{}/../docs/examples/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    parse_records(&text, Format::Json).remove(0).unwrap()
+}
+
+#[test]
+fn the_taiwan_full_example_shows_an_own_reveal_and_a_dark_capture() {
+    let verdict = validate(&example("taiwan-full-record.json"));
+    assert!(verdict.valid, "{:?}", verdict.error);
+    assert_eq!(verdict.derived, Status::Ongoing);
+    assert_eq!(
+        verdict.final_position,
+        "XXXX/XXXX/XXXX/X1XX/XgXX/XXXX/XXXX/KGXX r G1M2R2N2C2P4k1g1m2r2n2c2p5 0 4"
+    );
+}
+
+#[test]
+fn the_override_example_ends_with_no_move() {
+    let verdict = validate(&example("tcga-override-record.json"));
+    assert!(verdict.valid, "{:?}", verdict.error);
+    let Status::Ended { end, ply } = verdict.derived else {
+        panic!()
+    };
+    assert_eq!((end.reason.code(), ply), ("no_move", 10));
+}
+
+#[test]
+fn a_layout_contradiction_is_caught() {
+    let mut r = example("taiwan-full-record.json");
+    r.actions[1] = "b5(k)".into();
+    let e = validate(&r).error.unwrap();
+    assert_eq!(e.code(), "reveal_contradicts_layout");
+}
