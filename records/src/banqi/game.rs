@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::action::Action;
 use super::bitboard::Bitboard;
 use super::movegen::{self, capturable};
-use super::play::{Effect, IllegalAction, Violation};
+use super::play::{Effect, IllegalAction, Trust, Violation};
 use super::position::Position;
 use super::ruleset::{Repetition, Ruleset};
 use super::types::{Color, Piece, Player, Role, Square};
@@ -149,6 +149,8 @@ pub struct Game {
     /// Repetition keys of the positions since the last flip or capture (position repetition).
     keys: Vec<u64>,
     chases: [Chases; 2],
+    /// The ply of the position the game started from.
+    start_ply: u32,
 }
 
 impl Game {
@@ -165,6 +167,7 @@ impl Game {
             quiet: Vec::new(),
             keys: Vec::new(),
             chases: Default::default(),
+            start_ply: position.ply(),
         };
         if matches!(rules.repetition, Repetition::Position { .. }) {
             game.keys.push(position.repetition_key());
@@ -266,6 +269,10 @@ impl Game {
 
     fn elimination(&self) -> Option<End> {
         let pos = &self.position;
+        // Pieces leave the game only on progress plies (captures, dark captures).
+        if pos.no_progress() > 0 && pos.ply() > self.start_ply {
+            return None;
+        }
         let player1 = pos.color_of(Player::One)?;
         // A failed dark capture can eliminate the mover, so look at both colours.
         for color in [player1, player1.other()] {
@@ -295,12 +302,22 @@ impl Game {
     /// It does not check whether the game has ended: ask [`Game::end`] first.
     pub fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
         let mut next = self.position;
-        let effect = next.apply(&self.rules, action)?;
+        let effect = next.apply(&self.rules, action, Trust::Check)?;
         if self.long_chase_may_bite() {
             if let Some(piece) = self.chased_by(&next, &effect) {
                 self.check_chase_limit(piece)?;
             }
         }
+        self.record(action, next, effect);
+        Ok(effect)
+    }
+
+    /// Plays an action taken from [`Game::legal_actions`] (or a playout's pick) with its
+    /// revealed pieces filled in, skipping the geometry checks: the fast path of playouts.
+    /// Anything else must go through [`Game::play`].
+    pub fn play_generated(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
+        let mut next = self.position;
+        let effect = next.apply(&self.rules, action, Trust::Generated)?;
         self.record(action, next, effect);
         Ok(effect)
     }
@@ -398,7 +415,7 @@ impl Game {
                 hop.set_reveal(Some(victim));
             }
         }
-        let Ok(effect) = next.apply(&self.rules, &Action::Move(path)) else {
+        let Ok(effect) = next.apply(&self.rules, &Action::Move(path), Trust::Generated) else {
             return false;
         };
         self.chased_by(&next, &effect)

@@ -135,6 +135,13 @@ impl Effect {
     }
 }
 
+/// Whether to check an action's geometry, or trust that the move generator produced it.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum Trust {
+    Check,
+    Generated,
+}
+
 /// How a piece reaches a target it attacks.
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Reach {
@@ -179,7 +186,7 @@ impl Position {
         action: &Action,
     ) -> Result<(Position, Effect), IllegalAction> {
         let mut next = *self;
-        let effect = next.apply(rules, action)?;
+        let effect = next.apply(rules, action, Trust::Check)?;
         Ok((next, effect))
     }
 
@@ -189,10 +196,11 @@ impl Position {
         &mut self,
         rules: &Ruleset,
         action: &Action,
+        trust: Trust,
     ) -> Result<Effect, IllegalAction> {
         let effect = match action {
             Action::Flip { square, reveal } => self.apply_flip(*square, *reveal)?,
-            Action::Move(path) => self.apply_path(rules, path)?,
+            Action::Move(path) => self.apply_path(rules, path, trust)?,
         };
         self.no_progress = if effect.is_progress() {
             0
@@ -257,7 +265,12 @@ impl Position {
         Ok(piece)
     }
 
-    fn apply_path(&mut self, rules: &Ruleset, path: &Path) -> Result<Effect, IllegalAction> {
+    fn apply_path(
+        &mut self,
+        rules: &Ruleset,
+        path: &Path,
+        trust: Trust,
+    ) -> Result<Effect, IllegalAction> {
         let from = path.from;
         let piece = match self.cell(from) {
             Cell::Empty => {
@@ -287,7 +300,7 @@ impl Position {
             if i > 0 {
                 self.check_continuation(rules, last, at, hop.to())?;
             }
-            last = self.apply_hop(rules, piece, at, *hop, i)?;
+            last = self.apply_hop(rules, piece, at, *hop, i, trust)?;
             match last {
                 Link::Quiet | Link::Capture | Link::DarkWon => at = hop.to(),
                 Link::DarkOwn | Link::DarkLost => {}
@@ -340,6 +353,7 @@ impl Position {
         at: Square,
         hop: Hop,
         index: usize,
+        trust: Trust,
     ) -> Result<Link, IllegalAction> {
         let to = hop.to();
         let name = piece.role.name();
@@ -371,12 +385,24 @@ impl Position {
                     format!("{at}-{to}: {to} is empty, nothing is revealed"),
                 ));
             }
-            self.check_quiet(rules, piece.role, at, to)?;
+            if trust == Trust::Check {
+                self.check_quiet(rules, piece.role, at, to)?;
+            }
             self.remove(at);
             self.put_piece(to, piece);
             return Ok(Link::Quiet);
         }
-        let reach = self.reach(rules, piece.role, at, to)?;
+        let reach = match trust {
+            Trust::Check => self.reach(rules, piece.role, at, to)?,
+            // A generated hop reaches its target: by rank when adjacent orthogonally.
+            Trust::Generated
+                if at.file().abs_diff(to.file()) + at.rank().abs_diff(to.rank()) == 1
+                    && !(piece.role == Role::Cannon && rules.cannon == CannonRule::Taiwan) =>
+            {
+                Reach::ByRank
+            }
+            Trust::Generated => Reach::RankFree,
+        };
         if let Cell::Revealed(victim) = target {
             if hop.reveal().is_some() {
                 return Err(illegal(
