@@ -88,11 +88,7 @@ fn describe(v: &Verdict, stated: Option<records::record::StatedResult>) -> Strin
             }
         }
         Status::Ended { end, ply } => {
-            let who = match end.outcome {
-                records::banqi::Outcome::Player1 => "player 1 wins",
-                records::banqi::Outcome::Player2 => "player 2 wins",
-                records::banqi::Outcome::Draw => "draw",
-            };
+            let who = end.outcome.describe();
             format!("{who} by {} at ply {ply}", end.reason.code())
         }
     };

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::banqi::{
     Action, End, Game, IllegalAction, Layout, Position, Reason, Ruleset, Violation,
 };
-use crate::record::{Record, StatedOutcome, StatedResult};
+use crate::record::{Record, StatedResult};
 
 /// The derived state at the end of a replay.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -188,7 +188,7 @@ pub fn replay_with(record: &Record, mut after_ply: impl FnMut(usize, &Position))
         if let Some(end) = ended {
             let detail = format!(
                 "the game already ended after ply {i} ({} by {})",
-                outcome_text(&end),
+                end.outcome.describe(),
                 end.reason.code()
             );
             error = Some(illegal(IllegalAction::new(Violation::GameOver, detail)));
@@ -279,20 +279,12 @@ pub fn fill_from_layout(
     Ok(action)
 }
 
-fn outcome_text(end: &End) -> &'static str {
-    match end.outcome {
-        crate::banqi::Outcome::Player1 => "player 1 won",
-        crate::banqi::Outcome::Player2 => "player 2 won",
-        crate::banqi::Outcome::Draw => "drawn",
-    }
-}
-
 fn describe(status: Status) -> String {
     match status {
         Status::Ongoing => "the game is still going on".to_owned(),
         Status::Ended { end, ply } => format!(
             "{} by {} at ply {ply}",
-            outcome_text(&end),
+            end.outcome.describe(),
             end.reason.code()
         ),
     }
@@ -326,11 +318,7 @@ pub fn check_result(stated: StatedResult, derived: Status) -> Result<(), ReplayE
     };
     let said = format!(
         "the record says {}{}",
-        match stated.outcome {
-            StatedOutcome::Player1 => "player 1 won",
-            StatedOutcome::Player2 => "player 2 won",
-            _ => "drawn",
-        },
+        outcome.describe(),
         stated
             .reason
             .map(|r| format!(" by {}", r.code()))

@@ -75,6 +75,15 @@ impl Outcome {
         }
     }
 
+    /// "player 1 won", "player 2 won" or "drawn".
+    pub fn describe(self) -> &'static str {
+        match self {
+            Outcome::Player1 => "player 1 won",
+            Outcome::Player2 => "player 2 won",
+            Outcome::Draw => "drawn",
+        }
+    }
+
     pub fn winner(self) -> Option<Player> {
         match self {
             Outcome::Player1 => Some(Player::One),
@@ -215,18 +224,18 @@ impl Game {
     /// How the game has ended, if it has, checked in the order of RULES.md §1: elimination,
     /// no legal action, no progress, repetition.
     pub fn end(&self) -> Option<End> {
-        if let Some(end) = self.elimination() {
-            return Some(end);
-        }
-        let has_action = self.has_legal_action();
-        self.end_given(has_action)
+        self.elimination()
+            .or_else(|| self.end_by_moves(self.has_legal_action()))
     }
 
     /// [`Game::end`] when the caller already knows whether a legal action exists.
     pub fn end_given(&self, has_legal_action: bool) -> Option<End> {
-        if let Some(end) = self.elimination() {
-            return Some(end);
-        }
+        self.elimination()
+            .or_else(|| self.end_by_moves(has_legal_action))
+    }
+
+    /// The endings after elimination: no legal action, no progress, repetition.
+    fn end_by_moves(&self, has_legal_action: bool) -> Option<End> {
         let pos = &self.position;
         if !has_legal_action {
             let loser = pos.player_to_move();
