@@ -5,7 +5,8 @@ use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use records::banqi::{
-    Action, Game, Layout, PRESETS, Piece, Position, random_playout, reveal_from_layout,
+    Action, Game, Layout, PRESETS, Piece, Position, SingleHopActions, random_playout,
+    reveal_from_layout,
 };
 use records::record::Record;
 use records::replay::{Status, replay};
@@ -123,6 +124,26 @@ proptest! {
                 prop_assert_eq!(accepted, listed.contains(&Action::step(from, to).to_string()), "{} in {}", a, game.position());
             }
         }
+    }
+
+    /// The playouts' counting picker enumerates exactly the listed legal actions (rulesets
+    /// without chains, where it is used).
+    #[test]
+    fn counting_picker_matches_the_list(preset in 0usize..8, seed in any::<u64>(), plies in 0usize..150) {
+        let rules = PRESETS[preset].ruleset;
+        prop_assume!(!rules.allows_chain());
+        let mut rng = StdRng::seed_from_u64(seed);
+        let layout = Layout::shuffled(&mut rng);
+        let mut buffer = Vec::new();
+        let (game, _) = random_playout(&rules, &layout, &mut rng, plies as u32, &mut buffer, |_, _| {});
+        let mut listed = Vec::new();
+        records::banqi::legal_actions(game.position(), &rules, &mut listed);
+        let picker = SingleHopActions::new(game.position(), &rules);
+        let mut picked: Vec<String> = (0..picker.count).map(|k| picker.nth(k).to_string()).collect();
+        let mut listed: Vec<String> = listed.iter().map(|a| a.to_string()).collect();
+        picked.sort();
+        listed.sort();
+        prop_assert_eq!(picked, listed);
     }
 }
 

@@ -44,11 +44,22 @@ impl Bitboard {
     /// The `k`-th lowest square of the set (0-based).
     #[inline]
     pub fn nth(self, k: usize) -> Option<Square> {
-        let mut bits = self.0;
-        for _ in 0..k {
-            bits &= bits.wrapping_sub(1);
+        if k >= self.count() as usize {
+            return None;
         }
-        Bitboard(bits).first()
+        // Halve the window five times, keeping the half that holds the k-th bit: a fixed
+        // number of popcounts instead of clearing k bits one by one (random playouts pick
+        // a uniform k, so that loop's length would be unpredictable).
+        let (mut bits, mut k, mut base) = (self.0, k as u32, 0u32);
+        for width in [16u32, 8, 4, 2, 1] {
+            let low = (bits & ((1 << width) - 1)).count_ones();
+            if k >= low {
+                k -= low;
+                bits >>= width;
+                base += width;
+            }
+        }
+        Some(Square::from_index_unchecked(base as u8))
     }
 
     /// The lowest square of the set.
@@ -196,5 +207,19 @@ mod tests {
         assert_eq!(down, ["b1", "b2"]);
         assert_eq!(Bitboard(0b1011).nth(2), Some(sq("d1")));
         assert_eq!(Bitboard(0b1011).nth(3), None);
+    }
+
+    #[test]
+    fn nth_agrees_with_iteration() {
+        let mut bits = 0x9E37_79B9u32;
+        for _ in 0..2000 {
+            bits = bits.rotate_left(7) ^ bits.wrapping_mul(0x2545_F491);
+            let b = Bitboard(bits);
+            for k in 0..=32 {
+                assert_eq!(b.nth(k), b.into_iter().nth(k), "{bits:#x} k={k}");
+            }
+        }
+        assert_eq!(Bitboard::FULL.nth(31), Some(sq("d8")));
+        assert_eq!(Bitboard::EMPTY.nth(0), None);
     }
 }

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::action::Action;
 use super::bitboard::Bitboard;
+use super::cycle::QuietPlies;
 use super::movegen::{self, capturable};
 use super::play::{Effect, IllegalAction, Trust, Violation};
 use super::position::Position;
@@ -154,7 +155,7 @@ pub struct Game {
     rules: Ruleset,
     position: Position,
     /// Codes of the plies since the last flip or capture (cycle repetition).
-    quiet: Vec<u16>,
+    quiet: QuietPlies,
     /// Repetition keys of the positions since the last flip or capture (position repetition).
     keys: Vec<u64>,
     chases: [Chases; 2],
@@ -173,7 +174,12 @@ impl Game {
         let mut game = Game {
             rules,
             position,
-            quiet: Vec::new(),
+            quiet: match rules.repetition {
+                Repetition::Cycle { .. } => {
+                    QuietPlies::with_capacity(rules.no_progress.map_or(64, |n| n as usize + 1))
+                }
+                _ => QuietPlies::default(),
+            },
             keys: Vec::new(),
             chases: Default::default(),
             start_ply: position.ply(),
@@ -229,12 +235,14 @@ impl Game {
     }
 
     /// [`Game::end`] when the caller already knows whether a legal action exists.
+    #[inline]
     pub fn end_given(&self, has_legal_action: bool) -> Option<End> {
         self.elimination()
             .or_else(|| self.end_by_moves(has_legal_action))
     }
 
     /// The endings after elimination: no legal action, no progress, repetition.
+    #[inline]
     fn end_by_moves(&self, has_legal_action: bool) -> Option<End> {
         let pos = &self.position;
         if !has_legal_action {
@@ -262,6 +270,7 @@ impl Game {
         match self.rules.repetition {
             Repetition::Off => None,
             Repetition::Cycle { times } => self
+                .quiet
                 .cycle_period(times as usize)
                 .and_then(|p| draw(Reason::Repetition, Some(p as u32))),
             Repetition::Position { occurrences } => {
@@ -276,6 +285,7 @@ impl Game {
         }
     }
 
+    #[inline]
     fn elimination(&self) -> Option<End> {
         let pos = &self.position;
         // Pieces leave the game only on progress plies (captures, dark captures).
@@ -297,16 +307,6 @@ impl Game {
         None
     }
 
-    /// The smallest p such that the last `times`·p plies are one sequence of p plies repeated.
-    fn cycle_period(&self, times: usize) -> Option<usize> {
-        let q = &self.quiet;
-        let n = q.len();
-        let last = *q.last()?;
-        (1..=n / times).find(|&p| {
-            q[n - 1 - p] == last && (0..(times - 1) * p).all(|i| q[n - 1 - i] == q[n - 1 - i - p])
-        })
-    }
-
     /// Plays a legal action (flips and dark captures must name the revealed piece).
     /// It does not check whether the game has ended: ask [`Game::end`] first.
     pub fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
@@ -324,6 +324,7 @@ impl Game {
     /// Plays an action taken from [`Game::legal_actions`] (or a playout's pick) with its
     /// revealed pieces filled in, skipping the geometry checks: the fast path of playouts.
     /// Anything else must go through [`Game::play`].
+    #[inline]
     pub fn play_generated(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
         let mut next = self.position;
         let effect = next.apply(&self.rules, action, Trust::Generated)?;
@@ -331,6 +332,7 @@ impl Game {
         Ok(effect)
     }
 
+    #[inline]
     fn record(&mut self, action: &Action, next: Position, effect: Effect) {
         let mover = self.position.player_to_move();
         if self.rules.long_chase.is_some() {
@@ -350,14 +352,19 @@ impl Game {
         if effect.is_progress() {
             self.quiet.clear();
             self.keys.clear();
-        } else {
-            self.quiet.push(action.code());
         }
-        if matches!(self.rules.repetition, Repetition::Position { .. }) {
-            self.keys.push(next.repetition_key());
+        match self.rules.repetition {
+            Repetition::Off => {}
+            Repetition::Cycle { .. } => {
+                if !effect.is_progress() {
+                    self.quiet.push(action.code());
+                }
+            }
+            Repetition::Position { .. } => self.keys.push(next.repetition_key()),
         }
     }
 
+    #[inline]
     pub(crate) fn long_chase_may_bite(&self) -> bool {
         let Some(limit) = self.rules.long_chase else {
             return false;

@@ -7,6 +7,7 @@
 
 mod action;
 mod bitboard;
+mod cycle;
 mod game;
 mod movegen;
 mod play;

@@ -14,12 +14,31 @@ use super::types::{Color, Piece, Role, Square};
 /// the General cannot take a Soldier and a Soldier can take the General.
 #[inline]
 pub const fn beats_by_rank(attacker: Role, target: Role) -> bool {
-    match (attacker, target) {
-        (Role::General, Role::Soldier) => false,
-        (Role::Soldier, Role::General) => true,
-        _ => attacker.rank() <= target.rank(),
-    }
+    BEATS_BY_RANK[attacker.index()] >> target.index() & 1 != 0
 }
+
+/// For each attacking role, the roles it beats by rank as a bit mask (bit = role index):
+/// a table, because the generator asks for every adjacent enemy.
+const BEATS_BY_RANK: [u8; 7] = {
+    let mut table = [0u8; 7];
+    let mut a = 0;
+    while a < 7 {
+        let mut t = 0;
+        while t < 7 {
+            let beats = match (Role::ALL[a], Role::ALL[t]) {
+                (Role::General, Role::Soldier) => false,
+                (Role::Soldier, Role::General) => true,
+                _ => a <= t,
+            };
+            if beats {
+                table[a] |= 1 << t;
+            }
+            t += 1;
+        }
+        a += 1;
+    }
+    table
+};
 
 /// The nearest occupied square from `from` in direction `dir` (0 up, 1 right, 2 down, 3 left).
 #[inline]
@@ -76,18 +95,67 @@ pub(crate) fn reach(pos: &Position, rules: &Ruleset, from: Square, role: Role) -
     r
 }
 
+/// For each attacking role, the enemy revealed pieces it beats by rank. Built once per
+/// position and side, so that judging adjacent captures is a mask rather than a look at
+/// every target.
+#[derive(Copy, Clone)]
+pub(crate) struct RankVictims([Bitboard; 7]);
+
+impl RankVictims {
+    #[inline]
+    pub(crate) fn new(pos: &Position, attacker: Color) -> RankVictims {
+        // The enemy roles as three bit planes (bit k of each role index), built in registers:
+        // per-role bitboards in an array would chain every update through memory.
+        let enemies = pos.revealed(attacker.other());
+        let [mut p0, mut p1, mut p2] = [0u32; 3];
+        for sq in enemies {
+            let role = pos.piece_at(sq).expect("revealed").role.index() as u32;
+            p0 |= (role & 1) << sq.index();
+            p1 |= (role >> 1 & 1) << sq.index();
+            p2 |= (role >> 2) << sq.index();
+        }
+        // Role index at least r, for r = 0..6, as bit-sliced comparisons (a higher index is
+        // weaker, and a role beats every role of its rank or weaker) …
+        let at_least = [
+            enemies.0,
+            p0 | p1 | p2,
+            p1 | p2,
+            p2 | (p1 & p0),
+            p2,
+            p2 & (p1 | p0),
+            p2 & p1,
+        ];
+        let soldiers = p2 & p1 & !p0;
+        let generals = enemies.0 & !(p0 | p1 | p2);
+        let mut victims = at_least.map(Bitboard);
+        // … except that the General cannot take a Soldier and a Soldier takes the General.
+        victims[Role::General.index()].0 &= !soldiers;
+        victims[Role::Soldier.index()].0 |= generals;
+        RankVictims(victims)
+    }
+
+    #[inline]
+    fn of(&self, role: Role) -> Bitboard {
+        self.0[role.index()]
+    }
+}
+
 /// The enemy revealed pieces that `piece` on `from` could capture now.
 #[inline]
 pub(crate) fn capturable(pos: &Position, rules: &Ruleset, from: Square, piece: Piece) -> Bitboard {
-    let enemies = pos.revealed(piece.color.other());
+    capturable_with(pos, rules, &RankVictims::new(pos, piece.color), from, piece)
+}
+
+#[inline]
+fn capturable_with(
+    pos: &Position,
+    rules: &Ruleset,
+    victims: &RankVictims,
+    from: Square,
+    piece: Piece,
+) -> Bitboard {
     let r = reach(pos, rules, from, piece.role);
-    let mut targets = r.rank_free & enemies;
-    for t in r.by_rank & enemies {
-        if beats_by_rank(piece.role, pos.piece_at(t).expect("revealed").role) {
-            targets.set(t);
-        }
-    }
-    targets
+    (r.rank_free & pos.revealed(piece.color.other())) | (r.by_rank & victims.of(piece.role))
 }
 
 /// The covered pieces `piece` on `from` may attack with a dark capture (none when the
@@ -103,9 +171,32 @@ fn dark_targets(pos: &Position, rules: &Ruleset, from: Square, role: Role) -> Bi
 
 /// Every square the revealed `piece` on `from` can go to in one hop: quiet moves, captures
 /// and dark captures.
-#[inline]
 pub fn targets(pos: &Position, rules: &Ruleset, from: Square, piece: Piece) -> Bitboard {
+    targets_with(pos, rules, &RankVictims::new(pos, piece.color), from, piece)
+}
+
+/// [`targets`] with the rank victims of the piece's side already built.
+#[inline]
+fn targets_with(
+    pos: &Position,
+    rules: &Ruleset,
+    victims: &RankVictims,
+    from: Square,
+    piece: Piece,
+) -> Bitboard {
     let empty = !pos.occupied();
+    if rules.is_plain() {
+        // No house rule widens a move: one orthogonal step, captures by rank, and the
+        // Taiwan cannon's jump. The common case, kept free of per-option branches.
+        let orthogonal = ORTHOGONAL[from.index()];
+        return if piece.role == Role::Cannon && rules.cannon == CannonRule::Taiwan {
+            (orthogonal & empty)
+                | (reach(pos, rules, from, piece.role).rank_free
+                    & pos.revealed(piece.color.other()))
+        } else {
+            orthogonal & (empty | victims.of(piece.role))
+        };
+    }
     let mut quiet = ORTHOGONAL[from.index()] & empty;
     if piece.role == Role::Chariot && rules.chariot_rush {
         for dir in 0..4 {
@@ -121,7 +212,9 @@ pub fn targets(pos: &Position, rules: &Ruleset, from: Square, piece: Piece) -> B
     if piece.role == Role::Horse && rules.horse_diagonal {
         quiet |= DIAGONAL[from.index()] & empty;
     }
-    quiet | capturable(pos, rules, from, piece) | dark_targets(pos, rules, from, piece.role)
+    quiet
+        | capturable_with(pos, rules, victims, from, piece)
+        | dark_targets(pos, rules, from, piece.role)
 }
 
 /// Every legal action of `pos` under `rules` (without long chase, which needs history),
@@ -147,9 +240,10 @@ pub fn legal_moves(pos: &Position, rules: &Ruleset, out: &mut Vec<Action>) {
 
 fn push_moves(pos: &Position, rules: &Ruleset, out: &mut Vec<Action>) {
     let Some(us) = pos.turn() else { return };
+    let victims = RankVictims::new(pos, us);
     for from in pos.revealed(us) {
         let piece = pos.piece_at(from).expect("revealed");
-        for to in targets(pos, rules, from, piece) {
+        for to in targets_with(pos, rules, &victims, from, piece) {
             out.push(Action::step(from, to));
         }
         if rules.allows_chain() {
@@ -191,36 +285,72 @@ fn push_chains(pos: &Position, rules: &Ruleset, piece: Piece, chain: &Path, out:
 /// the `k`-th of them without listing them: the fast path of random playouts for rulesets
 /// without chain capture (where every action is a single hop or a flip).
 pub struct SingleHopActions {
-    froms: [Square; 16],
-    targets: [Bitboard; 16],
+    froms: [Square; SLOTS],
+    targets: [Bitboard; SLOTS],
     pieces: usize,
     flips: Bitboard,
     pub count: u32,
 }
+
+/// One slot per piece (at most 16 of a colour), plus the jumps of two Taiwan cannons under
+/// plain rules.
+const SLOTS: usize = 18;
 
 impl SingleHopActions {
     #[inline]
     pub fn new(pos: &Position, rules: &Ruleset) -> SingleHopActions {
         let flips = pos.covered();
         let mut s = SingleHopActions {
-            froms: [Square::from_index_unchecked(0); 16],
-            targets: [Bitboard::EMPTY; 16],
+            froms: [Square::from_index_unchecked(0); SLOTS],
+            targets: [Bitboard::EMPTY; SLOTS],
             pieces: 0,
             flips,
             count: flips.count(),
         };
-        if let Some(us) = pos.turn() {
+        let Some(us) = pos.turn() else { return s };
+        let victims = RankVictims::new(pos, us);
+        if rules.is_plain() {
+            // Every piece steps onto an empty square or an enemy it beats by rank; a Taiwan
+            // cannon beats nothing adjacent, and its jumps get slots of their own below.
+            // No branch depends on the piece, which keeps this loop fast.
+            let taiwan = rules.cannon == CannonRule::Taiwan;
+            let mut steps = victims;
+            if taiwan {
+                steps.0[Role::Cannon.index()] = Bitboard::EMPTY;
+            }
+            let empty = !pos.occupied();
+            let mut cannons = Bitboard::EMPTY;
             for from in pos.revealed(us) {
-                let t = targets(pos, rules, from, pos.piece_at(from).expect("revealed"));
-                if !t.is_empty() && s.pieces < 16 {
-                    s.froms[s.pieces] = from;
-                    s.targets[s.pieces] = t;
-                    s.pieces += 1;
-                    s.count += t.count();
+                let role = pos.piece_at(from).expect("revealed").role;
+                cannons.0 |= ((role == Role::Cannon) as u32) << from.index();
+                s.keep(from, ORTHOGONAL[from.index()] & (empty | steps.of(role)));
+            }
+            if taiwan {
+                let enemies = pos.revealed(us.other());
+                for from in cannons {
+                    s.keep(
+                        from,
+                        reach(pos, rules, from, Role::Cannon).rank_free & enemies,
+                    );
                 }
+            }
+        } else {
+            for from in pos.revealed(us) {
+                let piece = pos.piece_at(from).expect("revealed");
+                s.keep(from, targets_with(pos, rules, &victims, from, piece));
             }
         }
         s
+    }
+
+    /// Writes a slot and keeps it only when it has targets: branch-free, as whether a piece
+    /// can move is unpredictable. At most [`SLOTS`] are ever written.
+    #[inline]
+    fn keep(&mut self, from: Square, targets: Bitboard) {
+        self.froms[self.pieces] = from;
+        self.targets[self.pieces] = targets;
+        self.pieces += !targets.is_empty() as usize;
+        self.count += targets.count();
     }
 
     /// The `k`-th action (k < count): flips first, then each piece's hops.
@@ -254,6 +384,9 @@ pub fn has_legal_action(pos: &Position, rules: &Ruleset, color: Option<Color>) -
         return true;
     }
     let Some(us) = color else { return false };
-    pos.revealed(us)
-        .any(|from| !targets(pos, rules, from, pos.piece_at(from).expect("revealed")).is_empty())
+    let victims = RankVictims::new(pos, us);
+    pos.revealed(us).any(|from| {
+        let piece = pos.piece_at(from).expect("revealed");
+        !targets_with(pos, rules, &victims, from, piece).is_empty()
+    })
 }

@@ -198,9 +198,38 @@ impl Position {
         action: &Action,
         trust: Trust,
     ) -> Result<Effect, IllegalAction> {
-        let effect = match action {
-            Action::Flip { square, reveal } => self.apply_flip(*square, *reveal)?,
-            Action::Move(path) => self.apply_path(rules, path, trust)?,
+        let effect = match (action, trust) {
+            // The playouts' fast path: a generated single hop onto an empty square or a
+            // revealed enemy needs no judgement at all.
+            (Action::Move(path), Trust::Generated)
+                if path.hops().len() == 1 && !self.covered.contains(path.last().to()) =>
+            {
+                let (from, to) = (path.from, path.last().to());
+                let piece = self
+                    .piece_at(from)
+                    .expect("generated from a revealed piece");
+                let capture = self.cells[to.index()] != 0;
+                self.remove(from);
+                self.put_piece(to, piece);
+                if capture {
+                    Effect::Capture { from, to }
+                } else {
+                    Effect::Quiet { from, to }
+                }
+            }
+            // A generated flip with its piece: only the pool can object.
+            (
+                &Action::Flip {
+                    square,
+                    reveal: Some(piece),
+                },
+                Trust::Generated,
+            ) if self.covered.contains(square) && self.pool.count(piece) > 0 => {
+                self.pool.0[piece.index()] -= 1;
+                self.put_piece(square, piece);
+                Effect::Flip(piece)
+            }
+            _ => self.apply_checked(rules, action, trust)?,
         };
         self.no_progress = if effect.is_progress() {
             0
@@ -215,6 +244,18 @@ impl Position {
             (None, _) => unreachable!("only flips are legal before colours are assigned"),
         });
         Ok(effect)
+    }
+
+    fn apply_checked(
+        &mut self,
+        rules: &Ruleset,
+        action: &Action,
+        trust: Trust,
+    ) -> Result<Effect, IllegalAction> {
+        match action {
+            Action::Flip { square, reveal } => self.apply_flip(*square, *reveal),
+            Action::Move(path) => self.apply_path(rules, path, trust),
+        }
     }
 
     fn apply_flip(

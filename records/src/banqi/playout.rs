@@ -61,7 +61,7 @@ pub fn random_playout<R: RngExt + ?Sized>(
         };
         reveal_from_layout(&game, layout, &mut action);
         on_ply(&game, &action);
-        game.play(&action)
+        game.play_generated(&action)
             .expect("a generated action with its revealed pieces is legal");
     }
 }

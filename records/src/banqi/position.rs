@@ -54,6 +54,7 @@ impl Pool {
         self.0.iter().map(|&n| n as u32).sum()
     }
 
+    #[inline]
     pub fn total_of(&self, color: Color) -> u32 {
         let base = color.index() * 7;
         self.0[base..base + 7].iter().map(|&n| n as u32).sum()

@@ -154,6 +154,16 @@ impl Ruleset {
         self.chain_capture || self.dark_chain_capture
     }
 
+    /// Whether no house rule widens how pieces move or capture (chains aside): every piece
+    /// steps one square orthogonally and captures by rank, the Taiwan cannon by its jump.
+    #[inline]
+    pub const fn is_plain(&self) -> bool {
+        !self.chariot_rush
+            && !self.chariot_charge
+            && !self.horse_diagonal
+            && !self.allows_dark_capture()
+    }
+
     /// Whether a chariot captures at distance ≥ 2 (by rush or charge).
     #[inline]
     pub const fn chariot_captures_at_range(&self) -> bool {

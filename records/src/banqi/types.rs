@@ -243,12 +243,23 @@ impl Piece {
         self.color.index() * 7 + self.role.index()
     }
 
-    pub const fn from_index(index: usize) -> Piece {
-        let color = if index < 7 { Color::Red } else { Color::Black };
-        Piece {
-            color,
-            role: Role::ALL[index % 7],
+    /// The 14 pieces in index order: K G M R N C P k g m r n c p.
+    pub const ALL: [Piece; 14] = {
+        let mut all = [Piece::new(Color::Red, Role::General); 14];
+        let mut i = 0;
+        while i < 14 {
+            let color = if i < 7 { Color::Red } else { Color::Black };
+            all[i] = Piece::new(color, Role::ALL[i % 7]);
+            i += 1;
         }
+        all
+    };
+
+    /// The piece of [`Piece::index`] `index` (< 14); a table lookup, as it sits in the
+    /// move generator's inner loop.
+    #[inline]
+    pub const fn from_index(index: usize) -> Piece {
+        Piece::ALL[index]
     }
 
     /// The TCGA letter: upper case red, lower case black.
