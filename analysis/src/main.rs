@@ -6,13 +6,14 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod inputs;
+mod score;
 mod validate;
 
 #[derive(Parser)]
 #[command(
     name = "anqi",
     version,
-    about = "Anqi (暗棋) batch tool: validate game records"
+    about = "Anqi (暗棋) batch tool: validate and score game records"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -35,11 +36,43 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Score game records: piece points (棋點) per player, first flips and 門棋加倍, and the
+    /// 戲谷 coin settlement. The games of one file are settled as a series: draws between the
+    /// same two players carry their stake into the next decided game (和棋續盤), and each
+    /// file ends with the players' running balances. Exits with 1 when any record cannot be
+    /// scored (unreadable or invalid).
+    Score {
+        /// Files or directories to read (JSON, JSON Lines, TCGA).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The table's stake S (開局金幣), in coins.
+        #[arg(long, default_value_t = 100)]
+        stake: u64,
+        /// The points bonus B (勝點加碼): coins per point of the winner's margin.
+        #[arg(long, default_value_t = 5)]
+        bonus: u64,
+        /// Print one JSON object per game and per series instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Validate { paths, json, quiet } => validate::run(&paths, json, quiet),
+        Command::Score {
+            paths,
+            stake,
+            bonus,
+            json,
+        } => score::run(
+            &paths,
+            records::settlement::Table {
+                stake,
+                bonus_per_point: bonus,
+            },
+            json,
+        ),
     }
 }

@@ -124,3 +124,101 @@ fn help_describes_the_command() {
     assert_eq!(code, 0);
     assert!(out.contains("JSON Lines"));
 }
+
+/// The seed's example position: A (player 1, red) has captured 13 points, B 24.
+const SEED_EXAMPLE: &str = "kgmr/rnnc/cppp/4/4/GGRR/NNC1/4 r - 0 10";
+
+fn seed_game(outcome: &str, reason: &str, first: &str, second: &str) -> String {
+    serde_json::json!({
+        "preset": "taiwan", "players": [first, second], "start": SEED_EXAMPLE, "actions": [],
+        "result": {"outcome": outcome, "reason": reason}
+    })
+    .to_string()
+}
+
+#[test]
+fn score_settles_a_series_with_a_carried_draw() {
+    let dir = temp_dir("score");
+    let series = [
+        seed_game("player2", "timeout", "A", "B"),
+        seed_game("player1", "resignation", "A", "B"),
+        seed_game("draw", "agreement", "A", "B"),
+        seed_game("player2", "timeout", "A", "B"),
+    ]
+    .join("\n");
+    let file = write(&dir, "series.jsonl", &series);
+    let (code, out) = anqi(&["score", &file, "--stake", "100", "--bonus", "5"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("table: stake 100 coins, bonus 5 per point"),
+        "{out}"
+    );
+    assert!(out.contains("points A 13 · B 24"), "{out}");
+    assert!(
+        out.contains("A pays B 155 = (100 + 11 × 5) × 1 + 0 = 155"),
+        "{out}"
+    );
+    assert!(
+        out.contains("B pays A 100 = (100 + 0 × 5) × 1 + 0 = 100"),
+        "{out}"
+    );
+    assert!(out.contains("drawn: nothing is paid"), "{out}");
+    assert!(
+        out.contains("A pays B 255 = (100 + 11 × 5) × 1 + 100 = 255"),
+        "{out}"
+    );
+    // −155 + 100 − 255 for A.
+    assert!(
+        out.contains("series A vs B: 4 games, A -310, B +310"),
+        "{out}"
+    );
+    assert!(out.contains("4 games: 4 scored, 0 not scored"), "{out}");
+
+    // JSON: the terms and the running balances.
+    let (code, out) = anqi(&["score", &file, "--json", "--bonus", "10"]);
+    assert_eq!(code, 0, "{out}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["settlement"]["amount"], 210);
+    assert_eq!(lines[0]["settlement"]["bonus"], 110);
+    assert_eq!(lines[0]["score"]["players"][1]["captured"], "KMMCPPPPP");
+    assert_eq!(lines[0]["balances"]["B"], 210);
+    assert_eq!(lines[3]["settlement"]["carry"], 100);
+    assert_eq!(lines[4]["balances"]["A"], -(210 - 100 + 310));
+    assert_eq!(lines[5]["summary"]["scored"], 4);
+
+    // Seats swapped (B moves first) is the same series; an invalid game is reported, exit 1.
+    let mixed = [
+        seed_game("draw", "agreement", "A", "B"),
+        seed_game("player1", "timeout", "B", "A"),
+        r#"{"actions": ["b8(G)", "b8(g)"]}"#.to_owned(),
+    ]
+    .join("\n");
+    let file = write(&dir, "mixed.jsonl", &mixed);
+    let (code, out) = anqi(&["score", &file]);
+    assert_eq!(code, 1, "{out}");
+    // B (player 1, red) captured 13 points, A 24: B wins with fewer points after a draw.
+    assert!(
+        out.contains("A pays B 200 = (100 + 0 × 5) × 1 + 100 = 200"),
+        "{out}"
+    );
+    assert!(
+        out.contains("INVALID\tply 2 \"b8(g)\": not_covered"),
+        "{out}"
+    );
+    assert!(
+        out.contains("series A vs B: 2 games, A -200, B +200"),
+        "{out}"
+    );
+}
+
+#[test]
+fn every_command_has_help() {
+    for command in ["validate", "score"] {
+        let (code, out) = anqi(&[command, "--help"]);
+        assert_eq!(code, 0);
+        assert!(out.contains("Usage: anqi"), "{out}");
+    }
+}

@@ -1,8 +1,12 @@
-//! Anqi records: the rules engines, notation, game records, replay and validation.
+//! Anqi records: the rules engines, notation, game records, replay and validation, scoring
+//! and settlement.
 //!
-//! Start with [`banqi`] for the rules and [`record`] / [`replay`] for game records.
+//! Start with [`banqi`] for the rules, [`record`] / [`replay`] for game records, and
+//! [`scoring`] / [`settlement`] for points and coins.
 
 pub mod banqi;
 pub mod formats;
 pub mod record;
 pub mod replay;
+pub mod scoring;
+pub mod settlement;

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::banqi::{
-    Action, End, Game, IllegalAction, Layout, Position, Reason, Ruleset, Violation,
+    Action, Effect, End, Game, IllegalAction, Layout, Position, Reason, Ruleset, Violation,
 };
 use crate::record::{Record, StatedResult};
 
@@ -157,8 +157,19 @@ pub fn prepare(record: &Record) -> Result<Prepared, ReplayError> {
     })
 }
 
-/// Replays `record`, calling `after_ply(ply, position)` after every legal ply (1-based).
-pub fn replay_with(record: &Record, mut after_ply: impl FnMut(usize, &Position)) -> Verdict {
+/// One legal ply of a replay, as [`replay_with`] reports it.
+pub struct Ply<'a> {
+    /// 1-based.
+    pub number: usize,
+    /// The action as played, with every revealed identity filled in.
+    pub action: &'a Action,
+    pub effect: Effect,
+    pub before: &'a Position,
+    pub after: &'a Position,
+}
+
+/// Replays `record`, calling `after_ply` after every legal ply.
+pub fn replay_with(record: &Record, mut after_ply: impl FnMut(&Ply)) -> Verdict {
     let prepared = match prepare(record) {
         Ok(p) => p,
         Err(error) => {
@@ -198,13 +209,22 @@ pub fn replay_with(record: &Record, mut after_ply: impl FnMut(usize, &Position))
             .parse::<Action>()
             .map_err(|e| IllegalAction::new(Violation::MalformedNotation, e.to_string()))
             .and_then(|a| fill_from_layout(a, game.position(), prepared.layout.as_ref()))
-            .and_then(|a| game.play(&a));
-        if let Err(e) = step {
-            error = Some(illegal(e));
-            break;
-        }
+            .and_then(|a| game.play(&a).map(|effect| (a, effect)));
+        let (action, effect) = match step {
+            Ok(played) => played,
+            Err(e) => {
+                error = Some(illegal(e));
+                break;
+            }
+        };
         plies = i + 1;
-        after_ply(plies, game.position());
+        after_ply(&Ply {
+            number: plies,
+            action: &action,
+            effect,
+            before: &before,
+            after: game.position(),
+        });
     }
     if error.is_none() {
         ended = game.end();
@@ -233,13 +253,13 @@ pub fn replay_with(record: &Record, mut after_ply: impl FnMut(usize, &Position))
 /// Replays `record` and keeps the position after every ply.
 pub fn replay(record: &Record) -> (Vec<Position>, Verdict) {
     let mut positions = Vec::with_capacity(record.actions.len());
-    let verdict = replay_with(record, |_, p| positions.push(*p));
+    let verdict = replay_with(record, |ply| positions.push(*ply.after));
     (positions, verdict)
 }
 
 /// Validates `record`.
 pub fn validate(record: &Record) -> Verdict {
-    replay_with(record, |_, _| {})
+    replay_with(record, |_| {})
 }
 
 /// Fills in (or checks) every revealed identity from the layout, when one is known.

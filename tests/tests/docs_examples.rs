@@ -37,3 +37,23 @@ fn a_layout_contradiction_is_caught() {
     let e = validate(&r).error.unwrap();
     assert_eq!(e.code(), "reveal_contradicts_layout");
 }
+
+#[test]
+fn the_series_example_settles_as_the_seed_says() {
+    use records::scoring::score_record;
+    use records::settlement::{Series, Table};
+    let path = format!(
+        "{}/../docs/examples/series.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut series = Series::new(Table::default());
+    let amounts: Vec<u64> = parse_records(&text, Format::JsonLines)
+        .into_iter()
+        .map(|r| {
+            let score = score_record(&r.unwrap()).unwrap();
+            series.settle(&score).unwrap().unwrap().amount
+        })
+        .collect();
+    assert_eq!(amounts, [155, 100, 0, 255]);
+}

@@ -1,0 +1,236 @@
+//! The 戲谷 coin settlement (金幣結算, RULES.md §5): what the loser of a game pays the winner
+//! at a table with stake S and points bonus B, with 門棋加倍 and 和棋續盤.
+//!
+//! ```text
+//! paid   = (S + bonus) × double + carry
+//! bonus  = max(0, winner points − loser points) × B
+//! double = 2 when both first flips revealed the same kind of piece, else 1
+//! carry  = (consecutive drawn games just before this one) × S      (not doubled)
+//! ```
+//! A drawn game pays nothing and raises the carry of the next game between the same players.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::banqi::{Outcome, Player};
+use crate::scoring::GameScore;
+
+/// A table's settings.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Table {
+    /// 開局金幣: the stake S.
+    pub stake: u64,
+    /// 勝點加碼: coins per point of margin, B.
+    pub bonus_per_point: u64,
+}
+
+impl Default for Table {
+    /// The table of the seed's worked example: S = 100, B = 5.
+    fn default() -> Table {
+        Table {
+            stake: 100,
+            bonus_per_point: 5,
+        }
+    }
+}
+
+/// Every term of one game's settlement, so that a player can check the sum.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settlement {
+    /// The loser; absent for a draw.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payer: Option<Player>,
+    /// The winner; absent for a draw.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payee: Option<Player>,
+    /// Coins paid by the payer to the payee (0 for a draw).
+    pub amount: u64,
+    pub stake: u64,
+    /// Winner points − loser points (may be negative: the bonus is then 0); 0 for a draw.
+    pub margin: i64,
+    pub bonus: u64,
+    /// 1, or 2 for 門棋加倍.
+    pub double: u64,
+    /// Drawn games just before this one between the same players (和棋續盤).
+    pub draws_carried: u32,
+    pub carry: u64,
+    /// The sum written out, e.g. `(100 + 11 × 5) × 1 + 100 = 255`.
+    pub formula: String,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SettlementError {
+    #[error("the settlement does not fit in 64 bits; lower the stake or the bonus")]
+    Overflow,
+}
+
+/// Settles one game at `table`: `outcome`, the players' points (player 1 first), whether
+/// the first flips double it, and how many drawn games came just before.
+pub fn settle(
+    table: &Table,
+    outcome: Outcome,
+    points: [u32; 2],
+    doubled: bool,
+    draws_carried: u32,
+) -> Result<Settlement, SettlementError> {
+    let double = if doubled { 2 } else { 1 };
+    let Some(winner) = outcome.winner() else {
+        return Ok(Settlement {
+            payer: None,
+            payee: None,
+            amount: 0,
+            stake: table.stake,
+            margin: 0,
+            bonus: 0,
+            double,
+            draws_carried,
+            carry: 0,
+            formula: format!(
+                "drawn: nothing is paid; the next decided game carries {} × {}",
+                draws_carried + 1,
+                table.stake
+            ),
+        });
+    };
+    let loser = winner.other();
+    let margin = points[winner.index()] as i64 - points[loser.index()] as i64;
+    let overflow = SettlementError::Overflow;
+    let bonus = (margin.max(0) as u64)
+        .checked_mul(table.bonus_per_point)
+        .ok_or(overflow)?;
+    let carry = (draws_carried as u64)
+        .checked_mul(table.stake)
+        .ok_or(overflow)?;
+    let amount = table
+        .stake
+        .checked_add(bonus)
+        .and_then(|x| x.checked_mul(double))
+        .and_then(|x| x.checked_add(carry))
+        .ok_or(overflow)?;
+    Ok(Settlement {
+        payer: Some(loser),
+        payee: Some(winner),
+        amount,
+        stake: table.stake,
+        margin,
+        bonus,
+        double,
+        draws_carried,
+        carry,
+        formula: format!(
+            "({} + {} × {}) × {double} + {carry} = {amount}",
+            table.stake,
+            margin.max(0),
+            table.bonus_per_point
+        ),
+    })
+}
+
+/// A series of games between the same two players at one table: keeps the draws to carry.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Series {
+    pub table: Table,
+    /// Consecutive drawn games since the last decided one.
+    pub draws: u32,
+}
+
+impl Series {
+    pub fn new(table: Table) -> Series {
+        Series { table, draws: 0 }
+    }
+
+    /// Settles the next game of the series; an unfinished game settles nothing and leaves
+    /// the carry as it was (None).
+    pub fn settle(&mut self, score: &GameScore) -> Option<Result<Settlement, SettlementError>> {
+        let result = score.result?;
+        let settlement = settle(
+            &self.table,
+            result.outcome,
+            score.points(),
+            score.doubled,
+            self.draws,
+        );
+        if settlement.is_ok() {
+            self.draws = match result.outcome {
+                Outcome::Draw => self.draws + 1,
+                _ => 0,
+            };
+        }
+        Some(settlement)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The seed's example: A (player 1) captured 士象卒卒 = 13 points, B (player 2) captured
+    /// 帥相相炮兵兵兵兵兵 = 24 points, S = 100, B = 5.
+    const POINTS: [u32; 2] = [13, 24];
+
+    #[test]
+    fn the_seed_examples() {
+        let table = Table::default();
+        let b_wins = settle(&table, Outcome::Player2, POINTS, false, 0).unwrap();
+        assert_eq!(b_wins.amount, 155);
+        assert_eq!(
+            (b_wins.payer, b_wins.payee),
+            (Some(Player::One), Some(Player::Two))
+        );
+        assert_eq!((b_wins.margin, b_wins.bonus), (11, 55));
+        assert_eq!(b_wins.formula, "(100 + 11 × 5) × 1 + 0 = 155");
+        // The bonus is never negative.
+        let a_wins = settle(&table, Outcome::Player1, POINTS, false, 0).unwrap();
+        assert_eq!((a_wins.amount, a_wins.margin, a_wins.bonus), (100, -11, 0));
+        assert_eq!(a_wins.payer, Some(Player::Two));
+        // After one draw.
+        let after_draw = settle(&table, Outcome::Player2, POINTS, false, 1).unwrap();
+        assert_eq!((after_draw.amount, after_draw.carry), (255, 100));
+        assert_eq!(after_draw.formula, "(100 + 11 × 5) × 1 + 100 = 255");
+    }
+
+    #[test]
+    fn draws_pay_nothing_and_doubles_leave_the_carry_alone() {
+        let table = Table::default();
+        let draw = settle(&table, Outcome::Draw, POINTS, true, 2).unwrap();
+        assert_eq!((draw.amount, draw.payer, draw.payee), (0, None, None));
+        // Doubled with two draws carried: (100 + 55) × 2 + 200.
+        let s = settle(&table, Outcome::Player2, POINTS, true, 2).unwrap();
+        assert_eq!(s.amount, 510);
+        // Equal points: the stake alone.
+        assert_eq!(
+            settle(&table, Outcome::Player1, [20, 20], false, 0)
+                .unwrap()
+                .amount,
+            100
+        );
+        // Zero table.
+        let free = Table {
+            stake: 0,
+            bonus_per_point: 0,
+        };
+        assert_eq!(
+            settle(&free, Outcome::Player1, [50, 0], true, 3)
+                .unwrap()
+                .amount,
+            0
+        );
+    }
+
+    #[test]
+    fn overflow_is_an_error() {
+        let table = Table {
+            stake: u64::MAX / 2,
+            bonus_per_point: 1,
+        };
+        assert_eq!(
+            settle(&table, Outcome::Player1, [10, 0], true, 0),
+            Err(SettlementError::Overflow)
+        );
+        assert_eq!(
+            settle(&table, Outcome::Player1, [0, 0], false, 3),
+            Err(SettlementError::Overflow)
+        );
+    }
+}
