@@ -1,30 +1,91 @@
-//! `anqi-api`: the Anqi REST service. So far it answers health and the Banqi presets; the
-//! validate, play, score, deal and render endpoints come next (issue 4).
+//! `anqi-api`: the Anqi REST service. `cargo run --release -p api` serves it on
+//! http://127.0.0.1:8080 with no configuration.
 
-use actix_web::{App, HttpResponse, HttpServer, web};
-use records::banqi::PRESETS;
+use std::net::IpAddr;
 
-async fn health() -> HttpResponse {
-    HttpResponse::Ok()
-        .json(serde_json::json!({"status": "ok", "version": env!("CARGO_PKG_VERSION")}))
-}
+use actix_web::HttpServer;
+use actix_web::dev::Service;
+use clap::Parser;
+use tracing_subscriber::EnvFilter;
 
-async fn presets() -> HttpResponse {
-    HttpResponse::Ok().json(serde_json::json!({"game": "banqi", "presets": PRESETS}))
+/// The Anqi REST service (Banqi rules, validation, scoring, pictures). Every flag has an
+/// environment variable; flags win.
+#[derive(Parser, Debug)]
+#[command(name = "anqi-api", version)]
+struct Config {
+    /// Address to bind.
+    #[arg(long, env = "ANQI_HOST", default_value = "127.0.0.1")]
+    host: IpAddr,
+    /// Port to bind (0: any free port; the chosen one is printed).
+    #[arg(long, env = "ANQI_PORT", default_value_t = 8080)]
+    port: u16,
+    /// Largest request body in bytes.
+    #[arg(long, env = "ANQI_MAX_BODY", default_value_t = 1 << 20)]
+    max_body: usize,
+    /// Deepest nesting of JSON arrays and objects in a request.
+    #[arg(long, env = "ANQI_MAX_JSON_DEPTH", default_value_t = 32)]
+    max_json_depth: usize,
+    /// Worker threads (default: one per CPU core).
+    #[arg(long, env = "ANQI_WORKERS")]
+    workers: Option<usize>,
+    /// Log format: `text` or `json` (one JSON object per line).
+    #[arg(long, env = "ANQI_LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    log_format: String,
+    /// Log filter (tracing's EnvFilter syntax): `info` logs every request, `warn` only problems.
+    #[arg(long, env = "ANQI_LOG", default_value = "info")]
+    log: String,
+    /// Seconds to let requests in flight finish after SIGINT or SIGTERM.
+    #[arg(long, env = "ANQI_SHUTDOWN_TIMEOUT", default_value_t = 10)]
+    shutdown_timeout: u64,
 }
 
 #[actix_web::main]
 async fn main() -> std::io::Result<()> {
-    // ANQI_ADDR overrides the address; the default serves this machine only.
-    let addr = std::env::var("ANQI_ADDR").unwrap_or_else(|_| "127.0.0.1:8080".to_owned());
-    let server = HttpServer::new(|| {
-        App::new()
-            .route("/v1/health", web::get().to(health))
-            .route("/v1/presets", web::get().to(presets))
-    })
-    .bind(&addr)?;
-    for a in server.addrs() {
-        println!("anqi-api listening on http://{a}");
+    let config = Config::parse();
+    let filter = EnvFilter::try_new(&config.log).unwrap_or_else(|_| EnvFilter::new("info"));
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if config.log_format == "json" {
+        logs.json().init();
+    } else {
+        logs.init();
     }
-    server.run().await
+    let limits = api::Limits {
+        max_body: config.max_body,
+        max_json_depth: config.max_json_depth,
+    };
+    let mut server = HttpServer::new(move || {
+        api::app(limits).wrap_fn(|req, srv| {
+            let (method, path) = (req.method().clone(), req.path().to_owned());
+            let started = std::time::Instant::now();
+            let response = srv.call(req);
+            async move {
+                let response = response.await?;
+                let status = response.status().as_u16();
+                let micros = started.elapsed().as_micros() as u64;
+                if status >= 500 {
+                    tracing::error!(%method, path, status, micros, "request");
+                } else if status >= 400 {
+                    tracing::warn!(%method, path, status, micros, "request");
+                } else {
+                    tracing::info!(%method, path, status, micros, "request");
+                }
+                Ok(response)
+            }
+        })
+    })
+    .shutdown_timeout(config.shutdown_timeout)
+    .bind((config.host, config.port))?;
+    if let Some(workers) = config.workers {
+        server = server.workers(workers);
+    }
+    for addr in server.addrs() {
+        // Tests and scripts read this line to find the port.
+        println!("anqi-api listening on http://{addr}");
+        tracing::info!(%addr, docs = %format!("http://{addr}/docs/"), "listening");
+    }
+    server.run().await?;
+    tracing::info!("stopped");
+    Ok(())
 }

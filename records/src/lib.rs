@@ -7,6 +7,8 @@
 pub mod banqi;
 pub mod formats;
 pub mod record;
+pub mod render;
 pub mod replay;
 pub mod scoring;
 pub mod settlement;
+pub mod view;

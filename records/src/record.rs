@@ -9,6 +9,7 @@ use crate::banqi::{Layout, Outcome, Overrides, Reason};
 /// dealt layout and a start position, the actions in notation, the stated result and free
 /// metadata.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Record {
     /// The game; only `banqi` is supported so far.
@@ -75,6 +76,7 @@ impl Record {
 
 /// What a record says about how its game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct StatedResult {
     pub outcome: StatedOutcome,
@@ -88,6 +90,7 @@ pub struct StatedResult {
 
 /// A stated outcome: a win, a draw, or a game still going on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum StatedOutcome {
     #[serde(rename = "player1")]

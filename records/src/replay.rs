@@ -10,6 +10,7 @@ use crate::record::{Record, StatedResult};
 
 /// The derived state at the end of a replay.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Status {
     Ongoing,
@@ -23,6 +24,7 @@ pub enum Status {
 
 /// What is wrong with a record that cannot be replayed at all.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RecordProblem {
     UnsupportedGame,
@@ -34,6 +36,7 @@ pub enum RecordProblem {
 
 /// The first problem a replay found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ReplayError {
     /// The record itself is unusable (unknown preset, bad start position …).
@@ -93,6 +96,7 @@ impl std::fmt::Display for ReplayError {
 
 /// The verdict on one record.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Verdict {
     pub valid: bool,
     /// Plies replayed legally.
@@ -169,17 +173,33 @@ pub struct Ply<'a> {
 }
 
 /// Replays `record`, calling `after_ply` after every legal ply.
-pub fn replay_with(record: &Record, mut after_ply: impl FnMut(&Ply)) -> Verdict {
+pub fn replay_with(record: &Record, after_ply: impl FnMut(&Ply)) -> Verdict {
+    run(record, after_ply).0
+}
+
+/// Replays a valid `record` to the game after its last ply (with the history the
+/// repetition and long-chase rules need); an invalid record gives its error.
+pub fn final_game(record: &Record) -> Result<Game, ReplayError> {
+    match run(record, |_| {}) {
+        (Verdict { error: Some(e), .. }, _) => Err(e),
+        (_, game) => Ok(game.expect("a record without error was prepared")),
+    }
+}
+
+/// The replay: the verdict, and the game as far as it went (None when the record could not
+/// be prepared).
+fn run(record: &Record, mut after_ply: impl FnMut(&Ply)) -> (Verdict, Option<Game>) {
     let prepared = match prepare(record) {
         Ok(p) => p,
         Err(error) => {
-            return Verdict {
+            let verdict = Verdict {
                 valid: false,
                 plies: 0,
                 derived: Status::Ongoing,
                 final_position: Position::start().to_string(),
                 error: Some(error),
             };
+            return (verdict, None);
         }
     };
     let mut game = Game::from_position(prepared.rules, prepared.start);
@@ -241,13 +261,14 @@ pub fn replay_with(record: &Record, mut after_ply: impl FnMut(&Ply)) -> Verdict 
             error = check_result(stated, derived).err();
         }
     }
-    Verdict {
+    let verdict = Verdict {
         valid: error.is_none(),
         plies,
         derived,
         final_position: game.position().to_string(),
         error,
-    }
+    };
+    (verdict, Some(game))
 }
 
 /// Replays `record` and keeps the position after every ply.

@@ -15,6 +15,7 @@ use crate::replay::{ReplayError, Status, replay_with};
 /// One colour's pieces in a position. Piece lists are TCGA letters in the order
 /// K G M R N C P (upper case red, lower case black), e.g. `"GRRPP"`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ColorMaterial {
     pub color: Color,
     /// Face up on the board.
@@ -34,6 +35,7 @@ pub struct ColorMaterial {
 /// The material of a position: both colours, and the points still at stake (the points of
 /// every piece still in the game).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Material {
     pub red: ColorMaterial,
     pub black: ColorMaterial,
@@ -112,6 +114,7 @@ pub fn player_points(pos: &Position) -> [u32; 2] {
 /// How a scored game ended: the stated result when the record gives one (a timeout or a
 /// resignation is only known that way), else the one the rules derive.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ScoredResult {
     pub outcome: Outcome,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -120,6 +123,7 @@ pub struct ScoredResult {
 
 /// One player's side of a scored game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PlayerScore {
     pub player: Player,
     pub name: String,
@@ -136,6 +140,7 @@ pub struct PlayerScore {
 
 /// The scoring of one game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GameScore {
     pub plies: usize,
     /// How the game ended; absent while it is unfinished.

@@ -17,6 +17,7 @@ use crate::scoring::GameScore;
 
 /// A table's settings.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Table {
     /// 開局金幣: the stake S.
     pub stake: u64,
@@ -36,6 +37,7 @@ impl Default for Table {
 
 /// Every term of one game's settlement, so that a player can check the sum.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Settlement {
     /// The loser; absent for a draw.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -59,6 +61,7 @@ pub struct Settlement {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SettlementError {
     #[error("the settlement does not fit in 64 bits; lower the stake or the bonus")]

@@ -14,6 +14,7 @@ use super::types::{Color, Piece, Player, Role, Square};
 
 /// Why a game ended.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Reason {
     /// A colour has no pieces left, revealed or covered.
@@ -59,6 +60,7 @@ impl Reason {
 
 /// Who won.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     #[serde(rename = "player1")]
@@ -96,6 +98,7 @@ impl Outcome {
 
 /// How and when a game ended by the rules.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct End {
     pub outcome: Outcome,
     pub reason: Reason,

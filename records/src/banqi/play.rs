@@ -11,6 +11,7 @@ use super::types::{Piece, Role, Square};
 
 /// Why an action is illegal: the fixed, machine-readable set a validator reports.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Violation {
     /// The text is not action notation.

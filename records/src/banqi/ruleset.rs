@@ -5,6 +5,7 @@ use thiserror::Error;
 
 /// How a cannon captures.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum CannonRule {
     /// Captures only by jumping exactly one screen, any rank (台灣暗棋, the default).
@@ -15,6 +16,7 @@ pub enum CannonRule {
 
 /// Which repetition draw rule is in force.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Repetition {
     Off,
@@ -32,6 +34,7 @@ pub enum Repetition {
 
 /// A complete Banqi ruleset. Every house rule is an independent field; they combine.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Ruleset {
     pub cannon: CannonRule,
     /// 車衝: a chariot slides any distance; a capture after two or more squares ignores rank.
@@ -174,6 +177,7 @@ impl Ruleset {
 /// Overrides of a preset's options: each field that is present replaces the preset's.
 /// For the optional limits, `null` turns the rule off.
 #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Overrides {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -245,6 +249,7 @@ pub enum RulesetError {
 
 /// A named ruleset (RULES.md §3).
 #[derive(Copy, Clone, Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Preset {
     pub name: &'static str,
     pub title: &'static str,

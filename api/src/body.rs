@@ -1,0 +1,125 @@
+//! Reading request bodies: media type, size and nesting limits, and JSON errors that say
+//! where the body went wrong.
+
+use actix_web::HttpRequest;
+use actix_web::http::header;
+use serde::de::DeserializeOwned;
+
+use crate::problem::Problem;
+
+/// Limits on what a request may send.
+#[derive(Copy, Clone, Debug)]
+pub struct Limits {
+    /// Largest body in bytes (larger ones get 413).
+    pub max_body: usize,
+    /// Deepest nesting of JSON arrays and objects (deeper ones get 400).
+    pub max_json_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_body: 1 << 20,
+            max_json_depth: 32,
+        }
+    }
+}
+
+/// The media type of the request, lower case, without parameters ("" when absent).
+pub fn media_type(req: &HttpRequest) -> String {
+    req.headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .unwrap_or_default()
+}
+
+pub fn is_json(media_type: &str) -> bool {
+    media_type == "application/json" || media_type.ends_with("+json")
+}
+
+/// Parses a JSON body after checking its media type and nesting depth.
+pub fn json<T: DeserializeOwned>(
+    req: &HttpRequest,
+    body: &[u8],
+    limits: &Limits,
+) -> Result<T, Problem> {
+    let media = media_type(req);
+    if !is_json(&media) {
+        return Err(Problem::new(
+            "unsupported-media-type",
+            format!(
+                "this endpoint takes application/json, not {}",
+                if media.is_empty() {
+                    "a body without Content-Type"
+                } else {
+                    &media
+                }
+            ),
+        ));
+    }
+    parse_json(body, limits)
+}
+
+/// Parses JSON text after checking its nesting depth.
+pub fn parse_json<T: DeserializeOwned>(body: &[u8], limits: &Limits) -> Result<T, Problem> {
+    check_depth(body, limits.max_json_depth)?;
+    serde_json::from_slice(body).map_err(|e| {
+        let mut p = Problem::new("malformed-json", e.to_string());
+        if e.line() > 0 {
+            p.line = Some(e.line());
+            p.column = Some(e.column());
+        }
+        p
+    })
+}
+
+/// Rejects JSON nested deeper than `max` before parsing it, so that no body can make the
+/// parser recurse far. Brackets inside strings are skipped.
+fn check_depth(body: &[u8], max: usize) -> Result<(), Problem> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for &b in body {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    return Err(Problem::new(
+                        "json-too-deep",
+                        format!("the body nests arrays and objects deeper than {max} levels"),
+                    ));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_counts_brackets_outside_strings() {
+        assert!(check_depth(br#"{"a": [[1]]}"#, 3).is_ok());
+        assert!(check_depth(br#"{"a": [[1]]}"#, 2).is_err());
+        assert!(check_depth(br#"{"a": "[[[[[\"[["}"#, 1).is_ok());
+    }
+}

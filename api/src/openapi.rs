@@ -1,0 +1,31 @@
+//! The OpenAPI document (served at `/v1/openapi.json`, shown by Swagger UI at `/docs/`).
+
+use utoipa::OpenApi;
+
+use crate::routes::{meta, positions, records_routes};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Anqi",
+        description = "Rules, validation, scoring and pictures for Banqi (暗棋, Chinese Dark Chess) \
+            and its house rules. Stateless: every request carries the position or record it is about. \
+            Errors are RFC 9457 problem details (application/problem+json): 400 malformed input, \
+            422 well-formed but illegal, 404/405 unknown route or method, 413 too large, 415 wrong \
+            media type; `GET /problems` lists the problem types.",
+        license(name = "MIT OR Apache-2.0")
+    ),
+    paths(
+        meta::health, meta::games, meta::presets, meta::preset, meta::options,
+        records_routes::validate, records_routes::score, records_routes::score_position,
+        positions::actions, positions::play, positions::deal, positions::view,
+        positions::render, positions::render_get,
+    ),
+    components(schemas(crate::problem::Problem)),
+    tags(
+        (name = "meta", description = "What the service knows: games, presets, options."),
+        (name = "records", description = "Game records: validate, score."),
+        (name = "positions", description = "Positions: legal actions, play, deal, player view, picture."),
+    )
+)]
+pub struct ApiDoc;

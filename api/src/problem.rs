@@ -1,0 +1,305 @@
+//! Errors as RFC 9457 problem details (`application/problem+json`).
+//!
+//! Every error the service returns is a [`Problem`]: the handlers build them directly, and a
+//! catch-all middleware ([`catch_all`]) turns whatever else actix produces (unknown routes,
+//! wrong methods, bodies too large, extractor failures, panics) into one, so no client ever
+//! sees a plain-text error.
+
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::ServiceResponse;
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::middleware::{ErrorHandlerResponse, ErrorHandlers};
+use actix_web::{HttpResponse, ResponseError};
+use records::replay::ReplayError;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// A problem detail (RFC 9457). `type` is stable for each kind of problem and resolves to its
+/// description (`GET /problems/{name}`); `code` is the same kind as a short machine code, or
+/// for an illegal action or record, the precise reason (e.g. `rank_forbids_capture`).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(example = json!({
+    "type": "/problems/illegal-action",
+    "title": "Illegal action",
+    "status": 422,
+    "detail": "b6-b7: a soldier cannot capture a chariot",
+    "code": "rank_forbids_capture",
+    "action": "b6-b7",
+    "position": "4/1r2/1P2/4/4/4/4/4 r - 3 40"
+}))]
+pub struct Problem {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub status: u16,
+    /// What went wrong, in words a person can act on.
+    pub detail: String,
+    pub code: String,
+    /// The 1-based ply of a record the problem is about.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ply: Option<usize>,
+    /// The action (as written) the problem is about.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    /// The position (string) before the offending action.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+    /// The line of a text body (TCGA record, JSON) where the problem is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    /// The request field the problem is about.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+/// The kinds of problem: (name in `type`, title, status, description for `/problems/{name}`).
+pub const KINDS: &[(&str, &str, u16, &str)] = &[
+    (
+        "malformed-json",
+        "Malformed JSON",
+        400,
+        "The body is not valid JSON, or not the JSON this endpoint takes (a missing or unknown field, a wrong type). `line` and `column` point at the spot.",
+    ),
+    (
+        "json-too-deep",
+        "JSON nested too deeply",
+        400,
+        "The body nests arrays and objects deeper than the service accepts (`--max-json-depth`).",
+    ),
+    (
+        "malformed-record",
+        "Malformed record",
+        400,
+        "A TCGA record that does not follow the format; `line` is the line.",
+    ),
+    (
+        "malformed-position",
+        "Malformed position",
+        400,
+        "A position string that does not follow the notation (docs/notation.md).",
+    ),
+    (
+        "malformed-action",
+        "Malformed action",
+        400,
+        "An action that does not follow the notation (`b6(K)`, `a2-a3`, `a2-a3(k)-a4`).",
+    ),
+    (
+        "malformed-layout",
+        "Malformed layout",
+        400,
+        "A layout must be 32 piece letters (a1 b1 … d8) with exactly the 32 pieces of a set.",
+    ),
+    (
+        "bad-parameter",
+        "Bad parameter",
+        400,
+        "A query or path parameter has a value the endpoint cannot use.",
+    ),
+    (
+        "not-found",
+        "Not found",
+        404,
+        "No such endpoint or resource. `GET /v1/openapi.json` lists the endpoints.",
+    ),
+    (
+        "method-not-allowed",
+        "Method not allowed",
+        405,
+        "The endpoint exists but not for this method; the `Allow` header lists the methods it takes.",
+    ),
+    (
+        "payload-too-large",
+        "Payload too large",
+        413,
+        "The body is larger than the service accepts (`--max-body`).",
+    ),
+    (
+        "unsupported-media-type",
+        "Unsupported media type",
+        415,
+        "The body's Content-Type is not one this endpoint takes (JSON: `application/json`; TCGA records: `text/plain`).",
+    ),
+    (
+        "unknown-preset",
+        "Unknown preset",
+        422,
+        "The preset is not one of `GET /v1/presets`.",
+    ),
+    (
+        "invalid-ruleset",
+        "Invalid ruleset",
+        422,
+        "The options do not make a valid ruleset.",
+    ),
+    (
+        "invalid-position",
+        "Invalid position",
+        422,
+        "A well-formed position that cannot occur (too many pieces of a kind, covered squares and pool disagree …).",
+    ),
+    (
+        "illegal-action",
+        "Illegal action",
+        422,
+        "The action is well-formed but not legal in the position; `code` is the reason (docs/records.md lists them).",
+    ),
+    (
+        "invalid-record",
+        "Invalid record",
+        422,
+        "The record does not replay: `code`, `ply`, `action` and `position` say where and why.",
+    ),
+    (
+        "settlement-overflow",
+        "Settlement overflow",
+        422,
+        "The stake and bonus are so large that the settlement does not fit in 64 bits.",
+    ),
+    (
+        "internal",
+        "Internal error",
+        500,
+        "A bug in the service. Please report it with the request.",
+    ),
+];
+
+impl Problem {
+    /// A problem of kind `name` (one of [`KINDS`]) with `detail`.
+    pub fn new(name: &str, detail: impl Into<String>) -> Problem {
+        let (name, title, status, _) = KINDS
+            .iter()
+            .find(|k| k.0 == name)
+            .copied()
+            .unwrap_or(KINDS[KINDS.len() - 1]);
+        Problem {
+            kind: format!("/problems/{name}"),
+            title: title.to_owned(),
+            status,
+            detail: detail.into(),
+            code: name.replace('-', "_"),
+            ply: None,
+            action: None,
+            position: None,
+            line: None,
+            column: None,
+            field: None,
+        }
+    }
+
+    pub fn code(mut self, code: &str) -> Problem {
+        self.code = code.to_owned();
+        self
+    }
+
+    pub fn field(mut self, field: &str) -> Problem {
+        self.field = Some(field.to_owned());
+        self
+    }
+
+    pub fn action(mut self, action: impl Into<String>) -> Problem {
+        self.action = Some(action.into());
+        self
+    }
+
+    pub fn position(mut self, position: impl Into<String>) -> Problem {
+        self.position = Some(position.into());
+        self
+    }
+
+    /// The problem of a record that does not replay.
+    pub fn from_replay(error: &ReplayError) -> Problem {
+        let detail = error.to_string();
+        let problem = Problem::new("invalid-record", detail).code(error.code());
+        match error {
+            ReplayError::IllegalPly {
+                ply,
+                action,
+                position,
+                ..
+            } => Problem {
+                ply: Some(*ply),
+                ..problem.action(action.clone()).position(position.clone())
+            },
+            _ => problem,
+        }
+    }
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.title, self.detail)
+    }
+}
+
+impl ResponseError for Problem {
+    fn status_code(&self) -> StatusCode {
+        StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+    }
+
+    fn error_response(&self) -> HttpResponse<BoxBody> {
+        HttpResponse::build(self.status_code())
+            .content_type(PROBLEM_JSON)
+            .json(self)
+    }
+}
+
+/// The kind of problem for a status actix produced by itself.
+fn kind_for(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        404 => "not-found",
+        405 => "method-not-allowed",
+        413 => "payload-too-large",
+        415 => "unsupported-media-type",
+        400..=499 => "bad-parameter",
+        _ => "internal",
+    }
+}
+
+/// Middleware that turns every error response that is not already a problem into one.
+pub fn catch_all<B: MessageBody + 'static>() -> ErrorHandlers<B> {
+    ErrorHandlers::new().default_handler(|res: ServiceResponse<B>| {
+        let is_problem = res
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .is_some_and(|v| v.as_bytes().starts_with(PROBLEM_JSON.as_bytes()));
+        if is_problem {
+            return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
+        }
+        let status = res.status();
+        let detail = match (status.as_u16(), res.response().error()) {
+            (404, _) => format!(
+                "there is no {} {} here; GET /v1/openapi.json lists the endpoints",
+                res.request().method(),
+                res.request().path()
+            ),
+            (405, _) => format!(
+                "{} does not take {}",
+                res.request().path(),
+                res.request().method()
+            ),
+            (_, Some(e)) => e.to_string(),
+            (_, None) => status.canonical_reason().unwrap_or("error").to_owned(),
+        };
+        let allow = res.headers().get(header::ALLOW).cloned();
+        let mut problem = Problem::new(kind_for(status), detail);
+        // Keep the status actix chose, in the body too.
+        problem.status = status.as_u16();
+        let (req, _) = res.into_parts();
+        let mut response = problem.error_response();
+        if let Some(allow) = allow {
+            response.headers_mut().insert(header::ALLOW, allow);
+        }
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+        Ok(ErrorHandlerResponse::Response(
+            ServiceResponse::new(req, response).map_into_right_body::<B>(),
+        ))
+    })
+}

@@ -1,0 +1,109 @@
+//! The routes, and the parsing every route shares (ruleset, position, action) with the
+//! problem each failure maps to.
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+use records::banqi::{Action, Overrides, ParsePositionError, Position, Ruleset, RulesetError};
+
+use crate::problem::Problem;
+
+pub mod meta;
+pub mod positions;
+pub mod records_routes;
+
+/// Registers every route. Each path answers its own methods; any other method gets 405 with
+/// an `Allow` header.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    let get = |path: &str, route: actix_web::Route| {
+        web::resource(path)
+            .route(route)
+            .default_service(web::to(|| method_not_allowed("GET")))
+    };
+    let post = |path: &str, route: actix_web::Route| {
+        web::resource(path)
+            .route(route)
+            .default_service(web::to(|| method_not_allowed("POST")))
+    };
+    cfg.service(get("/v1/health", web::get().to(meta::health)))
+        .service(get("/v1/games", web::get().to(meta::games)))
+        .service(get("/v1/presets", web::get().to(meta::presets)))
+        .service(get("/v1/presets/{name}", web::get().to(meta::preset)))
+        .service(get("/v1/options", web::get().to(meta::options)))
+        .service(get("/problems", web::get().to(meta::problems)))
+        .service(get("/problems/{name}", web::get().to(meta::problem)))
+        .service(post(
+            "/v1/validate",
+            web::post().to(records_routes::validate),
+        ))
+        .service(post("/v1/score", web::post().to(records_routes::score)))
+        .service(post(
+            "/v1/score/position",
+            web::post().to(records_routes::score_position),
+        ))
+        .service(post("/v1/actions", web::post().to(positions::actions)))
+        .service(post("/v1/play", web::post().to(positions::play)))
+        .service(post("/v1/deal", web::post().to(positions::deal)))
+        .service(post("/v1/view", web::post().to(positions::view)))
+        .service(post("/v1/render", web::post().to(positions::render)))
+        .service(get("/v1/render.svg", web::get().to(positions::render_get)));
+}
+
+async fn method_not_allowed(allow: &'static str) -> HttpResponse {
+    let mut response = actix_web::ResponseError::error_response(&Problem::new(
+        "method-not-allowed",
+        format!("this endpoint takes {allow} only"),
+    ));
+    response
+        .headers_mut()
+        .insert(header::ALLOW, header::HeaderValue::from_static(allow));
+    response
+}
+
+pub async fn not_found(req: HttpRequest) -> HttpResponse {
+    actix_web::ResponseError::error_response(&Problem::new(
+        "not-found",
+        format!(
+            "there is no {} {} here; GET /v1/openapi.json lists the endpoints",
+            req.method(),
+            req.path()
+        ),
+    ))
+}
+
+pub(crate) fn default_preset() -> String {
+    "tcga".to_owned()
+}
+
+/// The ruleset a request names.
+pub(crate) fn ruleset(preset: &str, options: &Overrides) -> Result<Ruleset, Problem> {
+    Ruleset::from_preset(preset, options).map_err(|e| match e {
+        RulesetError::UnknownPreset(_) => {
+            Problem::new("unknown-preset", e.to_string()).field("preset")
+        }
+        RulesetError::Invalid(_) => Problem::new("invalid-ruleset", e.to_string()).field("options"),
+    })
+}
+
+/// The position a request gives (the start when absent).
+pub(crate) fn position(text: Option<&str>) -> Result<Position, Problem> {
+    let Some(text) = text else {
+        return Ok(Position::start());
+    };
+    text.parse().map_err(|e| match e {
+        ParsePositionError::Syntax(e) => {
+            Problem::new("malformed-position", e.to_string()).field("position")
+        }
+        ParsePositionError::Invalid(e) => {
+            Problem::new("invalid-position", e.to_string()).field("position")
+        }
+    })
+}
+
+/// An action in notation.
+pub(crate) fn action(text: &str, field: &str) -> Result<Action, Problem> {
+    text.parse().map_err(|e: records::banqi::ParseActionError| {
+        Problem::new("malformed-action", e.to_string())
+            .field(field)
+            .action(text)
+    })
+}

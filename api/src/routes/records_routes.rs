@@ -1,0 +1,178 @@
+//! Records: validate one, score one (points and coins), score a bare position.
+
+use actix_web::{HttpRequest, web};
+use records::banqi::tcga;
+use records::record::Record;
+use records::replay::{Verdict, validate as validate_record};
+use records::scoring::{GameScore, Material, material, player_points, score_record};
+use records::settlement::{Settlement, SettlementError, Table, settle};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::body::{self, Limits};
+use crate::examples;
+use crate::problem::Problem;
+use crate::routes::position;
+
+/// Replays a record and gives the verdict: valid, or the first illegal ply (1-based) with the
+/// action, a reason code and the position before it, or a stated result the moves do not
+/// support. Send a JSON record (`application/json`, docs/records.md) or one TCGA game record
+/// (`text/plain`). An invalid record is a verdict (200), not an error; a body that is not a
+/// record at all is a 400.
+#[utoipa::path(post, path = "/v1/validate", tag = "records",
+    request_body(description = "A JSON record, or a TCGA record as text.", content(
+        (Record = "application/json", example = examples::validate_request),
+        (String = "text/plain", example = examples::tcga_text))),
+    responses(
+        (status = 200, description = "The verdict.", body = Verdict, example = examples::validate_response),
+        (status = 400, description = "Not a record (malformed JSON or TCGA text).", body = Problem,
+            content_type = "application/problem+json", example = examples::malformed_json),
+        (status = 413, description = "Body too large.", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Neither JSON nor text.", body = Problem, content_type = "application/problem+json")))]
+pub async fn validate(
+    req: HttpRequest,
+    body: web::Bytes,
+    limits: web::Data<Limits>,
+) -> Result<web::Json<Verdict>, Problem> {
+    let record = read_record(&req, &body, &limits)?;
+    Ok(web::Json(validate_record(&record)))
+}
+
+/// A record from a JSON or TCGA body.
+fn read_record(req: &HttpRequest, bytes: &[u8], limits: &Limits) -> Result<Record, Problem> {
+    let media = body::media_type(req);
+    if body::is_json(&media) {
+        return body::parse_json(bytes, limits);
+    }
+    if media != "text/plain" {
+        return Err(Problem::new(
+            "unsupported-media-type",
+            format!(
+                "send a JSON record as application/json or a TCGA record as text/plain, not {}",
+                if media.is_empty() {
+                    "a body without Content-Type"
+                } else {
+                    &media
+                }
+            ),
+        ));
+    }
+    let text = std::str::from_utf8(bytes)
+        .map_err(|_| Problem::new("malformed-record", "the TCGA record is not UTF-8 text"))?;
+    let mut games = tcga::parse(text).map_err(|e| {
+        let mut p = Problem::new("malformed-record", e.message.clone());
+        p.line = Some(e.line);
+        p
+    })?;
+    match games.len() {
+        1 => Ok(games.remove(0)),
+        n => Err(Problem::new(
+            "malformed-record",
+            format!("send one TCGA game per request; this text holds {n}"),
+        )),
+    }
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreRequest {
+    pub record: Record,
+    /// Stake S in coins (default 100).
+    #[serde(default)]
+    pub stake: Option<u64>,
+    /// Coins per point of margin, B (default 5).
+    #[serde(default)]
+    pub bonus: Option<u64>,
+    /// Drawn games between the same players just before this one (和棋續盤), default 0.
+    #[serde(default)]
+    pub draws_carried: u32,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ScoreResponse {
+    pub score: GameScore,
+    /// Absent while the game is unfinished.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub settlement: Option<Settlement>,
+}
+
+/// Scores a record: piece points (棋點) per player, first flips and 門棋加倍, the
+/// 小兵立大功 tally, the final material, and the 戲谷 coin settlement at a table (stake S,
+/// bonus B per point, draws carried) with every term shown. A record that does not replay is
+/// a 422 naming the ply.
+#[utoipa::path(post, path = "/v1/score", tag = "records",
+    request_body(content = ScoreRequest, example = examples::score_request),
+    responses(
+        (status = 200, description = "Points and settlement.", body = ScoreResponse, example = examples::score_response),
+        (status = 400, description = "Malformed JSON.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The record does not replay, or the settlement overflows.", body = Problem,
+            content_type = "application/problem+json", example = examples::invalid_record)))]
+pub async fn score(
+    req: HttpRequest,
+    body: web::Bytes,
+    limits: web::Data<Limits>,
+) -> Result<web::Json<ScoreResponse>, Problem> {
+    let request: ScoreRequest = body::json(&req, &body, &limits)?;
+    let score = score_record(&request.record).map_err(|e| Problem::from_replay(&e))?;
+    let table = Table {
+        stake: request.stake.unwrap_or(Table::default().stake),
+        bonus_per_point: request.bonus.unwrap_or(Table::default().bonus_per_point),
+    };
+    let settlement = match score.result {
+        None => None,
+        Some(result) => Some(
+            settle(
+                &table,
+                result.outcome,
+                score.points(),
+                score.doubled,
+                request.draws_carried,
+            )
+            .map_err(|e: SettlementError| Problem::new("settlement-overflow", e.to_string()))?,
+        ),
+    };
+    Ok(web::Json(ScoreResponse { score, settlement }))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PositionScoreRequest {
+    /// A position string (docs/notation.md).
+    pub position: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct PlayerPoints {
+    pub player1: u32,
+    pub player2: u32,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct PositionScoreResponse {
+    /// Points won so far by each player (0 before colours are assigned).
+    pub points: PlayerPoints,
+    pub material: Material,
+}
+
+/// The material of a position: per colour the pieces revealed, covered and captured, their
+/// points, the points still at stake, and the points each player has won.
+#[utoipa::path(post, path = "/v1/score/position", tag = "records",
+    request_body(content = PositionScoreRequest, example = examples::position_score_request),
+    responses(
+        (status = 200, description = "Material and points.", body = PositionScoreResponse, example = examples::position_score_response),
+        (status = 400, description = "Malformed position.", body = Problem, content_type = "application/problem+json",
+            example = examples::malformed_position),
+        (status = 422, description = "A position that cannot occur.", body = Problem, content_type = "application/problem+json")))]
+pub async fn score_position(
+    req: HttpRequest,
+    body: web::Bytes,
+    limits: web::Data<Limits>,
+) -> Result<web::Json<PositionScoreResponse>, Problem> {
+    let request: PositionScoreRequest = body::json(&req, &body, &limits)?;
+    let pos = position(Some(&request.position))?;
+    let [player1, player2] = player_points(&pos);
+    Ok(web::Json(PositionScoreResponse {
+        points: PlayerPoints { player1, player2 },
+        material: material(&pos),
+    }))
+}

@@ -1,0 +1,140 @@
+//! A Banqi position as an SVG picture: the 4×8 board with rank 8 at the top (as the position
+//! string reads), pieces as their Chinese characters, covered pieces as plain backs, and the
+//! squares of a last action highlighted.
+
+use std::fmt::Write;
+
+use crate::banqi::{Action, Cell, Color, Position, Square};
+
+const CELL: u32 = 60;
+const MARGIN: u32 = 28;
+
+/// What to draw besides the position.
+#[derive(Clone, Debug, Default)]
+pub struct RenderOptions {
+    /// Squares to highlight, e.g. those of the last action.
+    pub highlight: Vec<Square>,
+}
+
+impl RenderOptions {
+    /// Highlights every square an action touches (a flip's square; a move's origin and hops).
+    pub fn last_action(action: &Action) -> RenderOptions {
+        let highlight = match action {
+            Action::Flip { square, .. } => vec![*square],
+            Action::Move(path) => std::iter::once(path.from)
+                .chain(path.hops().iter().map(|h| h.to()))
+                .collect(),
+        };
+        RenderOptions { highlight }
+    }
+}
+
+/// The SVG document of `pos`.
+pub fn svg(pos: &Position, options: &RenderOptions) -> String {
+    let (w, h) = (MARGIN + 4 * CELL + 8, 8 + 8 * CELL + MARGIN);
+    let mut s = String::with_capacity(8 * 1024);
+    let _ = write!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="'Noto Serif CJK TC','Noto Serif TC','Songti TC','SimSun',serif">"##
+    );
+    let _ = write!(s, "<title>{pos}</title>");
+    let _ = write!(
+        s,
+        r##"<rect x="0" y="0" width="{w}" height="{h}" fill="#f3e3c0"/>"##
+    );
+    let (x0, y0) = (MARGIN, 8);
+    for sq in Square::all() {
+        let (x, y) = corner(sq);
+        let fill = if options.highlight.contains(&sq) {
+            "#f6d55c"
+        } else if (sq.file() + sq.rank()) % 2 == 0 {
+            "#e8cf9c"
+        } else {
+            "#eedaae"
+        };
+        let _ = write!(
+            s,
+            r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#8a6a3a" stroke-width="1"/>"##
+        );
+    }
+    let _ = write!(
+        s,
+        r##"<rect x="{x0}" y="{y0}" width="{}" height="{}" fill="none" stroke="#5a4020" stroke-width="2"/>"##,
+        4 * CELL,
+        8 * CELL
+    );
+    for file in 0..4u32 {
+        let _ = write!(
+            s,
+            r##"<text x="{}" y="{}" font-size="14" text-anchor="middle" fill="#5a4020" font-family="sans-serif">{}</text>"##,
+            x0 + file * CELL + CELL / 2,
+            y0 + 8 * CELL + 18,
+            (b'a' + file as u8) as char
+        );
+    }
+    for rank in 0..8u32 {
+        let _ = write!(
+            s,
+            r##"<text x="{}" y="{}" font-size="14" text-anchor="middle" fill="#5a4020" font-family="sans-serif">{}</text>"##,
+            MARGIN / 2,
+            y0 + (7 - rank) * CELL + CELL / 2 + 5,
+            rank + 1
+        );
+    }
+    for sq in Square::all() {
+        let (x, y) = corner(sq);
+        let (cx, cy, r) = (x + CELL / 2, y + CELL / 2, CELL / 2 - 5);
+        match pos.cell(sq) {
+            Cell::Empty => {}
+            Cell::Covered => {
+                let _ = write!(
+                    s,
+                    r##"<g class="covered" data-square="{sq}"><circle cx="{cx}" cy="{cy}" r="{r}" fill="#7a4b2a" stroke="#3d2412" stroke-width="2"/><circle cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="#d9b27c" stroke-width="2"/></g>"##,
+                    r - 6
+                );
+            }
+            Cell::Revealed(piece) => {
+                let ink = match piece.color {
+                    Color::Red => "#b3121b",
+                    Color::Black => "#1a1a1a",
+                };
+                let _ = write!(
+                    s,
+                    r##"<g class="piece" data-square="{sq}" data-piece="{}"><circle cx="{cx}" cy="{cy}" r="{r}" fill="#fbf1da" stroke="{ink}" stroke-width="2"/><circle cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="{ink}" stroke-width="1"/><text x="{cx}" y="{}" font-size="28" text-anchor="middle" fill="{ink}">{}</text></g>"##,
+                    piece.char(),
+                    r - 4,
+                    cy + 10,
+                    piece.chinese()
+                );
+            }
+        }
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// The top-left corner of a square's cell: rank 8 at the top, file a at the left.
+fn corner(sq: Square) -> (u32, u32) {
+    (
+        MARGIN + sq.file() as u32 * CELL,
+        8 + (7 - sq.rank() as u32) * CELL,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draws_pieces_backs_and_highlights() {
+        let pos: Position = "k3/4/4/4/4/4/4/X2P r P1 0 9".parse().unwrap();
+        let action: Action = "d1-d2".parse().unwrap();
+        let svg = svg(&pos, &RenderOptions::last_action(&action));
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+        assert!(svg.contains("將") && svg.contains("兵"));
+        assert_eq!(svg.matches(r#"class="covered""#).count(), 1);
+        assert_eq!(svg.matches(r#"class="piece""#).count(), 2);
+        assert_eq!(svg.matches("#f6d55c").count(), 2, "d1 and d2 highlighted");
+        assert!(svg.contains(r#"data-square="a8" data-piece="k""#));
+    }
+}
