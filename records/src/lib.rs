@@ -11,4 +11,6 @@ pub mod render;
 pub mod replay;
 pub mod scoring;
 pub mod settlement;
+#[cfg(feature = "store")]
+pub mod store;
 pub mod view;

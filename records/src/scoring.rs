@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::banqi::{Action, Color, Effect, Outcome, Piece, Player, Pool, Position, Reason, Role};
 use crate::record::Record;
-use crate::replay::{ReplayError, Status, replay_with};
+use crate::replay::{ReplayError, Status, Verdict, replay_with};
 
 /// One colour's pieces in a position. Piece lists are TCGA letters in the order
 /// K G M R N C P (upper case red, lower case black), e.g. `"GRRPP"`.
@@ -169,6 +169,11 @@ pub fn same_first_flips(first: Piece, second: Piece) -> bool {
 
 /// Replays and scores `record`. An invalid record is not scored: its replay error says why.
 pub fn score_record(record: &Record) -> Result<GameScore, ReplayError> {
+    score_with_verdict(record).map(|(score, _)| score)
+}
+
+/// [`score_record`], with the replay's verdict (the derived ending, the final position).
+pub fn score_with_verdict(record: &Record) -> Result<(GameScore, Verdict), ReplayError> {
     let mut flips: Vec<Piece> = Vec::with_capacity(2);
     let mut soldier_took_general = [0u32; 2];
     let verdict = replay_with(record, |ply| {
@@ -181,7 +186,7 @@ pub fn score_record(record: &Record) -> Result<GameScore, ReplayError> {
             soldier_took_general[ply.before.player_to_move().index()] += 1;
         }
     });
-    if let Some(error) = verdict.error {
+    if let Some(error) = verdict.error.clone() {
         return Err(error);
     }
     let last: Position = verdict
@@ -216,14 +221,15 @@ pub fn score_record(record: &Record) -> Result<GameScore, ReplayError> {
         [a, b] => Some([a, b]),
         _ => None,
     };
-    Ok(GameScore {
+    let score = GameScore {
         plies: verdict.plies,
         result,
         players,
         first_flips: first_flips.map(|[a, b]| format!("{}{}", a.char(), b.char())),
         doubled: first_flips.is_some_and(|[a, b]| same_first_flips(a, b)),
         material,
-    })
+    };
+    Ok((score, verdict))
 }
 
 /// 小兵立大功: the ply's mover is a soldier, it was its side's last soldier in the game

@@ -1,0 +1,415 @@
+//! The record store: validated game records in SQLite (embedded, the default) or PostgreSQL
+//! (when the database URL says `postgres://`), with diesel.
+//!
+//! Imports are idempotent (a record's content hash is unique: the same record is stored once)
+//! and atomic (a batch is one transaction: it is stored whole or not at all, and a game is
+//! reported stored only once its transaction has committed).
+
+use std::time::Duration;
+
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool};
+use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+mod model;
+pub mod schema;
+
+pub use model::{GameRow, NewGame, content_hash, iso_date};
+
+use crate::record::Record;
+use crate::replay::ReplayError;
+use schema::games;
+
+const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/sqlite");
+const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/postgres");
+
+/// The default database: `DATABASE_URL` when set, else `anqi.db` in the working directory.
+pub fn default_url() -> String {
+    std::env::var("DATABASE_URL").unwrap_or_else(|_| "anqi.db".to_owned())
+}
+
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("cannot open the database {url}: {message}")]
+    Open { url: String, message: String },
+    #[error("database migration failed: {0}")]
+    Migration(String),
+    #[error("database error: {0}")]
+    Database(#[from] diesel::result::Error),
+    #[error("no database connection: {0}")]
+    Pool(#[from] diesel::r2d2::PoolError),
+}
+
+/// A pool of connections to one database.
+#[derive(Clone)]
+pub enum Store {
+    Sqlite(Pool<ConnectionManager<SqliteConnection>>),
+    Postgres(Pool<ConnectionManager<PgConnection>>),
+}
+
+/// Runs `$body` with `$conn` bound to a pooled connection of whichever backend.
+macro_rules! with_connection {
+    ($store:expr, |$conn:ident| $body:expr) => {
+        match $store {
+            Store::Sqlite(pool) => {
+                let mut pooled = pool.get()?;
+                let $conn: &mut SqliteConnection = &mut pooled;
+                $body
+            }
+            Store::Postgres(pool) => {
+                let mut pooled = pool.get()?;
+                let $conn: &mut PgConnection = &mut pooled;
+                $body
+            }
+        }
+    };
+}
+
+/// SQLite settings every connection needs: write-ahead log (readers never wait for the
+/// writer), a busy timeout instead of instant "database is locked", foreign keys, and
+/// `synchronous = NORMAL` (durable against a killed process; WAL makes it safe).
+#[derive(Debug)]
+struct SqliteSettings;
+
+impl CustomizeConnection<SqliteConnection, diesel::r2d2::Error> for SqliteSettings {
+    fn on_acquire(&self, conn: &mut SqliteConnection) -> Result<(), diesel::r2d2::Error> {
+        conn.batch_execute(
+            "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; \
+             PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
+        )
+        .map_err(diesel::r2d2::Error::QueryError)
+    }
+}
+
+impl Store {
+    /// Opens (creating a SQLite file if needed) and migrates the database at `url`:
+    /// `postgres://…` or `postgresql://…` for PostgreSQL, else a SQLite path (an optional
+    /// `sqlite://` prefix is dropped; `:memory:` is not useful with a pool).
+    pub fn open(url: &str) -> Result<Store, StoreError> {
+        let open_error = |e: &dyn std::fmt::Display| StoreError::Open {
+            url: redact(url),
+            message: e.to_string(),
+        };
+        let store = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let pool = Pool::builder()
+                .max_size(8)
+                .connection_timeout(Duration::from_secs(10))
+                .build(ConnectionManager::<PgConnection>::new(url))
+                .map_err(|e| open_error(&e))?;
+            Store::Postgres(pool)
+        } else {
+            let path = url.strip_prefix("sqlite://").unwrap_or(url);
+            let pool = Pool::builder()
+                .max_size(4)
+                .connection_timeout(Duration::from_secs(10))
+                .connection_customizer(Box::new(SqliteSettings))
+                .build(ConnectionManager::<SqliteConnection>::new(path))
+                .map_err(|e| open_error(&e))?;
+            Store::Sqlite(pool)
+        };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// `sqlite` or `postgres`.
+    pub fn backend(&self) -> &'static str {
+        match self {
+            Store::Sqlite(_) => "sqlite",
+            Store::Postgres(_) => "postgres",
+        }
+    }
+
+    fn migrate(&self) -> Result<(), StoreError> {
+        let done = match self {
+            Store::Sqlite(pool) => pool
+                .get()?
+                .run_pending_migrations(SQLITE_MIGRATIONS)
+                .map(|_| ()),
+            Store::Postgres(pool) => pool
+                .get()?
+                .run_pending_migrations(POSTGRES_MIGRATIONS)
+                .map(|_| ()),
+        };
+        done.map_err(|e| StoreError::Migration(e.to_string()))
+    }
+
+    /// Validates and stores `records` in one transaction. Each gets its outcome, in order:
+    /// stored (new), already stored (same content hash), or invalid (not stored).
+    pub fn import(&self, records: &[Incoming]) -> Result<Vec<Imported>, StoreError> {
+        let now = now_rfc3339();
+        let mut outcomes = Vec::with_capacity(records.len());
+        let mut rows: Vec<NewGame> = Vec::with_capacity(records.len());
+        for incoming in records {
+            match NewGame::from_record(&incoming.record, &incoming.source, &now) {
+                Ok(row) => {
+                    outcomes.push(Imported::Stored {
+                        id: 0,
+                        hash: row.content_hash.clone(),
+                    });
+                    rows.push(row);
+                }
+                Err(error) => outcomes.push(Imported::Invalid { error }),
+            }
+        }
+        let ids = self.insert(&rows)?;
+        // Fill in the ids, and mark as duplicates the hashes that were there before (or
+        // earlier in this batch).
+        let mut seen = std::collections::HashSet::new();
+        for outcome in &mut outcomes {
+            if let Imported::Stored { hash, .. } = outcome {
+                let (id, new) = ids[hash.as_str()];
+                let first = seen.insert(hash.clone());
+                *outcome = if new && first {
+                    Imported::Stored {
+                        id,
+                        hash: hash.clone(),
+                    }
+                } else {
+                    Imported::Duplicate {
+                        id,
+                        hash: hash.clone(),
+                    }
+                };
+            }
+        }
+        Ok(outcomes)
+    }
+
+    /// Inserts the rows that are not there yet, in one transaction; gives every hash its id
+    /// and whether this call inserted it.
+    fn insert(
+        &self,
+        rows: &[NewGame],
+    ) -> Result<std::collections::HashMap<String, (i64, bool)>, StoreError> {
+        // Enough rows per statement to be fast, few enough to stay under every backend's
+        // limit on bound parameters (24 columns × 400 < 32,766).
+        const CHUNK: usize = 400;
+        let mut ids = std::collections::HashMap::with_capacity(rows.len());
+        with_connection!(self, |conn| {
+            conn.transaction::<_, StoreError, _>(|conn| {
+                for chunk in rows.chunks(CHUNK) {
+                    let hashes: Vec<&str> = chunk.iter().map(|r| r.content_hash.as_str()).collect();
+                    let before: Vec<(i64, String)> = games::table
+                        .filter(games::content_hash.eq_any(&hashes))
+                        .select((games::id, games::content_hash))
+                        .load(conn)?;
+                    for (id, hash) in before {
+                        // Inserted by an earlier chunk of this call, or stored before it.
+                        ids.entry(hash).or_insert((id, false));
+                    }
+                    conn.insert_new(chunk)?;
+                    let after: Vec<(i64, String)> = games::table
+                        .filter(games::content_hash.eq_any(&hashes))
+                        .select((games::id, games::content_hash))
+                        .load(conn)?;
+                    for (id, hash) in after {
+                        ids.entry(hash).or_insert((id, true));
+                    }
+                }
+                Ok(())
+            })
+        })?;
+        Ok(ids)
+    }
+
+    /// One stored game: its row and its record.
+    pub fn get(&self, id: i64) -> Result<Option<(GameRow, Record)>, StoreError> {
+        let found: Option<(GameRow, String)> = with_connection!(self, |conn| {
+            games::table
+                .find(id)
+                .select((GameRow::as_select(), games::record))
+                .first(conn)
+                .optional()?
+        });
+        Ok(found.map(|(row, json)| {
+            let record = serde_json::from_str(&json).expect("stored records are valid JSON");
+            (row, record)
+        }))
+    }
+
+    /// The games matching `filter`, in id order, after `filter.after`, at most `filter.limit`.
+    pub fn list(&self, filter: &GameFilter) -> Result<Vec<GameRow>, StoreError> {
+        macro_rules! query {
+            () => {{
+                let mut q = games::table
+                    .select(GameRow::as_select())
+                    .order(games::id)
+                    .limit(filter.limit.clamp(1, 1000))
+                    .into_boxed();
+                if let Some(after) = filter.after {
+                    q = q.filter(games::id.gt(after));
+                }
+                if let Some(p) = &filter.preset {
+                    q = q.filter(games::preset.eq(p.clone()));
+                }
+                if let Some(p) = &filter.player {
+                    q = q.filter(
+                        games::player1
+                            .eq(p.clone())
+                            .or(games::player2.eq(p.clone())),
+                    );
+                }
+                if let Some(r) = &filter.result {
+                    q = q.filter(games::result.eq(r.clone()));
+                }
+                if let Some(d) = &filter.date_from {
+                    q = q.filter(games::played_on.ge(d.clone()));
+                }
+                if let Some(d) = &filter.date_to {
+                    q = q.filter(games::played_on.le(d.clone()));
+                }
+                q
+            }};
+        }
+        Ok(with_connection!(self, |conn| query!().load(conn)?))
+    }
+
+    /// How many games are stored.
+    pub fn count(&self) -> Result<i64, StoreError> {
+        Ok(with_connection!(self, |conn| games::table
+            .count()
+            .get_result(conn)?))
+    }
+}
+
+/// Inserting rows whose content hash is not stored yet: each backend says it its own way.
+trait InsertNew {
+    fn insert_new(&mut self, rows: &[NewGame]) -> QueryResult<usize>;
+}
+
+impl InsertNew for SqliteConnection {
+    fn insert_new(&mut self, rows: &[NewGame]) -> QueryResult<usize> {
+        diesel::insert_or_ignore_into(games::table)
+            .values(rows)
+            .execute(self)
+    }
+}
+
+impl InsertNew for PgConnection {
+    fn insert_new(&mut self, rows: &[NewGame]) -> QueryResult<usize> {
+        diesel::insert_into(games::table)
+            .values(rows)
+            .on_conflict(games::content_hash)
+            .do_nothing()
+            .execute(self)
+    }
+}
+
+/// A record to import and where it came from.
+#[derive(Clone, Debug)]
+pub struct Incoming {
+    pub record: Record,
+    pub source: String,
+}
+
+/// What an import did with one record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum Imported {
+    /// Stored now, under this id.
+    Stored { id: i64, hash: String },
+    /// The same record was already stored, under this id.
+    Duplicate { id: i64, hash: String },
+    /// Not stored: the replay error says why.
+    Invalid { error: ReplayError },
+}
+
+/// Which games to list.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema, utoipa::IntoParams))]
+#[serde(deny_unknown_fields)]
+pub struct GameFilter {
+    /// Only this preset.
+    #[serde(default)]
+    pub preset: Option<String>,
+    /// Only games this player played (either seat).
+    #[serde(default)]
+    pub player: Option<String>,
+    /// Only this result: `player1`, `player2`, `draw` or `ongoing`.
+    #[serde(default)]
+    pub result: Option<String>,
+    /// Only games played on or after this date (YYYY-MM-DD); games without a date are left out.
+    #[serde(default)]
+    pub date_from: Option<String>,
+    /// Only games played on or before this date (YYYY-MM-DD).
+    #[serde(default)]
+    pub date_to: Option<String>,
+    /// Only games with an id greater than this (the `next` of the previous page).
+    #[serde(default)]
+    pub after: Option<i64>,
+    /// Page size, 1–1000 (default 100).
+    #[serde(default = "default_limit")]
+    pub limit: i64,
+}
+
+fn default_limit() -> i64 {
+    100
+}
+
+fn now_rfc3339() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+/// A URL without its password, for messages.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &url[scheme + 3..at];
+            match userinfo.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
+                None => url.to_owned(),
+            }
+        }
+        _ => url.to_owned(),
+    }
+}
+
+/// Creates (dropping any previous one) the PostgreSQL database `name` on the server of
+/// `admin_url`, and gives its URL: for tests and benchmarks that need an empty database.
+pub fn scratch_postgres_database(admin_url: &str, name: &str) -> Result<String, StoreError> {
+    let open_error = |e: &dyn std::fmt::Display| StoreError::Open {
+        url: redact(admin_url),
+        message: e.to_string(),
+    };
+    assert!(
+        name.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+        "a plain database name"
+    );
+    let mut admin = PgConnection::establish(admin_url).map_err(|e| open_error(&e))?;
+    admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))?;
+    admin.batch_execute(&format!("CREATE DATABASE {name}"))?;
+    let base = admin_url
+        .rsplit_once('/')
+        .map_or(admin_url, |(base, _)| base);
+    Ok(format!("{base}/{name}"))
+}
+
+/// The test databases of this machine: always a fresh SQLite file under `dir`, and a fresh
+/// PostgreSQL database when `ANQI_TEST_POSTGRES_URL` names a server (an admin URL). When
+/// `ANQI_REQUIRE_POSTGRES` is set (CI), a missing server is an error rather than a skip.
+pub fn test_databases(dir: &std::path::Path, name: &str) -> Vec<String> {
+    let _ = std::fs::create_dir_all(dir);
+    let sqlite = dir.join(format!("{name}.db"));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", sqlite.display()));
+    }
+    let mut urls = vec![sqlite.display().to_string()];
+    match std::env::var("ANQI_TEST_POSTGRES_URL") {
+        Ok(admin) => urls.push(
+            scratch_postgres_database(&admin, &format!("anqi_{name}"))
+                .unwrap_or_else(|e| panic!("PostgreSQL for tests: {e}")),
+        ),
+        Err(_) if std::env::var_os("ANQI_REQUIRE_POSTGRES").is_some() => {
+            panic!("ANQI_REQUIRE_POSTGRES is set but ANQI_TEST_POSTGRES_URL is not")
+        }
+        Err(_) => eprintln!(
+            "note: ANQI_TEST_POSTGRES_URL is not set: {name} runs on SQLite only (.ci/postgres.sh starts a server)"
+        ),
+    }
+    urls
+}
