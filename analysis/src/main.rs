@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod import;
 mod inputs;
 mod score;
 mod validate;
@@ -13,7 +14,7 @@ mod validate;
 #[command(
     name = "anqi",
     version,
-    about = "Anqi (暗棋) batch tool: validate and score game records"
+    about = "Anqi (暗棋) batch tool: validate, score and import game records"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -55,12 +56,49 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Import game records into the record store: every record is replayed; valid ones are
+    /// stored (once: a record already stored is reported as such), invalid ones are reported
+    /// with the reason and not stored. Games are committed in batches, each all-or-nothing;
+    /// a game is reported stored only after its batch committed. Exits with 1 when any
+    /// record is invalid or unreadable.
+    Import {
+        /// Files or directories to read (JSON, JSON Lines, TCGA; directories recursively).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The database: a SQLite file, or postgres://user:password@host/db.
+        #[arg(long, env = "DATABASE_URL", default_value = "anqi.db")]
+        database: String,
+        /// Games per transaction.
+        #[arg(long, default_value_t = 1000)]
+        batch: usize,
+        /// One JSON line per game (stored, duplicate, invalid) and a JSON summary.
+        #[arg(long)]
+        json: bool,
+        /// Also list the stored and duplicate games (invalid ones are always listed).
+        #[arg(long, short)]
+        verbose: bool,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Validate { paths, json, quiet } => validate::run(&paths, json, quiet),
+        Command::Import {
+            paths,
+            database,
+            batch,
+            json,
+            verbose,
+        } => import::run(
+            &paths,
+            &import::Options {
+                database,
+                batch,
+                json,
+                verbose,
+            },
+        ),
         Command::Score {
             paths,
             stake,

@@ -69,9 +69,16 @@ pub struct GameRow {
 /// The SHA-256 of the record's canonical JSON (fields in a fixed order, metadata sorted by
 /// key): two records with the same content have the same hash, wherever they came from.
 pub fn content_hash(record: &Record) -> String {
-    let canonical = serde_json::to_vec(record).expect("a record serialises");
-    let digest = Sha256::digest(&canonical);
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    hash_json(&serde_json::to_string(record).expect("a record serialises"))
+}
+
+fn hash_json(canonical: &str) -> String {
+    use std::fmt::Write;
+    let digest = Sha256::digest(canonical.as_bytes());
+    digest.iter().fold(String::with_capacity(64), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
 }
 
 fn code<T: Serialize>(value: &T) -> String {
@@ -96,8 +103,9 @@ impl NewGame {
         let stated = record.result;
         let first_flips = (record.actions.len() >= 2)
             .then(|| format!("{} {}", record.actions[0], record.actions[1]));
+        let json = serde_json::to_string(record).expect("a record serialises");
         Ok(NewGame {
-            content_hash: content_hash(record),
+            content_hash: hash_json(&json),
             game: record.game.clone(),
             preset: record.preset.clone(),
             options: serde_json::to_string(&record.options).expect("options serialise"),
@@ -126,7 +134,7 @@ impl NewGame {
                 .and_then(iso_date),
             source: source.to_owned(),
             imported_at: imported_at.to_owned(),
-            record: serde_json::to_string(record).expect("a record serialises"),
+            record: json,
         })
     }
 }
