@@ -172,3 +172,39 @@ pub fn problem(name: &str) -> Value {
         _ => Value::Null,
     }
 }
+
+pub fn store_request() -> Value {
+    validate_request()
+}
+
+pub fn store_ndjson() -> Value {
+    Value::String(format!(
+        "{}\n{}\n",
+        validate_request(),
+        json!({"preset": "tcga", "actions": ["b8(G)", "b8(g)"]})
+    ))
+}
+
+pub fn store_response() -> Value {
+    parse(
+        r#"{"results":[{"line":1,"status":"stored","id":1,"hash":"35c9c36202028d02cc96e9c3162e48850d444f80600c4c6293713e191c70fbfc"}],"summary":{"stored":1,"duplicates":0,"invalid":0,"unreadable":0}}"#,
+    )
+}
+
+pub fn unauthorized() -> Value {
+    parse(
+        r#"{"type":"/problems/unauthorized","title":"Unauthorized","status":401,"detail":"storing records needs `Authorization: Bearer <token>`","code":"unauthorized"}"#,
+    )
+}
+
+pub fn stored_game() -> Value {
+    parse(
+        r#"{"id":1,"content_hash":"35c9c36202028d02cc96e9c3162e48850d444f80600c4c6293713e191c70fbfc","game":"banqi","preset":"tcga","player1":"chan","player2":"ai","plies":4,"result":"ongoing","reason":null,"derived_outcome":null,"derived_reason":null,"first_flips":"b8(p) b6(R)","doubled":false,"points1":0,"points2":0,"played_on":null,"source":"http","imported_at":"2026-11-22T06:59:58Z","record":{"game":"banqi","preset":"tcga","players":["chan","ai"],"actions":["b8(p)","b6(R)","c8(M)","b5(p)"]}}"#,
+    )
+}
+
+pub fn game_list() -> Value {
+    parse(
+        r#"{"games":[{"id":1,"content_hash":"35c9c36202028d02cc96e9c3162e48850d444f80600c4c6293713e191c70fbfc","game":"banqi","preset":"tcga","player1":"chan","player2":"ai","plies":4,"result":"ongoing","reason":null,"derived_outcome":null,"derived_reason":null,"first_flips":"b8(p) b6(R)","doubled":false,"points1":0,"points2":0,"played_on":null,"source":"http","imported_at":"2026-11-22T06:59:58Z"}]}"#,
+    )
+}

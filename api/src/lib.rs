@@ -18,10 +18,29 @@ pub mod routes;
 pub use body::Limits;
 pub use problem::Problem;
 
-/// The application with its limits: every route, the OpenAPI document, Swagger UI at
-/// `/docs/`, and problem+json for every error.
+/// What the application runs with.
+#[derive(Clone, Default)]
+pub struct Settings {
+    pub limits: Limits,
+    /// The record store; `/v1/games` answers 503 without one.
+    pub store: Option<records::store::Store>,
+    /// When set, writes (`POST /v1/games`) need `Authorization: Bearer <token>`.
+    pub token: Option<String>,
+}
+
+impl From<Limits> for Settings {
+    fn from(limits: Limits) -> Settings {
+        Settings {
+            limits,
+            ..Settings::default()
+        }
+    }
+}
+
+/// The application: every route, the OpenAPI document, Swagger UI at `/docs/`, and
+/// problem+json for every error.
 pub fn app(
-    limits: Limits,
+    settings: impl Into<Settings>,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -31,8 +50,11 @@ pub fn app(
         InitError = (),
     >,
 > {
+    let settings: Settings = settings.into();
+    let limits = settings.limits;
     App::new()
         .app_data(web::Data::new(limits))
+        .app_data(web::Data::new(settings))
         .app_data(web::PayloadConfig::new(limits.max_body))
         .app_data(
             web::QueryConfig::default()

@@ -34,6 +34,12 @@ struct Config {
     /// Log filter (tracing's EnvFilter syntax): `info` logs every request, `warn` only problems.
     #[arg(long, env = "ANQI_LOG", default_value = "info")]
     log: String,
+    /// The record store: a SQLite file (created if missing), or postgres://user:password@host/db.
+    #[arg(long, env = "DATABASE_URL", default_value = "anqi.db")]
+    database: String,
+    /// A bearer token that writes (POST /v1/games) must present; without one, writes are open.
+    #[arg(long, env = "ANQI_TOKEN", hide_env_values = true)]
+    token: Option<String>,
     /// Seconds to let requests in flight finish after SIGINT or SIGTERM.
     #[arg(long, env = "ANQI_SHUTDOWN_TIMEOUT", default_value_t = 10)]
     shutdown_timeout: u64,
@@ -55,8 +61,22 @@ async fn main() -> std::io::Result<()> {
         max_body: config.max_body,
         max_json_depth: config.max_json_depth,
     };
+    let store = match records::store::Store::open(&config.database) {
+        Ok(store) => store,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot open the record store");
+            eprintln!("anqi-api: {e}");
+            std::process::exit(2);
+        }
+    };
+    tracing::info!(backend = store.backend(), "record store open");
+    let settings = api::Settings {
+        limits,
+        store: Some(store),
+        token: config.token.clone().filter(|t| !t.is_empty()),
+    };
     let mut server = HttpServer::new(move || {
-        api::app(limits).wrap_fn(|req, srv| {
+        api::app(settings.clone()).wrap_fn(|req, srv| {
             let (method, path) = (req.method().clone(), req.path().to_owned());
             let started = std::time::Instant::now();
             let response = srv.call(req);

@@ -2,7 +2,10 @@
 
 use utoipa::OpenApi;
 
-use crate::routes::{meta, positions, records_routes};
+use utoipa::Modify;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+
+use crate::routes::{games, meta, positions, records_routes};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -20,12 +23,28 @@ use crate::routes::{meta, positions, records_routes};
         records_routes::validate, records_routes::score, records_routes::score_position,
         positions::actions, positions::play, positions::deal, positions::view,
         positions::render, positions::render_get,
+        games::create, games::get, games::list,
     ),
+    modifiers(&BearerToken),
     components(schemas(crate::problem::Problem)),
     tags(
         (name = "meta", description = "What the service knows: games, presets, options."),
         (name = "records", description = "Game records: validate, score."),
         (name = "positions", description = "Positions: legal actions, play, deal, player view, picture."),
+        (name = "games", description = "The record store: store records (token when configured), fetch and list them."),
     )
 )]
 pub struct ApiDoc;
+
+/// The bearer token scheme of the write endpoints.
+struct BearerToken;
+
+impl Modify for BearerToken {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+    }
+}

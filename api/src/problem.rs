@@ -102,6 +102,12 @@ pub const KINDS: &[(&str, &str, u16, &str)] = &[
         "A query or path parameter has a value the endpoint cannot use.",
     ),
     (
+        "unauthorized",
+        "Unauthorized",
+        401,
+        "Storing records needs `Authorization: Bearer <token>` with the service's token (`--token`).",
+    ),
+    (
         "not-found",
         "Not found",
         404,
@@ -156,10 +162,22 @@ pub const KINDS: &[(&str, &str, u16, &str)] = &[
         "The record does not replay: `code`, `ply`, `action` and `position` say where and why.",
     ),
     (
+        "not-exportable",
+        "Not exportable",
+        422,
+        "TCGA text exists only for records under plain `tcga` rules.",
+    ),
+    (
         "settlement-overflow",
         "Settlement overflow",
         422,
         "The stake and bonus are so large that the settlement does not fit in 64 bits.",
+    ),
+    (
+        "store-unavailable",
+        "Record store unavailable",
+        503,
+        "The record store cannot be reached (or the service runs without one); try again later.",
     ),
     (
         "internal",
@@ -172,6 +190,10 @@ pub const KINDS: &[(&str, &str, u16, &str)] = &[
 impl Problem {
     /// A problem of kind `name` (one of [`KINDS`]) with `detail`.
     pub fn new(name: &str, detail: impl Into<String>) -> Problem {
+        debug_assert!(
+            KINDS.iter().any(|k| k.0 == name),
+            "unknown problem kind {name}"
+        );
         let (name, title, status, _) = KINDS
             .iter()
             .find(|k| k.0 == name)
@@ -243,15 +265,19 @@ impl ResponseError for Problem {
     }
 
     fn error_response(&self) -> HttpResponse<BoxBody> {
-        HttpResponse::build(self.status_code())
-            .content_type(PROBLEM_JSON)
-            .json(self)
+        let mut response = HttpResponse::build(self.status_code());
+        response.content_type(PROBLEM_JSON);
+        if self.status == 401 {
+            response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
+        }
+        response.json(self)
     }
 }
 
 /// The kind of problem for a status actix produced by itself.
 fn kind_for(status: StatusCode) -> &'static str {
     match status.as_u16() {
+        401 => "unauthorized",
         404 => "not-found",
         405 => "method-not-allowed",
         413 => "payload-too-large",

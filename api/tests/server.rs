@@ -4,6 +4,8 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 
+static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 struct Server {
     child: Child,
     addr: String,
@@ -20,6 +22,15 @@ fn start(args: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_anqi-api"))
         .args(args)
         .env("ANQI_PORT", "0")
+        .env(
+            "DATABASE_URL",
+            std::env::temp_dir().join(format!(
+                "anqi-server-{}-{}.db",
+                std::process::id(),
+                COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            )),
+        )
+        .env_remove("ANQI_TOKEN")
         .env_remove("ANQI_HOST")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -167,4 +178,51 @@ fn help_lists_every_setting() {
     ] {
         assert!(text.contains(flag), "{flag} in {text}");
     }
+}
+
+#[test]
+fn stores_records_with_a_token_from_the_environment() {
+    let db = std::env::temp_dir().join(format!("anqi-server-token-{}.db", std::process::id()));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_anqi-api"))
+        .env("ANQI_PORT", "0")
+        .env("DATABASE_URL", &db)
+        .env("ANQI_TOKEN", "t0ken")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let server = Server {
+        child,
+        addr: line.trim().rsplit("http://").next().unwrap().to_owned(),
+    };
+    let record = r#"{"actions": ["b8(G)", "d8(g)"]}"#;
+    let (status, ctype, _) = request(
+        &server.addr,
+        "POST",
+        "/v1/games",
+        "application/json",
+        record,
+    );
+    assert_eq!((status, ctype.as_str()), (401, "application/problem+json"));
+    // With the token (a raw request: the helper sends no Authorization header).
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    write!(
+        s,
+        "POST /v1/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer t0ken\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{record}",
+        record.len()
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    assert!(text.starts_with("HTTP/1.1 201"), "{text}");
+    let (status, _, body) = request(&server.addr, "GET", "/v1/games/1", "text/plain", "");
+    assert_eq!(status, 200);
+    assert!(body.contains("\"d8(g)\""), "{body}");
+    drop(server);
+    // The SQLite file is where DATABASE_URL said.
+    assert!(db.exists());
 }

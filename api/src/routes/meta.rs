@@ -38,7 +38,7 @@ pub struct GameInfo {
 }
 
 /// The games of the toolkit and whether the service plays them yet.
-#[utoipa::path(get, path = "/v1/games", tag = "meta",
+#[utoipa::path(get, path = "/v1/game-types", tag = "meta",
     responses((status = 200, description = "Every game, with its presets.", body = Vec<GameInfo>,
         example = games_example)))]
 pub async fn games() -> web::Json<Vec<GameInfo>> {

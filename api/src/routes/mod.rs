@@ -7,6 +7,7 @@ use records::banqi::{Action, Overrides, ParsePositionError, Position, Ruleset, R
 
 use crate::problem::Problem;
 
+pub mod games;
 pub mod meta;
 pub mod positions;
 pub mod records_routes;
@@ -25,7 +26,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .default_service(web::to(|| method_not_allowed("POST")))
     };
     cfg.service(get("/v1/health", web::get().to(meta::health)))
-        .service(get("/v1/games", web::get().to(meta::games)))
+        .service(get("/v1/game-types", web::get().to(meta::games)))
         .service(get("/v1/presets", web::get().to(meta::presets)))
         .service(get("/v1/presets/{name}", web::get().to(meta::preset)))
         .service(get("/v1/options", web::get().to(meta::options)))
@@ -45,7 +46,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(post("/v1/deal", web::post().to(positions::deal)))
         .service(post("/v1/view", web::post().to(positions::view)))
         .service(post("/v1/render", web::post().to(positions::render)))
-        .service(get("/v1/render.svg", web::get().to(positions::render_get)));
+        .service(get("/v1/render.svg", web::get().to(positions::render_get)))
+        .service(
+            web::resource("/v1/games")
+                .route(web::get().to(games::list))
+                .route(web::post().to(games::create))
+                .default_service(web::to(|| method_not_allowed("GET, POST"))),
+        )
+        .service(get("/v1/games/{id}", web::get().to(games::get)));
 }
 
 async fn method_not_allowed(allow: &'static str) -> HttpResponse {

@@ -1,0 +1,152 @@
+//! `anqi import` as a real process, into real SQLite and PostgreSQL databases: reports,
+//! idempotence, and a process killed mid-import losing nothing it reported stored.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use records::record::Record;
+use records::store::{Store, test_databases};
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("anqi-import-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn corpus() -> Vec<Record> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/tcga-ntu2021.tar.gz"
+    );
+    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(
+        std::fs::File::open(path).unwrap(),
+    ));
+    let mut out = Vec::new();
+    for entry in archive.entries().unwrap() {
+        let mut entry = entry.unwrap();
+        if !entry.path().unwrap().to_string_lossy().ends_with(".txt") {
+            continue;
+        }
+        let mut text = String::new();
+        entry.read_to_string(&mut text).unwrap();
+        out.extend(records::banqi::tcga::parse(&text).unwrap());
+    }
+    out
+}
+
+fn anqi(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_anqi"))
+        .args(args)
+        .env_remove("DATABASE_URL")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn imports_report_invalid_records_and_are_idempotent() {
+    let d = dir("report");
+    let games = corpus();
+    let mut lines: Vec<String> = games[..300]
+        .iter()
+        .map(|r| serde_json::to_string(r).unwrap())
+        .collect();
+    lines.insert(7, r#"{"actions": ["b8(G)", "b8(g)"]}"#.to_owned());
+    lines.insert(9, "{not json".to_owned());
+    let file = d.join("games.jsonl");
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let file = file.display().to_string();
+    for url in test_databases(&d, "report") {
+        let (code, out) = anqi(&["import", &file, "--database", &url]);
+        assert_eq!(code, 1, "{out}");
+        assert!(
+            out.contains("games.jsonl#8\tINVALID\tply 2 \"b8(g)\": not_covered"),
+            "{out}"
+        );
+        assert!(out.contains("games.jsonl#10\tUNREADABLE"), "{out}");
+        assert!(
+            out.contains("302 games: 300 stored, 0 already stored, 1 invalid, 1 unreadable"),
+            "{out}"
+        );
+        let (_, out) = anqi(&["import", &file, "--database", &url, "--json"]);
+        let summary: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+        assert_eq!(summary["summary"]["stored"], 0, "{out}");
+        assert_eq!(summary["summary"]["duplicates"], 300);
+        assert_eq!(Store::open(&url).unwrap().count().unwrap(), 300);
+    }
+}
+
+#[test]
+fn a_killed_import_loses_nothing_it_reported() {
+    let d = dir("kill");
+    // 12,000 distinct records: corpus games told apart by their metadata.
+    let games = corpus();
+    let file = d.join("many.jsonl");
+    let mut w = std::io::BufWriter::new(std::fs::File::create(&file).unwrap());
+    let total = 12_000;
+    for i in 0..total {
+        let mut r = games[i % games.len()].clone();
+        r.metadata.insert("copy".into(), serde_json::Value::from(i));
+        writeln!(w, "{}", serde_json::to_string(&r).unwrap()).unwrap();
+    }
+    w.flush().unwrap();
+    drop(w);
+    let file = file.display().to_string();
+    for url in test_databases(&d, "kill") {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_anqi"))
+            .args([
+                "import",
+                &file,
+                "--database",
+                &url,
+                "--json",
+                "--batch",
+                "500",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut reported = Vec::new();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        while reported.len() < 1000 {
+            let line = lines.next().expect("the import reports games").unwrap();
+            let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+            if v["status"] == "stored" {
+                reported.push(v["id"].as_i64().unwrap());
+            }
+        }
+        child.kill().unwrap(); // SIGKILL: no chance to clean up.
+        child.wait().unwrap();
+        let store = Store::open(&url).unwrap();
+        let stored = store.count().unwrap();
+        assert!(
+            stored < total as i64,
+            "killed before the end ({stored} stored)"
+        );
+        // Whole batches only, and everything reported is there.
+        assert_eq!(stored % 500, 0, "{stored} is not a whole number of batches");
+        for id in &reported {
+            assert!(
+                store.get(*id).unwrap().is_some(),
+                "reported id {id} is missing"
+            );
+        }
+        // Importing again completes the set, once.
+        let (code, out) = anqi(&["import", &file, "--database", &url]);
+        assert_eq!(code, 0, "{out}");
+        assert!(
+            out.contains(&format!(
+                "{} stored, {stored} already stored",
+                total as i64 - stored
+            )),
+            "{out}"
+        );
+        assert_eq!(store.count().unwrap(), total as i64);
+    }
+}
