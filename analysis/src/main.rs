@@ -5,16 +5,18 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bots;
 mod import;
 mod inputs;
 mod score;
+mod simulate;
 mod validate;
 
 #[derive(Parser)]
 #[command(
     name = "anqi",
     version,
-    about = "Anqi (暗棋) batch tool: validate, score and import game records"
+    about = "Anqi (暗棋) batch tool: validate, score, import and simulate game records"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -78,6 +80,33 @@ enum Command {
         #[arg(long, short)]
         verbose: bool,
     },
+    /// Self-play: deal N games from a seed and let bots play them, on all cores, writing
+    /// JSON Lines records (with the layout, every action and the result). The same seed gives
+    /// the same games, whatever the number of threads.
+    Simulate {
+        /// The preset the games are played under.
+        #[arg(long, default_value = "tcga")]
+        preset: String,
+        /// How many games.
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// The run's seed; game i is dealt and played from a seed derived from it.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The bots: one for both players, or player 1's and player 2's separated by a comma
+        /// (random, greedy, search).
+        #[arg(long, default_value = "random")]
+        bot: String,
+        /// The output file (JSON Lines).
+        #[arg(long, short)]
+        output: PathBuf,
+        /// Stop a game after this many plies (it is then recorded as ongoing).
+        #[arg(long, default_value_t = 2000)]
+        max_plies: u32,
+        /// Worker threads (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -99,6 +128,39 @@ fn main() -> ExitCode {
                 verbose,
             },
         ),
+        Command::Simulate {
+            preset,
+            games,
+            seed,
+            bot,
+            output,
+            max_plies,
+            threads,
+        } => {
+            let bots: Result<Vec<bots::Bot>, String> = bot.split(',').map(str::parse).collect();
+            let bots = match bots.as_deref() {
+                Ok([one]) => [*one, *one],
+                Ok([first, second]) => [*first, *second],
+                Ok(_) => {
+                    eprintln!("anqi simulate: --bot takes one bot, or two separated by a comma");
+                    return ExitCode::from(2);
+                }
+                Err(e) => {
+                    eprintln!("anqi simulate: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            simulate::run(&simulate::Options {
+                preset,
+                games,
+                seed,
+                bots,
+                output,
+                max_plies,
+                threads: threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            })
+        }
         Command::Score {
             paths,
             stake,

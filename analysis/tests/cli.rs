@@ -216,9 +216,79 @@ fn score_settles_a_series_with_a_carried_draw() {
 
 #[test]
 fn every_command_has_help() {
-    for command in ["validate", "score"] {
+    for command in ["validate", "score", "import", "simulate"] {
         let (code, out) = anqi(&[command, "--help"]);
         assert_eq!(code, 0);
         assert!(out.contains("Usage: anqi"), "{out}");
     }
+}
+
+#[test]
+fn simulate_is_reproducible_and_its_records_replay() {
+    let dir = temp_dir("simulate");
+    let one = dir.join("one.jsonl").display().to_string();
+    let two = dir.join("two.jsonl").display().to_string();
+    let (code, out) = anqi(&[
+        "simulate",
+        "--games",
+        "300",
+        "--seed",
+        "9",
+        "--bot",
+        "greedy,random",
+        "-o",
+        &one,
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let (code, _) = anqi(&[
+        "simulate",
+        "--games",
+        "300",
+        "--seed",
+        "9",
+        "--bot",
+        "greedy,random",
+        "-o",
+        &two,
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(code, 0);
+    let a = std::fs::read_to_string(&one).unwrap();
+    assert_eq!(
+        a,
+        std::fs::read_to_string(&two).unwrap(),
+        "threads do not change the games"
+    );
+    assert_eq!(a.lines().count(), 300);
+    let first: serde_json::Value = serde_json::from_str(a.lines().next().unwrap()).unwrap();
+    assert_eq!(first["players"], serde_json::json!(["greedy", "random"]));
+    assert!(first["layout"].is_string());
+    // Every record replays to its stated result.
+    let (code, out) = anqi(&["validate", &one, "-q"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("300 games: 300 valid"), "{out}");
+    // Another seed, other games; every bot and preset plays legal games.
+    for (bot, preset) in [
+        ("search", "taiwan-full"),
+        ("random", "gametower-dark-chain"),
+        ("greedy", "mainland"),
+    ] {
+        let (code, out) = anqi(&[
+            "simulate", "--games", "40", "--seed", "10", "--bot", bot, "--preset", preset, "-o",
+            &two,
+        ]);
+        assert_eq!(code, 0, "{out}");
+        let (code, out) = anqi(&["validate", &two, "-q"]);
+        assert!(
+            code == 0 && out.contains("40 games: 40 valid"),
+            "{bot} {preset}: {out}"
+        );
+    }
+    assert_ne!(a, std::fs::read_to_string(&two).unwrap());
+    let (code, out) = anqi(&["simulate", "--bot", "clever", "-o", &two]);
+    assert_eq!(code, 2);
+    assert!(out.contains("unknown bot"), "{out}");
 }
