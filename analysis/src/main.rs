@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod bots;
 mod import;
 mod inputs;
+mod report;
 mod score;
 mod simulate;
 mod validate;
@@ -16,7 +17,7 @@ mod validate;
 #[command(
     name = "anqi",
     version,
-    about = "Anqi (暗棋) batch tool: validate, score, import and simulate game records"
+    about = "Anqi (暗棋) batch tool: validate, score, import, simulate and report on game records"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -107,6 +108,29 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Replay game logs into Polars tables (Parquet, hive layout by preset) and write a
+    /// statistics report: flip openings, win/draw rates by variant and colour, point margins,
+    /// bonuses and settlements, game length, endings; each rate with a 95% interval; charts
+    /// (PNG and SVG), a self-contained HTML page, the numbers as JSON and CSV. Invalid games
+    /// are counted and listed, not dropped silently.
+    Report {
+        /// JSON Lines, JSON or TCGA files or directories, and record stores
+        /// (`sqlite:path/to/anqi.db` or `postgres://…`).
+        #[arg(required = true)]
+        inputs: Vec<String>,
+        /// The report directory (created; its data/ is rebuilt).
+        #[arg(long, short, default_value = "report")]
+        output: PathBuf,
+        /// Stake S of the coin settlement.
+        #[arg(long, default_value_t = 100)]
+        stake: u64,
+        /// Points bonus B of the coin settlement.
+        #[arg(long, default_value_t = 5)]
+        bonus: u64,
+        /// How many first flips of each game the flip table looks at.
+        #[arg(long, default_value_t = 2)]
+        flips: u32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -161,6 +185,21 @@ fn main() -> ExitCode {
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             })
         }
+        Command::Report {
+            inputs,
+            output,
+            stake,
+            bonus,
+            flips,
+        } => report::run(&report::Options {
+            inputs,
+            output,
+            table: records::settlement::Table {
+                stake,
+                bonus_per_point: bonus,
+            },
+            flip_depth: flips,
+        }),
         Command::Score {
             paths,
             stake,

@@ -271,6 +271,28 @@ impl Store {
         Ok(with_connection!(self, |conn| query!().load(conn)?))
     }
 
+    /// Stored records in id order after `after`, at most `limit`: (id, source, record). For
+    /// reading the whole store a page at a time.
+    pub fn records(
+        &self,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<(i64, String, Record)>, StoreError> {
+        let rows: Vec<(i64, String, String)> = with_connection!(self, |conn| games::table
+            .filter(games::id.gt(after))
+            .order(games::id)
+            .limit(limit)
+            .select((games::id, games::source, games::record))
+            .load(conn)?);
+        Ok(rows
+            .into_iter()
+            .map(|(id, source, json)| {
+                let record = serde_json::from_str(&json).expect("stored records are valid JSON");
+                (id, source, record)
+            })
+            .collect())
+    }
+
     /// How many games are stored.
     pub fn count(&self) -> Result<i64, StoreError> {
         Ok(with_connection!(self, |conn| games::table
