@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::banqi::{Action, Color, Effect, Outcome, Piece, Player, Pool, Position, Reason, Role};
 use crate::record::Record;
-use crate::replay::{ReplayError, Status, Verdict, replay_with};
+use crate::replay::{Ply, ReplayError, Status, Verdict, replay_with};
 
 /// One colour's pieces in a position. Piece lists are TCGA letters in the order
 /// K G M R N C P (upper case red, lower case black), e.g. `"GRRPP"`.
@@ -174,9 +174,18 @@ pub fn score_record(record: &Record) -> Result<GameScore, ReplayError> {
 
 /// [`score_record`], with the replay's verdict (the derived ending, the final position).
 pub fn score_with_verdict(record: &Record) -> Result<(GameScore, Verdict), ReplayError> {
+    score_watching(record, |_| {})
+}
+
+/// [`score_with_verdict`], also showing every ply to `watch` (one replay serves both).
+pub fn score_watching(
+    record: &Record,
+    mut watch: impl FnMut(&Ply),
+) -> Result<(GameScore, Verdict), ReplayError> {
     let mut flips: Vec<Piece> = Vec::with_capacity(2);
     let mut soldier_took_general = [0u32; 2];
     let verdict = replay_with(record, |ply| {
+        watch(ply);
         if ply.number <= 2 {
             if let Effect::Flip(piece) = ply.effect {
                 flips.push(piece);

@@ -2,8 +2,8 @@
 
 use records::banqi::{Action, Color, Effect, Player, Square};
 use records::record::Record;
-use records::replay::{ReplayError, replay_with};
-use records::scoring::{GameScore, score_with_verdict};
+use records::replay::ReplayError;
+use records::scoring::{GameScore, score_watching};
 
 /// One game's row.
 #[derive(Clone, Debug, PartialEq)]
@@ -78,7 +78,7 @@ fn outcome_code(o: records::banqi::Outcome) -> &'static str {
 pub fn facts(record: &Record, source: &str) -> Result<(GameFacts, Vec<FlipFacts>), ReplayError> {
     // The flips, with adjacency judged on the position before each.
     let mut flips: Vec<(u32, &'static str, &'static str, bool)> = Vec::new();
-    let _ = replay_with(record, |ply| {
+    let (score, _verdict) = score_watching(record, |ply| {
         if let (Action::Flip { square, .. }, Effect::Flip(piece)) = (ply.action, ply.effect) {
             let adjacent = square_neighbours(*square).any(|s| ply.before.piece_at(s).is_some());
             flips.push((
@@ -88,8 +88,7 @@ pub fn facts(record: &Record, source: &str) -> Result<(GameFacts, Vec<FlipFacts>
                 adjacent,
             ));
         }
-    });
-    let (score, _verdict) = score_with_verdict(record)?;
+    })?;
     let game = game_facts(record, source, &score, &flips);
     let flip_rows = flips
         .into_iter()

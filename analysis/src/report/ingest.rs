@@ -80,7 +80,11 @@ pub fn ingest(
                     let Some(last) = page.last() else { break };
                     after = last.0;
                     for (id, source, record) in page {
-                        state.push(format!("{url}#{id} ({source})"), Ok(record), bar)?;
+                        state.push(
+                            format!("{url}#{id} ({source})"),
+                            Pending::Record(Ok(record)),
+                            bar,
+                        )?;
                     }
                 }
             }
@@ -96,14 +100,17 @@ pub fn ingest(
                             if line.trim().is_empty() {
                                 continue;
                             }
-                            let record = serde_json::from_str::<Record>(&line)
-                                .map_err(|e| format!("line {}: {e}", i + 1));
-                            state.push(format!("{}#{}", file.display(), i + 1), record, bar)?;
+                            // Parsed by the replay workers, on every core.
+                            state.push(
+                                format!("{}#{}", file.display(), i + 1),
+                                Pending::Line(line),
+                                bar,
+                            )?;
                         }
                     } else {
                         for entry in inputs::read(&file) {
                             let record = entry.record.map_err(|e| e.to_string());
-                            state.push(entry.source, record, bar)?;
+                            state.push(entry.source, Pending::Record(record), bar)?;
                         }
                     }
                 }
@@ -124,16 +131,17 @@ struct State {
     carry: HashMap<(String, String), u32>,
     part: usize,
     ingested: Ingested,
-    pending: Vec<(String, Result<Record, String>)>,
+    pending: Vec<(String, Pending)>,
+}
+
+/// A game waiting for its replay: a record, or a JSON line still to parse.
+enum Pending {
+    Record(Result<Record, String>),
+    Line(String),
 }
 
 impl State {
-    fn push(
-        &mut self,
-        source: String,
-        record: Result<Record, String>,
-        bar: &ProgressBar,
-    ) -> Result<(), String> {
+    fn push(&mut self, source: String, record: Pending, bar: &ProgressBar) -> Result<(), String> {
         self.pending.push((source, record));
         if self.pending.len() >= CHUNK {
             self.flush(bar)?;
@@ -225,15 +233,23 @@ impl State {
 /// Replays every pending record on all cores, keeping the order.
 #[allow(clippy::type_complexity)]
 fn replay_all(
-    pending: &[(String, Result<Record, String>)],
+    pending: &[(String, Pending)],
     bar: &ProgressBar,
 ) -> Vec<Result<(GameFacts, Vec<FlipFacts>), (String, String)>> {
-    let work = |chunk: &[(String, Result<Record, String>)]| {
+    let work = |chunk: &[(String, Pending)]| {
         chunk
             .iter()
-            .map(|(source, record)| {
+            .map(|(source, pending)| {
+                let parsed;
+                let record = match pending {
+                    Pending::Record(r) => r.as_ref().map_err(|e| e.clone()),
+                    Pending::Line(line) => {
+                        parsed = serde_json::from_str::<Record>(line).map_err(|e| e.to_string());
+                        parsed.as_ref().map_err(|e| e.clone())
+                    }
+                };
                 let result = match record {
-                    Err(e) => Err(("unreadable".to_owned(), e.clone())),
+                    Err(e) => Err(("unreadable".to_owned(), e)),
                     Ok(r) => facts(r, source).map_err(|e| (e.code().to_owned(), e.to_string())),
                 };
                 bar.inc(1);

@@ -1,0 +1,298 @@
+//! `anqi report` on a small hand-made set whose statistics are computed by hand.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+fn game(preset: &str, actions: &[&str], result: Option<(&str, &str)>) -> String {
+    let mut g = json!({"preset": preset, "actions": actions});
+    if let Some((outcome, reason)) = result {
+        g["result"] = json!({"outcome": outcome, "reason": reason});
+    }
+    g.to_string()
+}
+
+/// The rows of `table` whose first columns are `keys`, as column → value.
+fn rows<'a>(stats: &'a Value, table: &str) -> Vec<serde_json::Map<String, Value>> {
+    let t = &stats["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == table)
+        .unwrap_or_else(|| panic!("table {table}"));
+    let columns: Vec<&str> = t["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    t["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            columns
+                .iter()
+                .zip(r.as_array().unwrap())
+                .map(|(c, v)| (c.to_string(), v.clone()))
+                .collect()
+        })
+        .collect()
+}
+
+fn row(stats: &Value, table: &str, keys: &[(&str, Value)]) -> serde_json::Map<String, Value> {
+    rows(stats, table)
+        .into_iter()
+        .find(|r| keys.iter().all(|(k, v)| &r[*k] == v))
+        .unwrap_or_else(|| panic!("{table} row {keys:?}"))
+}
+
+#[test]
+fn statistics_of_a_hand_made_set() {
+    let dir = std::env::temp_dir().join(format!("anqi-report-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // A: both first flips generals (doubled), player 1 (red) resigns the opponent: p1 wins.
+    // B: a draw. C: player 2 wins, after B's draw (carry 1). D: invalid. E: another preset,
+    // unfinished.
+    let lines = [
+        game(
+            "tcga",
+            &["a1(K)", "b1(k)"],
+            Some(("player1", "resignation")),
+        ),
+        game("tcga", &["a1(P)", "b1(c)"], Some(("draw", "agreement"))),
+        game("tcga", &["a1(P)", "c1(c)"], Some(("player2", "timeout"))),
+        game("tcga", &["a1(P)", "a1(p)"], None),
+        game("taiwan", &["d8(G)"], None),
+    ];
+    let input = dir.join("games.jsonl");
+    std::fs::write(&input, lines.join("\n")).unwrap();
+    let out = dir.join("report");
+    let status = Command::new(env!("CARGO_BIN_EXE_anqi"))
+        .args([
+            "report",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let stats: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
+    assert_eq!(stats["summary"]["games"], 4);
+    assert_eq!(stats["summary"]["rejected"], 1);
+    assert_eq!(stats["summary"]["flips"], 7);
+
+    // By preset: 1 win, 1 draw, 1 loss of 3; Wilson(1, 3) = [0.0615, 0.7923].
+    let tcga = row(&stats, "by_preset", &[("preset", json!("tcga"))]);
+    assert_eq!(
+        (tcga["games"].as_u64(), tcga["finished"].as_u64()),
+        (Some(3), Some(3))
+    );
+    assert_eq!(
+        (
+            tcga["wins"].as_u64(),
+            tcga["draws"].as_u64(),
+            tcga["losses"].as_u64()
+        ),
+        (Some(1), Some(1), Some(1))
+    );
+    assert_eq!(tcga["win_rate"], json!(0.3333));
+    assert_eq!(tcga["win_low"], json!(0.0615));
+    assert_eq!(tcga["win_high"], json!(0.7923));
+    assert_eq!(tcga["score"], json!(0.5));
+    let taiwan = row(&stats, "by_preset", &[("preset", json!("taiwan"))]);
+    assert_eq!(
+        (taiwan["games"].as_u64(), taiwan["finished"].as_u64()),
+        (Some(1), Some(0))
+    );
+    // Red was player 1 in all three: red won, drew and lost once.
+    let red = row(&stats, "by_colour", &[("variant", json!("tcga"))]);
+    assert_eq!(
+        (
+            red["wins"].as_u64(),
+            red["draws"].as_u64(),
+            red["losses"].as_u64()
+        ),
+        (Some(1), Some(1), Some(1))
+    );
+    // Flip openings.
+    let a1 = row(
+        &stats,
+        "first_square",
+        &[("preset", json!("tcga")), ("first_square", json!("a1"))],
+    );
+    assert_eq!(a1["games"], 3);
+    let king = row(&stats, "first_piece", &[("first_piece", json!("K"))]);
+    assert_eq!(
+        (king["games"].as_u64(), king["wins"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let soldier = row(&stats, "first_piece", &[("first_piece", json!("P"))]);
+    assert_eq!(
+        (soldier["draws"].as_u64(), soldier["losses"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let pair = row(
+        &stats,
+        "first_pair",
+        &[("first_piece", json!("P")), ("second_piece", json!("c"))],
+    );
+    assert_eq!(pair["games"], 2);
+    // Second flips: b1 next to a1 in A and B (player 2 lost and drew), c1 alone in C (won).
+    let next_to = row(
+        &stats,
+        "flips_adjacent",
+        &[("number", json!("2")), ("adjacent", json!("true"))],
+    );
+    assert_eq!(
+        (
+            next_to["games"].as_u64(),
+            next_to["draws"].as_u64(),
+            next_to["losses"].as_u64()
+        ),
+        (Some(2), Some(1), Some(1))
+    );
+    let alone = row(
+        &stats,
+        "flips_adjacent",
+        &[("number", json!("2")), ("adjacent", json!("false"))],
+    );
+    assert_eq!(
+        (alone["games"].as_u64(), alone["wins"].as_u64()),
+        (Some(1), Some(1))
+    );
+    // Money: A is doubled, (100 + 0) × 2 = 200; C carries B's draw, 100 + 100 = 200.
+    let settled = row(
+        &stats,
+        "settlement",
+        &[("preset", json!("tcga")), ("settlement", json!("200"))],
+    );
+    assert_eq!(settled["games"], 2);
+    let margin = row(
+        &stats,
+        "margin",
+        &[("preset", json!("tcga")), ("margin", json!("0"))],
+    );
+    assert_eq!(margin["games"], 2);
+    let overview = row(&stats, "overview", &[("preset", json!("tcga"))]);
+    assert_eq!(
+        (
+            overview["doubled"].as_u64(),
+            overview["decided"].as_u64(),
+            overview["carried"].as_u64()
+        ),
+        (Some(1), Some(2), Some(1))
+    );
+    assert_eq!(overview["carried_rate"], json!(0.5));
+    assert_eq!(overview["mean_plies"], json!(2.0));
+    let endings = rows(&stats, "endings");
+    assert!(
+        endings
+            .iter()
+            .any(|r| r["reason"] == "unfinished" && r["preset"] == "taiwan")
+    );
+    assert!(
+        endings
+            .iter()
+            .any(|r| r["reason"] == "timeout" && r["outcome"] == "player2")
+    );
+
+    // The files: HTML with inline charts and the rejected game, CSV, PNG, Parquet in hive layout.
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(html.contains("<svg") && html.contains("first_pair") && html.contains("not_covered"));
+    assert!(
+        std::fs::read_to_string(out.join("invalid.csv"))
+            .unwrap()
+            .contains("games.jsonl#4,not_covered")
+    );
+    assert!(
+        std::fs::read_to_string(out.join("tables/by_preset.csv"))
+            .unwrap()
+            .starts_with("preset,games,finished")
+    );
+    for chart in [
+        "heatmap-tcga",
+        "win-rates",
+        "margins",
+        "settlements",
+        "lengths",
+        "endings",
+    ] {
+        let png = std::fs::read(out.join(format!("charts/{chart}.png"))).unwrap();
+        assert_eq!(&png[..4], b"\x89PNG", "{chart}");
+        let svg = std::fs::read_to_string(out.join(format!("charts/{chart}.svg"))).unwrap();
+        assert!(svg.contains("<svg"), "{chart}");
+    }
+    assert!(
+        html.contains("a1 0.500"),
+        "the heatmap names a1 and its score"
+    );
+    for (preset, n) in [("tcga", 3), ("taiwan", 1)] {
+        let part = out.join(format!("data/games/preset={preset}/part-00000.parquet"));
+        assert_eq!(parquet_rows(&part), n, "{preset}");
+    }
+}
+
+#[test]
+fn the_record_store_is_an_input() {
+    let dir = std::env::temp_dir().join(format!("anqi-report-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("games.jsonl");
+    std::fs::write(
+        &input,
+        [
+            game(
+                "tcga",
+                &["a1(K)", "b1(k)"],
+                Some(("player1", "resignation")),
+            ),
+            game("olympiad", &["a1(P)", "b1(c)"], Some(("draw", "agreement"))),
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    let db = dir.join("games.db");
+    let anqi = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_anqi"))
+            .args(args)
+            .env_remove("DATABASE_URL")
+            .status()
+            .unwrap()
+    };
+    assert!(
+        anqi(&[
+            "import",
+            input.to_str().unwrap(),
+            "--database",
+            db.to_str().unwrap()
+        ])
+        .success()
+    );
+    let out = dir.join("report");
+    let store = format!("sqlite:{}", db.display());
+    assert!(anqi(&["report", &store, "-o", out.to_str().unwrap()]).success());
+    let stats: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
+    assert_eq!(stats["summary"]["games"], 2);
+    assert_eq!(stats["summary"]["presets"], json!(["olympiad", "tcga"]));
+    // An input with no valid game is an error, not an empty report.
+    std::fs::write(dir.join("bad.jsonl"), "{not json\n").unwrap();
+    let status = anqi(&[
+        "report",
+        dir.join("bad.jsonl").to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(status.code(), Some(2));
+}
+
+fn parquet_rows(path: &Path) -> usize {
+    use polars::prelude::*;
+    let file = std::fs::File::open(path).unwrap();
+    ParquetReader::new(file).finish().unwrap().height()
+}
