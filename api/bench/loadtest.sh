@@ -18,9 +18,10 @@ if ! command -v wrk >/dev/null; then
 fi
 cargo build --release -p api --bin anqi-api
 log="$(mktemp)"
-ANQI_LOG=warn ANQI_PORT=0 target/release/anqi-api >"$log" 2>&1 &
+db_dir="$(mktemp -d)"
+ANQI_LOG=warn ANQI_PORT=0 DATABASE_URL="$db_dir/anqi.db" target/release/anqi-api >"$log" 2>&1 &
 pid=$!
-trap 'kill $pid 2>/dev/null || true; rm -f "$log"' EXIT
+trap 'kill $pid 2>/dev/null || true; rm -rf "$log" "$db_dir"' EXIT
 for _ in $(seq 50); do
   grep -q "listening on" "$log" && break
   sleep 0.1

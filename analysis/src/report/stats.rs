@@ -85,8 +85,22 @@ fn floats(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<f64>>> {
     Ok(s.f64()?.iter().collect())
 }
 
-fn keys(names: &[&str]) -> Vec<Expr> {
-    names.iter().map(|k| col(*k)).collect()
+/// Groups `lf` by `by`, aggregates, sorts by the keys; gives the frame and the key columns.
+fn grouped(
+    lf: LazyFrame,
+    by: &[&str],
+    aggs: Vec<Expr>,
+) -> PolarsResult<(DataFrame, Vec<Vec<Value>>)> {
+    let df = lf
+        .group_by(by.iter().map(|k| col(*k)).collect::<Vec<_>>())
+        .agg(aggs)
+        .sort(by.to_vec(), SortMultipleOptions::default())
+        .collect()?;
+    let key_values = by
+        .iter()
+        .map(|k| strings(&df, k))
+        .collect::<Result<_, _>>()?;
+    Ok((df, key_values))
 }
 
 /// Win / draw / loss counts and rates (with intervals) of `score` (1, 0.5, 0; null = not
@@ -99,20 +113,16 @@ fn results_table(
     title: &str,
     who: &str,
 ) -> PolarsResult<Table> {
-    let df = lf
-        .group_by(keys(by))
-        .agg([
+    let (df, key_values) = grouped(
+        lf,
+        by,
+        vec![
             len().alias("games"),
             col(score).eq(lit(1.0)).sum().alias("wins"),
             col(score).eq(lit(0.5)).sum().alias("draws"),
             col(score).eq(lit(0.0)).sum().alias("losses"),
-        ])
-        .sort(by.to_vec(), SortMultipleOptions::default())
-        .collect()?;
-    let key_values: Vec<Vec<Value>> = by
-        .iter()
-        .map(|k| strings(&df, k))
-        .collect::<Result<_, _>>()?;
+        ],
+    )?;
     let (games, wins, draws, losses) = (
         ints(&df, "games")?,
         ints(&df, "wins")?,
@@ -170,15 +180,7 @@ fn results_table(
 
 /// Counts per group.
 fn count_table(lf: LazyFrame, by: &[&str], name: &'static str, title: &str) -> PolarsResult<Table> {
-    let df = lf
-        .group_by(keys(by))
-        .agg([len().alias("games")])
-        .sort(by.to_vec(), SortMultipleOptions::default())
-        .collect()?;
-    let key_values: Vec<Vec<Value>> = by
-        .iter()
-        .map(|k| strings(&df, k))
-        .collect::<Result<_, _>>()?;
+    let (df, key_values) = grouped(lf, by, vec![len().alias("games")])?;
     let counts = ints(&df, "games")?;
     let mut columns: Vec<String> = by.iter().map(|s| s.to_string()).collect();
     columns.push("games".into());
