@@ -320,7 +320,9 @@ impl Game {
                 self.check_chase_limit(piece)?;
             }
         }
-        self.record(action, next, effect);
+        let mover = self.position.player_to_move();
+        self.position = next;
+        self.record(action, mover, effect);
         Ok(effect)
     }
 
@@ -329,17 +331,28 @@ impl Game {
     /// Anything else must go through [`Game::play`].
     #[inline]
     pub fn play_generated(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
-        let mut next = self.position;
-        let effect = next.apply(&self.rules, action, Trust::Generated)?;
-        self.record(action, next, effect);
+        let mover = self.position.player_to_move();
+        // The common actions apply in place and cannot fail; the others on a copy.
+        let effect = match self.position.apply_generated_fast(action) {
+            Some(effect) => effect,
+            None => {
+                let mut next = self.position;
+                let effect = next.apply(&self.rules, action, Trust::Generated)?;
+                self.position = next;
+                effect
+            }
+        };
+        self.record(action, mover, effect);
         Ok(effect)
     }
 
+    /// Keeps the history after `mover`'s action, which made the current position.
     #[inline]
-    fn record(&mut self, action: &Action, next: Position, effect: Effect) {
-        let mover = self.position.player_to_move();
+    fn record(&mut self, action: &Action, mover: Player, effect: Effect) {
         if self.rules.long_chase.is_some() {
-            let targets = self.chased_by(&next, &effect).unwrap_or(Bitboard::EMPTY);
+            let targets = self
+                .chased_by(&self.position, &effect)
+                .unwrap_or(Bitboard::EMPTY);
             self.chases[mover.index()].chase(targets);
             let other = &mut self.chases[mover.other().index()];
             match effect {
@@ -351,7 +364,6 @@ impl Game {
                 Effect::Flip(_) => {}
             }
         }
-        self.position = next;
         if effect.is_progress() {
             self.quiet.clear();
             self.keys.clear();
@@ -363,7 +375,7 @@ impl Game {
                     self.quiet.push(action.code());
                 }
             }
-            Repetition::Position { .. } => self.keys.push(next.repetition_key()),
+            Repetition::Position { .. } => self.keys.push(self.position.repetition_key()),
         }
     }
 

@@ -191,24 +191,17 @@ impl Position {
         Ok((next, effect))
     }
 
-    /// Checks and applies `action` in place; on error `self` may be partly changed, so call it
-    /// on a copy (as [`Position::play`] does).
-    pub(crate) fn apply(
-        &mut self,
-        rules: &Ruleset,
-        action: &Action,
-        trust: Trust,
-    ) -> Result<Effect, IllegalAction> {
-        let effect = match (action, trust) {
-            // The playouts' fast path: a generated single hop onto an empty square or a
-            // revealed enemy needs no judgement at all.
-            (Action::Move(path), Trust::Generated)
+    /// Applies a generated single hop onto an empty square or a revealed enemy, or a generated
+    /// flip whose piece is still covered: the playouts' fast path, which needs no judgement
+    /// and cannot fail. None for anything else (nothing is changed then).
+    #[inline]
+    pub(crate) fn apply_generated_fast(&mut self, action: &Action) -> Option<Effect> {
+        let effect = match *action {
+            Action::Move(ref path)
                 if path.hops().len() == 1 && !self.covered.contains(path.last().to()) =>
             {
                 let (from, to) = (path.from, path.last().to());
-                let piece = self
-                    .piece_at(from)
-                    .expect("generated from a revealed piece");
+                let piece = self.piece_at(from)?;
                 let capture = self.cells[to.index()] != 0;
                 self.remove(from);
                 self.put_piece(to, piece);
@@ -218,20 +211,44 @@ impl Position {
                     Effect::Quiet { from, to }
                 }
             }
-            // A generated flip with its piece: only the pool can object.
-            (
-                &Action::Flip {
-                    square,
-                    reveal: Some(piece),
-                },
-                Trust::Generated,
-            ) if self.covered.contains(square) && self.pool.count(piece) > 0 => {
+            Action::Flip {
+                square,
+                reveal: Some(piece),
+            } if self.covered.contains(square) && self.pool.count(piece) > 0 => {
                 self.pool.0[piece.index()] -= 1;
                 self.put_piece(square, piece);
                 Effect::Flip(piece)
             }
-            _ => self.apply_checked(rules, action, trust)?,
+            _ => return None,
         };
+        self.advance(effect);
+        Some(effect)
+    }
+
+    /// Checks and applies `action` in place; on error `self` may be partly changed, so call it
+    /// on a copy (as [`Position::play`] does).
+    pub(crate) fn apply(
+        &mut self,
+        rules: &Ruleset,
+        action: &Action,
+        trust: Trust,
+    ) -> Result<Effect, IllegalAction> {
+        if trust == Trust::Generated {
+            if let Some(effect) = self.apply_generated_fast(action) {
+                return Ok(effect);
+            }
+        }
+        let effect = match action {
+            Action::Flip { square, reveal } => self.apply_flip(*square, *reveal)?,
+            Action::Move(path) => self.apply_path(rules, path, trust)?,
+        };
+        self.advance(effect);
+        Ok(effect)
+    }
+
+    /// The counters and the turn after an action.
+    #[inline]
+    fn advance(&mut self, effect: Effect) {
         self.no_progress = if effect.is_progress() {
             0
         } else {
@@ -244,19 +261,6 @@ impl Position {
             (None, Effect::Flip(p)) => p.color.other(),
             (None, _) => unreachable!("only flips are legal before colours are assigned"),
         });
-        Ok(effect)
-    }
-
-    fn apply_checked(
-        &mut self,
-        rules: &Ruleset,
-        action: &Action,
-        trust: Trust,
-    ) -> Result<Effect, IllegalAction> {
-        match action {
-            Action::Flip { square, reveal } => self.apply_flip(*square, *reveal),
-            Action::Move(path) => self.apply_path(rules, path, trust),
-        }
     }
 
     fn apply_flip(
