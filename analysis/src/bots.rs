@@ -91,10 +91,10 @@ fn best_capture(pos: &Position, rules: &Ruleset) -> f64 {
     for from in pos.revealed(us) {
         let piece = pos.piece_at(from).expect("revealed");
         for to in records::banqi::targets(pos, rules, from, piece) {
-            if let Some(victim) = pos.piece_at(to) {
-                if victim.color != us {
-                    best = best.max(victim.role.points() as f64);
-                }
+            if let Some(victim) = pos.piece_at(to)
+                && victim.color != us
+            {
+                best = best.max(victim.role.points() as f64);
             }
         }
     }

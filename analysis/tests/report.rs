@@ -14,7 +14,7 @@ fn game(preset: &str, actions: &[&str], result: Option<(&str, &str)>) -> String 
 }
 
 /// The rows of `table` whose first columns are `keys`, as column → value.
-fn rows<'a>(stats: &'a Value, table: &str) -> Vec<serde_json::Map<String, Value>> {
+fn rows(stats: &Value, table: &str) -> Vec<serde_json::Map<String, Value>> {
     let t = &stats["tables"]
         .as_array()
         .unwrap()

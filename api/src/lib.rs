@@ -3,6 +3,9 @@
 //!
 //! [`app`] builds the application (the binary `anqi-api` serves it; tests call it in process).
 
+// A problem is a few strings; it travels only on error paths, where boxing buys nothing.
+#![allow(clippy::result_large_err)]
+
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::{App, web};

@@ -256,10 +256,10 @@ fn run(record: &Record, mut after_ply: impl FnMut(&Ply)) -> (Verdict, Option<Gam
         },
         None => Status::Ongoing,
     };
-    if error.is_none() {
-        if let Some(stated) = record.result {
-            error = check_result(stated, derived).err();
-        }
+    if error.is_none()
+        && let Some(stated) = record.result
+    {
+        error = check_result(stated, derived).err();
     }
     let verdict = Verdict {
         valid: error.is_none(),

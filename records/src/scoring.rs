@@ -186,10 +186,10 @@ pub fn score_watching(
     let mut soldier_took_general = [0u32; 2];
     let verdict = replay_with(record, |ply| {
         watch(ply);
-        if ply.number <= 2 {
-            if let Effect::Flip(piece) = ply.effect {
-                flips.push(piece);
-            }
+        if ply.number <= 2
+            && let Effect::Flip(piece) = ply.effect
+        {
+            flips.push(piece);
         }
         if took_general_with_last_soldier(ply.action, ply.before, ply.after) {
             soldier_took_general[ply.before.player_to_move().index()] += 1;

@@ -65,7 +65,7 @@ fn strings(df: &DataFrame, name: &str) -> PolarsResult<Vec<Value>> {
         .cast(&DataType::String)?;
     Ok(s.str()?
         .iter()
-        .map(|v| v.map_or(Value::Null, |v| Value::from(v)))
+        .map(|v| v.map_or(Value::Null, Value::from))
         .collect())
 }
 

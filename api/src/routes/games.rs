@@ -291,14 +291,14 @@ pub async fn list(
         ("date_from", &filter.date_from),
         ("date_to", &filter.date_to),
     ] {
-        if let Some(d) = date {
-            if records::store::iso_date(d).as_deref() != Some(d.as_str()) {
-                return Err(Problem::new(
-                    "bad-parameter",
-                    format!("{field} is a date YYYY-MM-DD, not {d:?}"),
-                )
-                .field(field));
-            }
+        if let Some(d) = date
+            && records::store::iso_date(d).as_deref() != Some(d.as_str())
+        {
+            return Err(Problem::new(
+                "bad-parameter",
+                format!("{field} is a date YYYY-MM-DD, not {d:?}"),
+            )
+            .field(field));
         }
     }
     if !(1..=1000).contains(&filter.limit) {

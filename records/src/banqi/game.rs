@@ -315,10 +315,10 @@ impl Game {
     pub fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
         let mut next = self.position;
         let effect = next.apply(&self.rules, action, Trust::Check)?;
-        if self.long_chase_may_bite() {
-            if let Some(piece) = self.chased_by(&next, &effect) {
-                self.check_chase_limit(piece)?;
-            }
+        if self.long_chase_may_bite()
+            && let Some(piece) = self.chased_by(&next, &effect)
+        {
+            self.check_chase_limit(piece)?;
         }
         let mover = self.position.player_to_move();
         self.position = next;

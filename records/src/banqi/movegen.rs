@@ -71,10 +71,10 @@ pub(crate) fn reach(pos: &Position, rules: &Ruleset, from: Square, role: Role) -
     let mut r = Reach::default();
     if role == Role::Cannon && rules.cannon == CannonRule::Taiwan {
         for dir in 0..4 {
-            if let Some(screen) = first_on_ray(from, dir, occupied) {
-                if let Some(target) = first_on_ray(screen, dir, occupied) {
-                    r.rank_free.set(target);
-                }
+            if let Some(screen) = first_on_ray(from, dir, occupied)
+                && let Some(target) = first_on_ray(screen, dir, occupied)
+            {
+                r.rank_free.set(target);
             }
         }
         return r;
@@ -82,10 +82,10 @@ pub(crate) fn reach(pos: &Position, rules: &Ruleset, from: Square, role: Role) -
     r.by_rank = ORTHOGONAL[from.index()] & occupied;
     if role == Role::Chariot && rules.chariot_captures_at_range() {
         for dir in 0..4 {
-            if let Some(t) = first_on_ray(from, dir, occupied) {
-                if !ORTHOGONAL[from.index()].contains(t) {
-                    r.rank_free.set(t);
-                }
+            if let Some(t) = first_on_ray(from, dir, occupied)
+                && !ORTHOGONAL[from.index()].contains(t)
+            {
+                r.rank_free.set(t);
             }
         }
     }

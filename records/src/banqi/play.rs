@@ -173,7 +173,7 @@ fn between(a: Square, b: Square) -> Option<impl Iterator<Item = Square>> {
         return None;
     }
     let (sf, sr) = (df.signum(), dr.signum());
-    let n = (df.abs() + dr.abs()) as i8;
+    let n = df.abs() + dr.abs();
     Some((1..n).map(move |k| a.offset(sf * k, sr * k).expect("on the board")))
 }
 
@@ -233,10 +233,10 @@ impl Position {
         action: &Action,
         trust: Trust,
     ) -> Result<Effect, IllegalAction> {
-        if trust == Trust::Generated {
-            if let Some(effect) = self.apply_generated_fast(action) {
-                return Ok(effect);
-            }
+        if trust == Trust::Generated
+            && let Some(effect) = self.apply_generated_fast(action)
+        {
+            return Ok(effect);
         }
         let effect = match action {
             Action::Flip { square, reveal } => self.apply_flip(*square, *reveal)?,
@@ -410,13 +410,13 @@ impl Position {
             ));
         }
         let target = self.cell(to);
-        if let Cell::Revealed(p) = target {
-            if p.color == piece.color {
-                return Err(illegal(
-                    Violation::OwnPiece,
-                    format!("{at}-{to}: {to} holds {p}, a piece of the same colour"),
-                ));
-            }
+        if let Cell::Revealed(p) = target
+            && p.color == piece.color
+        {
+            return Err(illegal(
+                Violation::OwnPiece,
+                format!("{at}-{to}: {to} holds {p}, a piece of the same colour"),
+            ));
         }
         if target == Cell::Empty {
             if index > 0 {
@@ -516,16 +516,17 @@ impl Position {
         if df == 1 && dr == 1 && role == Role::Horse && rules.horse_diagonal {
             return Ok(());
         }
-        if role == Role::Chariot && rules.chariot_rush {
-            if let Some(mut squares) = between(at, to) {
-                return match squares.find(|&s| self.cell(s) != Cell::Empty) {
-                    None => Ok(()),
-                    Some(s) => Err(illegal(
-                        Violation::Blocked,
-                        format!("{at}-{to}: {s} is in the way"),
-                    )),
-                };
-            }
+        if role == Role::Chariot
+            && rules.chariot_rush
+            && let Some(mut squares) = between(at, to)
+        {
+            return match squares.find(|&s| self.cell(s) != Cell::Empty) {
+                None => Ok(()),
+                Some(s) => Err(illegal(
+                    Violation::Blocked,
+                    format!("{at}-{to}: {s} is in the way"),
+                )),
+            };
         }
         Err(illegal(
             Violation::Unreachable,
@@ -573,16 +574,17 @@ impl Position {
         if df == 1 && dr == 1 && role == Role::Horse && rules.horse_diagonal {
             return Ok(Reach::RankFree);
         }
-        if role == Role::Chariot && rules.chariot_captures_at_range() {
-            if let Some(mut squares) = between(at, to) {
-                return match squares.find(|&s| self.cell(s) != Cell::Empty) {
-                    None => Ok(Reach::RankFree),
-                    Some(s) => Err(illegal(
-                        Violation::Blocked,
-                        format!("{at}-{to}: {s} is in the way"),
-                    )),
-                };
-            }
+        if role == Role::Chariot
+            && rules.chariot_captures_at_range()
+            && let Some(mut squares) = between(at, to)
+        {
+            return match squares.find(|&s| self.cell(s) != Cell::Empty) {
+                None => Ok(Reach::RankFree),
+                Some(s) => Err(illegal(
+                    Violation::Blocked,
+                    format!("{at}-{to}: {s} is in the way"),
+                )),
+            };
         }
         Err(illegal(
             Violation::Unreachable,

@@ -656,6 +656,26 @@ impl<'de> serde::Deserialize<'de> for Layout {
     }
 }
 
+/// In OpenAPI a layout is its 32-letter string.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for Layout {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .pattern(Some("^[KGMRNCPkgmrncp]{32}$"))
+            .description(Some(
+                "The piece under every square in the order a1 b1 c1 d1 a2 … d8 (TCGA letters: \
+                 upper case red, lower case black).",
+            ))
+            .examples(["PppcPmGrpRpCrmGpgMPRNPKnCcgnPNkM"])
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for Layout {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -748,23 +768,3 @@ mod tests {
         assert_eq!(bad.parse::<Layout>(), Err(ParseLayoutError::Count('K')));
     }
 }
-
-/// In OpenAPI a layout is its 32-letter string.
-#[cfg(feature = "openapi")]
-impl utoipa::PartialSchema for Layout {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use utoipa::openapi::schema::{ObjectBuilder, Type};
-        ObjectBuilder::new()
-            .schema_type(Type::String)
-            .pattern(Some("^[KGMRNCPkgmrncp]{32}$"))
-            .description(Some(
-                "The piece under every square in the order a1 b1 c1 d1 a2 … d8 (TCGA letters: \
-                 upper case red, lower case black).",
-            ))
-            .examples(["PppcPmGrpRpCrmGpgMPRNPKnCcgnPNkM"])
-            .into()
-    }
-}
-
-#[cfg(feature = "openapi")]
-impl utoipa::ToSchema for Layout {}

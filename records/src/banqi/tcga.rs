@@ -168,15 +168,15 @@ fn parse_game(initial_line: usize, lines: &[(usize, &str)]) -> Result<Record, Tc
         rest.push((n, body(n, l)?));
     }
     let mut rest = rest.into_iter().peekable();
-    if let Some(&(n, l)) = rest.peek() {
-        if let Some(t) = l.strip_prefix("time ") {
-            let t: u64 = t.trim().parse().map_err(|_| TcgaError {
-                line: n,
-                message: format!("bad time {l:?}"),
-            })?;
-            metadata.insert("time".into(), Value::from(t));
-            rest.next();
-        }
+    if let Some(&(n, l)) = rest.peek()
+        && let Some(t) = l.strip_prefix("time ")
+    {
+        let t: u64 = t.trim().parse().map_err(|_| TcgaError {
+            line: n,
+            message: format!("bad time {l:?}"),
+        })?;
+        metadata.insert("time".into(), Value::from(t));
+        rest.next();
     }
 
     let mut actions = Vec::new();
@@ -227,20 +227,21 @@ fn parse_game(initial_line: usize, lines: &[(usize, &str)]) -> Result<Record, Tc
         }) => Some(p),
         _ => None,
     });
-    if let Some(p) = first_flip {
-        if setup.board.iter().all(|c| !matches!(c, Cell::Revealed(_))) && p.color != first {
-            let line = lines
-                .iter()
-                .find(|(_, l)| l.contains("first"))
-                .map_or(initial_line, |(n, _)| *n);
-            return err(
-                line,
-                format!(
-                    "'first {}' says player 1 is {first}, but the first flip reveals {p}",
-                    first as u8
-                ),
-            );
-        }
+    if let Some(p) = first_flip
+        && setup.board.iter().all(|c| !matches!(c, Cell::Revealed(_)))
+        && p.color != first
+    {
+        let line = lines
+            .iter()
+            .find(|(_, l)| l.contains("first"))
+            .map_or(initial_line, |(n, _)| *n);
+        return err(
+            line,
+            format!(
+                "'first {}' says player 1 is {first}, but the first flip reveals {p}",
+                first as u8
+            ),
+        );
     }
     let start = if setup == Setup::start() {
         None
@@ -416,10 +417,10 @@ pub fn export(record: &Record) -> Result<String, ExportError> {
     }
     if let Some(line) = record.metadata.get("tcga_result").and_then(Value::as_str) {
         out += &format!("* {line}\n");
-    } else if let Some(result) = &record.result {
-        if let Some(line) = result_line(record, result) {
-            out += &format!("* {line}\n");
-        }
+    } else if let Some(result) = &record.result
+        && let Some(line) = result_line(record, result)
+    {
+        out += &format!("* {line}\n");
     }
     Ok(out)
 }

@@ -357,7 +357,7 @@ impl Player {
 
     /// The player who plays ply number `ply` (0-based: player 1 plays plies 0, 2, 4 …).
     pub const fn at_ply(ply: u32) -> Player {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             Player::One
         } else {
             Player::Two
