@@ -1,7 +1,7 @@
 //! `anqi import` as a real process, into real SQLite and PostgreSQL databases: reports,
 //! idempotence, and a process killed mid-import losing nothing it reported stored.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
@@ -15,25 +15,14 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
+#[path = "../../records/tests/common/mod.rs"]
+mod common;
+
 fn corpus() -> Vec<Record> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/data/tcga-ntu2021.tar.gz"
-    );
-    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(
-        std::fs::File::open(path).unwrap(),
-    ));
-    let mut out = Vec::new();
-    for entry in archive.entries().unwrap() {
-        let mut entry = entry.unwrap();
-        if !entry.path().unwrap().to_string_lossy().ends_with(".txt") {
-            continue;
-        }
-        let mut text = String::new();
-        entry.read_to_string(&mut text).unwrap();
-        out.extend(records::banqi::tcga::parse(&text).unwrap());
-    }
-    out
+    common::corpus_records()
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect()
 }
 
 fn anqi(args: &[&str]) -> (i32, String) {

@@ -2,12 +2,10 @@
 //!
 //! `cargo bench -p records --bench banqi`
 
-use std::io::Read;
-
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use records::banqi::{Layout, Ruleset, random_playout, tcga};
+use records::banqi::{Layout, Ruleset, random_playout};
 use records::record::Record;
 use records::replay::validate;
 
@@ -35,24 +33,14 @@ fn playouts(c: &mut Criterion) {
     group.finish();
 }
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 fn corpus() -> Vec<Record> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/data/tcga-ntu2021.tar.gz"
-    );
-    let file = std::fs::File::open(path).expect("tests/data/tcga-ntu2021.tar.gz");
-    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
-    let mut records = Vec::new();
-    for entry in archive.entries().unwrap() {
-        let mut entry = entry.unwrap();
-        if !entry.path().unwrap().to_string_lossy().ends_with(".txt") {
-            continue;
-        }
-        let mut text = String::new();
-        entry.read_to_string(&mut text).unwrap();
-        records.extend(tcga::parse(&text).unwrap());
-    }
-    records
+    common::corpus_records()
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect()
 }
 
 fn replay(c: &mut Criterion) {

@@ -3,36 +3,17 @@
 //!
 //! `cargo bench -p records --features store --bench store`
 
-use std::io::Read;
-
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use records::banqi::tcga;
 use records::store::{Incoming, Store, scratch_postgres_database};
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 fn corpus() -> Vec<Incoming> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/data/tcga-ntu2021.tar.gz"
-    );
-    let file = std::fs::File::open(path).expect("tests/data/tcga-ntu2021.tar.gz");
-    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
-    let mut out = Vec::new();
-    for entry in archive.entries().unwrap() {
-        let mut entry = entry.unwrap();
-        let name = entry.path().unwrap().to_string_lossy().into_owned();
-        if !name.ends_with(".txt") {
-            continue;
-        }
-        let mut text = String::new();
-        entry.read_to_string(&mut text).unwrap();
-        for record in tcga::parse(&text).unwrap() {
-            out.push(Incoming {
-                record,
-                source: name.clone(),
-            });
-        }
-    }
-    out
+    common::corpus_records()
+        .into_iter()
+        .map(|(source, record)| Incoming { record, source })
+        .collect()
 }
 
 fn import(c: &mut Criterion) {

@@ -1,31 +1,11 @@
 //! The reference test of the `tcga` preset: every game of the TCGA NTU 2021 corpus imports
 //! and replays to exactly its recorded ending (RULES.md §4).
 
-use std::io::Read;
-
 use records::banqi::{Reason, tcga};
 use records::replay::{Status, validate};
 
-fn corpus() -> Vec<(String, String)> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/data/tcga-ntu2021.tar.gz"
-    );
-    let file = std::fs::File::open(path).expect("tests/data/tcga-ntu2021.tar.gz");
-    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
-    let mut games = Vec::new();
-    for entry in archive.entries().unwrap() {
-        let mut entry = entry.unwrap();
-        let name = entry.path().unwrap().to_string_lossy().into_owned();
-        if !name.ends_with(".txt") {
-            continue;
-        }
-        let mut text = String::new();
-        entry.read_to_string(&mut text).unwrap();
-        games.push((name, text));
-    }
-    games
-}
+mod common;
+use common::corpus_texts as corpus;
 
 #[test]
 fn every_corpus_game_replays_to_its_recorded_ending() {

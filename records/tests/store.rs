@@ -1,36 +1,17 @@
 //! The record store on real SQLite and real PostgreSQL: the same tests on both backends.
 #![cfg(feature = "store")]
 
-use std::io::Read;
-
 use records::banqi::tcga;
 use records::record::Record;
 use records::store::{GameFilter, Imported, Incoming, Store, test_databases};
 
+mod common;
+
 fn corpus() -> Vec<Incoming> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/data/tcga-ntu2021.tar.gz"
-    );
-    let file = std::fs::File::open(path).unwrap();
-    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
-    let mut out = Vec::new();
-    for entry in archive.entries().unwrap() {
-        let mut entry = entry.unwrap();
-        let name = entry.path().unwrap().to_string_lossy().into_owned();
-        if !name.ends_with(".txt") {
-            continue;
-        }
-        let mut text = String::new();
-        entry.read_to_string(&mut text).unwrap();
-        for record in tcga::parse(&text).unwrap() {
-            out.push(Incoming {
-                record,
-                source: name.clone(),
-            });
-        }
-    }
-    out
+    common::corpus_records()
+        .into_iter()
+        .map(|(source, record)| Incoming { record, source })
+        .collect()
 }
 
 fn stores(name: &str) -> Vec<Store> {
