@@ -184,8 +184,10 @@ pub fn score_watching(
 ) -> Result<(GameScore, Verdict), ReplayError> {
     let mut flips: Vec<Piece> = Vec::with_capacity(2);
     let mut soldier_took_general = [0u32; 2];
+    let mut last: Option<Position> = None;
     let verdict = replay_with(record, |ply| {
         watch(ply);
+        last = Some(*ply.after);
         if ply.number <= 2
             && let Effect::Flip(piece) = ply.effect
         {
@@ -198,10 +200,13 @@ pub fn score_watching(
     if let Some(error) = verdict.error.clone() {
         return Err(error);
     }
-    let last: Position = verdict
-        .final_position
-        .parse()
-        .expect("a replay prints a valid position");
+    // Without a ply, the final position is the start (which the replay printed).
+    let last: Position = last.unwrap_or_else(|| {
+        verdict
+            .final_position
+            .parse()
+            .expect("a replay prints a valid position")
+    });
     let result = match (record.result, verdict.derived) {
         (Some(stated), _) => stated.outcome.outcome().map(|outcome| ScoredResult {
             outcome,
