@@ -73,9 +73,9 @@ pub fn material(pos: &Position) -> Material {
         let alive = on_board.total() + covered.total();
         ColorMaterial {
             color,
-            revealed: letters(&on_board),
-            covered: letters(&covered),
-            captured: letters(&captured),
+            revealed: on_board.letters(),
+            covered: covered.letters(),
+            captured: captured.letters(),
             alive,
             points_alive: points(&on_board) + points(&covered),
             points_lost: points(&captured),
@@ -87,12 +87,6 @@ pub fn material(pos: &Position) -> Material {
         red,
         black,
     }
-}
-
-fn letters(pool: &Pool) -> String {
-    Piece::all()
-        .flat_map(|p| std::iter::repeat_n(p.char(), pool.count(p) as usize))
-        .collect()
 }
 
 fn points(pool: &Pool) -> u32 {
@@ -258,20 +252,6 @@ fn took_general_with_last_soldier(action: &Action, before: &Position, after: &Po
     if mover.role != Role::Soldier {
         return false;
     }
-    let soldiers = |pos: &Position| {
-        let piece = Piece::new(mover.color, Role::Soldier);
-        let on_board = pos
-            .revealed(mover.color)
-            .filter(|&s| pos.piece_at(s) == Some(piece))
-            .count() as u32;
-        on_board + pos.pool().count(piece) as u32
-    };
     let general = Piece::new(mover.color.other(), Role::General);
-    let generals = |pos: &Position| {
-        pos.revealed(general.color)
-            .filter(|&s| pos.piece_at(s) == Some(general))
-            .count() as u32
-            + pos.pool().count(general) as u32
-    };
-    soldiers(before) == 1 && generals(before) == 1 && generals(after) == 0
+    before.in_game(mover) == 1 && before.in_game(general) == 1 && after.in_game(general) == 0
 }

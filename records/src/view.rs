@@ -54,9 +54,7 @@ pub fn player_view(game: &Game, player: Player) -> PlayerView {
                 .collect()
         })
         .collect();
-    let covered = crate::banqi::Piece::all()
-        .flat_map(|p| std::iter::repeat_n(p.char(), pos.pool().count(p) as usize))
-        .collect();
+    let covered = pos.pool().letters();
     PlayerView {
         player,
         color: pos.color_of(player),

@@ -45,6 +45,14 @@ impl Pool {
     /// All 32 pieces.
     pub const FULL: Pool = Pool([1, 2, 2, 2, 2, 2, 5, 1, 2, 2, 2, 2, 2, 5]);
 
+    /// The pieces as TCGA letters in index order (K G M R N C P k g m r n c p), each
+    /// repeated by its count: `"GGRRP"`.
+    pub fn letters(&self) -> String {
+        Piece::all()
+            .flat_map(|p| std::iter::repeat_n(p.char(), self.count(p) as usize))
+            .collect()
+    }
+
     #[inline]
     pub fn count(&self, piece: Piece) -> u8 {
         self.0[piece.index()]
@@ -375,10 +383,7 @@ impl Position {
             return Err(PositionError::CoveredMismatch { board, pool });
         }
         for piece in Piece::all() {
-            let on_board = pos.revealed[piece.color.index()]
-                .filter(|&s| pos.piece_at(s) == Some(piece))
-                .count() as u32;
-            let count = on_board + pos.pool.count(piece) as u32;
+            let count = pos.in_game(piece);
             if count > piece.role.count() as u32 {
                 return Err(PositionError::TooMany {
                     piece: piece.char(),
@@ -491,6 +496,15 @@ impl Position {
     #[inline]
     pub fn ply(&self) -> u32 {
         self.ply
+    }
+
+    /// How many of `piece` are still in the game, revealed or covered.
+    pub fn in_game(&self, piece: Piece) -> u32 {
+        let revealed = self
+            .revealed(piece.color)
+            .filter(|&s| self.piece_at(s) == Some(piece))
+            .count() as u32;
+        revealed + self.pool.count(piece) as u32
     }
 
     /// Pieces of `color` still in the game, revealed or covered.
