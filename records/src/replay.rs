@@ -141,18 +141,12 @@ pub fn prepare(record: &Record) -> Result<Prepared, ReplayError> {
             .map_err(|e| bad(RecordProblem::InvalidStart, format!("start position: {e}")))?,
     };
     if let Some(layout) = &record.layout {
-        let mut pool = *start.pool();
-        for sq in start.covered() {
-            if !pool.take(layout.piece(sq)) {
-                return Err(bad(
-                    RecordProblem::LayoutMismatch,
-                    format!(
-                        "the layout puts {} on {sq}, but the start position has no such covered piece left",
-                        layout.piece(sq)
-                    ),
-                ));
-            }
-        }
+        layout.fits(&start).map_err(|e| {
+            bad(
+                RecordProblem::LayoutMismatch,
+                format!("start position: {e}"),
+            )
+        })?;
     }
     Ok(Prepared {
         rules,

@@ -133,7 +133,9 @@ pub async fn play(
             .position(pos.to_string())
     };
     if let Some(layout) = &request.layout {
-        check_layout(&pos, layout)?;
+        layout
+            .fits(&pos)
+            .map_err(|e| Problem::new("invalid-position", e.to_string()).field("layout"))?;
     }
     let mut game = Game::from_position(rules, pos);
     if let Some(end) = game.end() {
@@ -160,24 +162,6 @@ pub async fn play(
         position: game.position().to_string(),
         end: game.end(),
     }))
-}
-
-/// A layout must agree with the position's covered pieces.
-fn check_layout(pos: &Position, layout: &Layout) -> Result<(), Problem> {
-    let mut pool = *pos.pool();
-    for sq in pos.covered() {
-        if !pool.take(layout.piece(sq)) {
-            return Err(Problem::new(
-                "invalid-position",
-                format!(
-                    "the layout puts {} on {sq}, but the position has no such covered piece left",
-                    layout.piece(sq)
-                ),
-            )
-            .field("layout"));
-        }
-    }
-    Ok(())
 }
 
 #[derive(Deserialize, ToSchema, Default)]

@@ -26,8 +26,8 @@ pub use movegen::{
 pub use play::{Effect, IllegalAction, Violation};
 pub use playout::{random_playout, reveal_from_layout};
 pub use position::{
-    Cell, Layout, ParseLayoutError, ParsePositionError, ParseSetupError, Pool, Position,
-    PositionError, Setup,
+    Cell, Layout, LayoutMismatch, ParseLayoutError, ParsePositionError, ParseSetupError, Pool,
+    Position, PositionError, Setup,
 };
 pub use ruleset::{CannonRule, Overrides, PRESETS, Preset, Repetition, Ruleset, RulesetError};
 pub use types::{Color, ParsePieceError, ParseSquareError, Piece, Player, Role, Square};

@@ -636,6 +636,29 @@ impl fmt::Display for Layout {
     }
 }
 
+impl Layout {
+    /// Whether the layout can be the truth under `pos`'s covered squares: the pieces it puts
+    /// there are exactly the covered pool. Otherwise, the first square where it cannot.
+    pub fn fits(&self, pos: &Position) -> Result<(), LayoutMismatch> {
+        let mut pool = *pos.pool();
+        for square in pos.covered() {
+            let piece = self.piece(square);
+            if !pool.take(piece) {
+                return Err(LayoutMismatch { square, piece });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where a layout contradicts a position.
+#[derive(Error, Debug, Clone, Copy, PartialEq, Eq)]
+#[error("the layout puts {piece} on {square}, but the position has no such covered piece left")]
+pub struct LayoutMismatch {
+    pub square: Square,
+    pub piece: Piece,
+}
+
 impl FromStr for Layout {
     type Err = ParseLayoutError;
     fn from_str(s: &str) -> Result<Layout, ParseLayoutError> {
