@@ -613,3 +613,29 @@ fn first_flip_assigns_colours() {
         Violation::CoveredTarget
     );
 }
+
+#[test]
+fn a_layout_must_fit_the_start_position() {
+    use records::banqi::{Layout, Piece, Position};
+    use records::record::Record;
+    // One covered piece, a black general: a layout with anything else on a1 cannot be true.
+    let start: Position = "4/4/4/4/4/4/4/X2K r k1 0 4".parse().unwrap();
+    let mut letters: Vec<char> = "KGGMMRRNNCCPPPPPkggmmrrnnccppppp".chars().collect();
+    let layout: Layout = letters.iter().collect::<String>().parse().unwrap();
+    let mismatch = layout.fits(&start).unwrap_err();
+    assert_eq!(
+        (mismatch.square.to_string(), mismatch.piece),
+        ("a1".into(), Piece::from_char('K').unwrap())
+    );
+    letters.swap(0, 16);
+    let fitting: Layout = letters.iter().collect::<String>().parse().unwrap();
+    assert_eq!(fitting.fits(&start), Ok(()));
+    // In a record: an invalid record, before any ply.
+    let mut record = Record::new("tcga", vec![]);
+    record.start = Some(start.to_string());
+    record.layout = Some(layout);
+    let verdict = records::replay::validate(&record);
+    assert_eq!(verdict.error.unwrap().code(), "layout_mismatch");
+    record.layout = Some(fitting);
+    assert!(records::replay::validate(&record).valid);
+}
