@@ -8,24 +8,14 @@ use std::process::ExitCode;
 
 use records::record::Record;
 use records::scoring::{GameScore, score_record};
-use records::settlement::{Series, Settlement, Table};
+use records::settlement::{SeriesBook, Settlement, Table};
 use serde_json::json;
 
 use crate::inputs;
 
-/// The two players of a game, in name order: a series is between the same two players,
-/// whoever moves first.
-type Pair = (String, String);
-
-fn pair(record: &Record) -> Pair {
-    let (a, b) = (record.player_name(0), record.player_name(1));
-    if a <= b { (a, b) } else { (b, a) }
-}
-
-/// The settlement state of one file: a series and the players' balances per pair.
-#[derive(Default)]
+/// The settlement state of one file: a series per pair of players, and their balances.
 struct Ledger {
-    series: BTreeMap<Pair, (Series, usize)>,
+    book: SeriesBook,
     balances: BTreeMap<String, i128>,
 }
 
@@ -48,7 +38,10 @@ pub fn run(paths: &[PathBuf], table: Table, json: bool) -> ExitCode {
     }
     let (mut scored, mut failed) = (0usize, 0usize);
     for file in &files {
-        let mut ledger = Ledger::default();
+        let mut ledger = Ledger {
+            book: SeriesBook::new(table),
+            balances: BTreeMap::new(),
+        };
         for entry in inputs::read(file) {
             let line = match &entry.record {
                 Err(e) => {
@@ -70,7 +63,7 @@ pub fn run(paths: &[PathBuf], table: Table, json: bool) -> ExitCode {
                         }
                     }
                     Ok(score) => {
-                        let settled = ledger.settle(record, &score, table);
+                        let settled = ledger.settle(record, &score);
                         match settled {
                             Err(e) => {
                                 failed += 1;
@@ -96,7 +89,8 @@ pub fn run(paths: &[PathBuf], table: Table, json: bool) -> ExitCode {
             };
             let _ = writeln!(out, "{line}");
         }
-        for ((a, b), (series, games)) in &ledger.series {
+        for ((a, b), series) in ledger.book.iter() {
+            let games = series.games;
             let (ba, bb) = (ledger.balances[a], ledger.balances[b]);
             let _ = if json {
                 writeln!(
@@ -148,18 +142,12 @@ impl Ledger {
         &mut self,
         record: &Record,
         score: &GameScore,
-        table: Table,
     ) -> Result<Option<Settlement>, records::settlement::SettlementError> {
-        let key = pair(record);
         let names = [record.player_name(0), record.player_name(1)];
         for name in &names {
             self.balances.entry(name.clone()).or_insert(0);
         }
-        let (series, games) = self
-            .series
-            .entry(key)
-            .or_insert_with(|| (Series::new(table), 0));
-        *games += 1;
+        let series = self.book.series(&names[0], &names[1]);
         let Some(settlement) = series.settle(score).transpose()? else {
             return Ok(None);
         };

@@ -102,6 +102,11 @@ pub enum StatedOutcome {
 }
 
 impl StatedOutcome {
+    /// `player1`, `player2`, `draw` or `ongoing`, as in JSON.
+    pub fn code(self) -> &'static str {
+        self.outcome().map_or("ongoing", Outcome::code)
+    }
+
     pub fn outcome(self) -> Option<Outcome> {
         match self {
             StatedOutcome::Player1 => Some(Outcome::Player1),

@@ -136,31 +136,81 @@ pub struct Series {
     pub table: Table,
     /// Consecutive drawn games since the last decided one.
     pub draws: u32,
+    /// Games of the series so far, unfinished ones included.
+    pub games: u32,
 }
 
 impl Series {
     pub fn new(table: Table) -> Series {
-        Series { table, draws: 0 }
+        Series {
+            table,
+            draws: 0,
+            games: 0,
+        }
     }
 
     /// Settles the next game of the series; an unfinished game settles nothing and leaves
     /// the carry as it was (None).
     pub fn settle(&mut self, score: &GameScore) -> Option<Result<Settlement, SettlementError>> {
-        let result = score.result?;
-        let settlement = settle(
-            &self.table,
-            result.outcome,
-            score.points(),
-            score.doubled,
-            self.draws,
-        );
-        if settlement.is_ok() {
-            self.draws = match result.outcome {
-                Outcome::Draw => self.draws + 1,
-                _ => 0,
-            };
+        match score.result {
+            Some(result) => Some(self.settle_game(result.outcome, score.points(), score.doubled)),
+            None => {
+                self.games += 1;
+                None
+            }
         }
-        Some(settlement)
+    }
+
+    /// Settles the next game from its outcome, the players' points (player 1 first) and
+    /// whether its first flips double it.
+    pub fn settle_game(
+        &mut self,
+        outcome: Outcome,
+        points: [u32; 2],
+        doubled: bool,
+    ) -> Result<Settlement, SettlementError> {
+        self.games += 1;
+        let settlement = settle(&self.table, outcome, points, doubled, self.draws)?;
+        self.draws = match outcome {
+            Outcome::Draw => self.draws + 1,
+            _ => 0,
+        };
+        Ok(settlement)
+    }
+}
+
+/// The series of a set of games at one table, one per pair of players (whoever sits first):
+/// what carries draws between the same two players across a file or a report.
+#[derive(Clone, Debug)]
+pub struct SeriesBook {
+    table: Table,
+    series: std::collections::BTreeMap<(String, String), Series>,
+}
+
+impl SeriesBook {
+    pub fn new(table: Table) -> SeriesBook {
+        SeriesBook {
+            table,
+            series: Default::default(),
+        }
+    }
+
+    /// The series between the two players, started if new.
+    pub fn series(&mut self, player1: &str, player2: &str) -> &mut Series {
+        let pair = if player1 <= player2 {
+            (player1.to_owned(), player2.to_owned())
+        } else {
+            (player2.to_owned(), player1.to_owned())
+        };
+        let table = self.table;
+        self.series
+            .entry(pair)
+            .or_insert_with(|| Series::new(table))
+    }
+
+    /// Every series, by pair of player names in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&(String, String), &Series)> {
+        self.series.iter()
     }
 }
 
@@ -219,6 +269,28 @@ mod tests {
                 .amount,
             0
         );
+    }
+
+    #[test]
+    fn a_book_keeps_one_series_per_pair_whoever_moves_first() {
+        let mut book = SeriesBook::new(Table::default());
+        let draw = book
+            .series("A", "B")
+            .settle_game(Outcome::Draw, POINTS, false)
+            .unwrap();
+        assert_eq!(draw.amount, 0);
+        // B now moves first: the same series, so the draw is carried (and counted once).
+        let s = book
+            .series("B", "A")
+            .settle_game(Outcome::Player1, [24, 13], false)
+            .unwrap();
+        assert_eq!((s.amount, s.draws_carried), (255, 1));
+        book.series("A", "C")
+            .settle_game(Outcome::Draw, POINTS, false)
+            .unwrap();
+        let games: Vec<u32> = book.iter().map(|(_, s)| s.games).collect();
+        assert_eq!(games, [2, 1]);
+        assert_eq!(book.series("C", "A").draws, 1);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! From a record to the facts the report counts: one row per game, one per flip.
 
-use records::banqi::{Action, Color, Effect, Player, Square};
+use records::banqi::{Action, Color, Effect, Outcome, Player, Square};
 use records::record::Record;
 use records::replay::ReplayError;
 use records::scoring::{GameScore, score_watching};
@@ -14,8 +14,8 @@ pub struct GameFacts {
     pub variant: String,
     pub player1: String,
     pub player2: String,
-    /// `player1`, `player2`, `draw` or `ongoing`.
-    pub outcome: &'static str,
+    /// None while unfinished.
+    pub outcome: Option<Outcome>,
     pub reason: Option<&'static str>,
     pub plies: u32,
     pub p1_color: Option<&'static str>,
@@ -66,14 +66,6 @@ pub const PIECES: [&str; 14] = [
     "K", "G", "M", "R", "N", "C", "P", "k", "g", "m", "r", "n", "c", "p",
 ];
 
-fn outcome_code(o: records::banqi::Outcome) -> &'static str {
-    match o {
-        records::banqi::Outcome::Player1 => "player1",
-        records::banqi::Outcome::Player2 => "player2",
-        records::banqi::Outcome::Draw => "draw",
-    }
-}
-
 /// Replays `record` into its facts; an invalid record gives its error.
 pub fn facts(record: &Record, source: &str) -> Result<(GameFacts, Vec<FlipFacts>), ReplayError> {
     // The flips, with adjacency judged on the position before each.
@@ -122,13 +114,12 @@ fn game_facts(
     score: &GameScore,
     flips: &[(u32, &'static str, &'static str, bool)],
 ) -> GameFacts {
-    let outcome = score.result.map_or("ongoing", |r| outcome_code(r.outcome));
-    let p1_score = match outcome {
-        "player1" => Some(1.0),
-        "player2" => Some(0.0),
-        "draw" => Some(0.5),
-        _ => None,
-    };
+    let outcome = score.result.map(|r| r.outcome);
+    let p1_score = outcome.map(|o| match o {
+        Outcome::Player1 => 1.0,
+        Outcome::Player2 => 0.0,
+        Outcome::Draw => 0.5,
+    });
     let p1_color = score.players[0].color;
     let red_result = match (p1_color, p1_score) {
         (Some(c), Some(s)) => {

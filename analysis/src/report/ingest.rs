@@ -2,15 +2,15 @@
 //! on every core, settled in input order, and written as one Parquet part per chunk and
 //! preset, in hive layout (`games/preset=tcga/part-00000.parquet`).
 
-use std::collections::HashMap;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use indicatif::ProgressBar;
 use polars::prelude::*;
+use records::banqi::Outcome;
 use records::formats::Format;
 use records::record::Record;
-use records::settlement::{Table, settle};
+use records::settlement::{SeriesBook, Table};
 
 use super::facts::{FlipFacts, GameFacts, facts};
 use crate::inputs;
@@ -64,8 +64,7 @@ pub fn ingest(
 ) -> Result<Ingested, String> {
     let mut state = State {
         out: out.to_owned(),
-        table,
-        carry: HashMap::new(),
+        book: SeriesBook::new(table),
         part: 0,
         ingested: Ingested::default(),
         pending: Vec::with_capacity(CHUNK),
@@ -126,9 +125,8 @@ pub fn ingest(
 
 struct State {
     out: PathBuf,
-    table: Table,
-    /// Consecutive draws per pair of players (in name order), in input order.
-    carry: HashMap<(String, String), u32>,
+    /// The settlement series per pair of players, in input order.
+    book: SeriesBook,
     part: usize,
     ingested: Ingested,
     pending: Vec<(String, Pending)>,
@@ -188,30 +186,14 @@ impl State {
 
     /// The coin settlement of the game, with the draws carried between its players.
     fn settle(&mut self, game: &mut GameFacts) {
-        let (a, b) = (game.player1.clone(), game.player2.clone());
-        let pair = if a <= b { (a, b) } else { (b, a) };
-        let draws = self.carry.entry(pair).or_insert(0);
-        game.draws_carried = *draws;
-        let outcome = match game.outcome {
-            "player1" => records::banqi::Outcome::Player1,
-            "player2" => records::banqi::Outcome::Player2,
-            "draw" => records::banqi::Outcome::Draw,
-            _ => return,
-        };
-        if let Ok(s) = settle(
-            &self.table,
-            outcome,
-            [game.points1, game.points2],
-            game.doubled,
-            *draws,
-        ) {
-            if s.payer.is_some() {
-                game.bonus = Some(s.bonus);
-                game.settlement = Some(s.amount);
-                *draws = 0;
-            } else {
-                *draws += 1;
-            }
+        let series = self.book.series(&game.player1, &game.player2);
+        game.draws_carried = series.draws;
+        let Some(outcome) = game.outcome else { return };
+        if let Ok(s) = series.settle_game(outcome, [game.points1, game.points2], game.doubled)
+            && s.payer.is_some()
+        {
+            game.bonus = Some(s.bonus);
+            game.settlement = Some(s.amount);
         }
     }
 
@@ -306,7 +288,9 @@ fn games_frame(g: &[&GameFacts]) -> PolarsResult<DataFrame> {
         ),
         Column::new(
             s("outcome"),
-            g.iter().map(|x| x.outcome).collect::<Vec<_>>(),
+            g.iter()
+                .map(|x| x.outcome.map_or("ongoing", Outcome::code))
+                .collect::<Vec<_>>(),
         ),
         Column::new(s("reason"), g.iter().map(|x| x.reason).collect::<Vec<_>>()),
         Column::new(s("plies"), g.iter().map(|x| x.plies).collect::<Vec<_>>()),

@@ -78,6 +78,15 @@ impl Outcome {
         }
     }
 
+    /// The code records and reports use: `player1`, `player2` or `draw`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Outcome::Player1 => "player1",
+            Outcome::Player2 => "player2",
+            Outcome::Draw => "draw",
+        }
+    }
+
     /// "player 1 won", "player 2 won" or "drawn".
     pub fn describe(self) -> &'static str {
         match self {

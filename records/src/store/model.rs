@@ -81,13 +81,6 @@ fn hash_json(canonical: &str) -> String {
     })
 }
 
-fn code<T: Serialize>(value: &T) -> String {
-    match serde_json::to_value(value) {
-        Ok(serde_json::Value::String(s)) => s,
-        other => panic!("not a code: {other:?}"),
-    }
-}
-
 impl NewGame {
     /// Validates and scores `record`; an invalid record gives its replay error.
     pub fn from_record(
@@ -97,7 +90,10 @@ impl NewGame {
     ) -> Result<NewGame, ReplayError> {
         let (score, verdict) = score_with_verdict(record)?;
         let (derived_outcome, derived_reason) = match verdict.derived {
-            Status::Ended { end, .. } => (Some(code(&end.outcome)), Some(code(&end.reason))),
+            Status::Ended { end, .. } => (
+                Some(end.outcome.code().to_owned()),
+                Some(end.reason.code().to_owned()),
+            ),
             Status::Ongoing => (None, None),
         };
         let stated = record.result;
@@ -115,14 +111,18 @@ impl NewGame {
             start: record.start.clone(),
             actions: record.actions.join(" "),
             plies: score.plies as i32,
-            stated_outcome: stated.map(|s| code(&s.outcome)),
-            stated_reason: stated.and_then(|s| s.reason).map(|r| code(&r)),
+            stated_outcome: stated.map(|s| s.outcome.code().to_owned()),
+            stated_reason: stated.and_then(|s| s.reason).map(|r| r.code().to_owned()),
             derived_outcome,
             derived_reason,
             result: score
                 .result
-                .map_or_else(|| "ongoing".to_owned(), |r| code(&r.outcome)),
-            reason: score.result.and_then(|r| r.reason).map(|r| code(&r)),
+                .map_or("ongoing", |r| r.outcome.code())
+                .to_owned(),
+            reason: score
+                .result
+                .and_then(|r| r.reason)
+                .map(|r| r.code().to_owned()),
             first_flips: first_flips.filter(|_| score.first_flips.is_some()),
             doubled: score.doubled,
             points1: score.players[0].points as i32,
