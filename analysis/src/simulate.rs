@@ -101,38 +101,30 @@ pub fn run(options: &Options) -> ExitCode {
         .expect("a valid template")
         .progress_chars("=> "),
     );
-    let threads = options.threads.max(1);
-    // Rounds of `threads` chunks: each thread plays a contiguous chunk, then the chunks are
-    // written in order.
-    const CHUNK: u64 = 512;
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads.max(1))
+        .build()
+    {
+        Ok(pool) => pool,
+        Err(e) => {
+            eprintln!("anqi simulate: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // Rounds of games played on all threads, then written in game order.
+    const ROUND: u64 = 4096;
     let mut next = 0u64;
     while next < options.games {
-        let starts: Vec<u64> = (0..threads as u64)
-            .map(|t| next + t * CHUNK)
-            .filter(|&s| s < options.games)
-            .collect();
-        let texts: Vec<String> = std::thread::scope(|scope| {
-            let handles: Vec<_> = starts
-                .iter()
-                .map(|&start| {
-                    let end = (start + CHUNK).min(options.games);
-                    let rules = &rules;
-                    let bar = &bar;
-                    scope.spawn(move || {
-                        let mut text = String::with_capacity((end - start) as usize * 2048);
-                        for i in start..end {
-                            let record = play(rules, &options.preset, options, i);
-                            text.push_str(&serde_json::to_string(&record).expect("serialisable"));
-                            text.push('\n');
-                            bar.inc(1);
-                        }
-                        text
-                    })
+        let end = (next + ROUND).min(options.games);
+        let texts: Vec<String> = pool.install(|| {
+            use rayon::prelude::*;
+            (next..end)
+                .into_par_iter()
+                .map(|i| {
+                    let record = play(&rules, &options.preset, options, i);
+                    bar.inc(1);
+                    serde_json::to_string(&record).expect("serialisable") + "\n"
                 })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a game does not panic"))
                 .collect()
         });
         for text in texts {
@@ -141,7 +133,7 @@ pub fn run(options: &Options) -> ExitCode {
                 return ExitCode::from(2);
             }
         }
-        next += threads as u64 * CHUNK;
+        next = end;
     }
     if let Err(e) = out.flush() {
         eprintln!("anqi simulate: {}: {e}", options.output.display());

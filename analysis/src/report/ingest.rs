@@ -218,39 +218,26 @@ fn replay_all(
     pending: &[(String, Pending)],
     bar: &ProgressBar,
 ) -> Vec<Result<(GameFacts, Vec<FlipFacts>), (String, String)>> {
-    let work = |chunk: &[(String, Pending)]| {
-        chunk
-            .iter()
-            .map(|(source, pending)| {
-                let parsed;
-                let record = match pending {
-                    Pending::Record(r) => r.as_ref().map_err(|e| e.clone()),
-                    Pending::Line(line) => {
-                        parsed = serde_json::from_str::<Record>(line).map_err(|e| e.to_string());
-                        parsed.as_ref().map_err(|e| e.clone())
-                    }
-                };
-                let result = match record {
-                    Err(e) => Err(("unreadable".to_owned(), e)),
-                    Ok(r) => facts(r, source).map_err(|e| (e.code().to_owned(), e.to_string())),
-                };
-                bar.inc(1);
-                result
-            })
-            .collect::<Vec<_>>()
-    };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let size = pending.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = pending
-            .chunks(size)
-            .map(|c| scope.spawn(move || work(c)))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("replay does not panic"))
-            .collect()
-    })
+    use rayon::prelude::*;
+    pending
+        .par_iter()
+        .map(|(source, pending)| {
+            let parsed;
+            let record = match pending {
+                Pending::Record(r) => r.as_ref().map_err(|e| e.clone()),
+                Pending::Line(line) => {
+                    parsed = serde_json::from_str::<Record>(line).map_err(|e| e.to_string());
+                    parsed.as_ref().map_err(|e| e.clone())
+                }
+            };
+            let result = match record {
+                Err(e) => Err(("unreadable".to_owned(), e)),
+                Ok(r) => facts(r, source).map_err(|e| (e.code().to_owned(), e.to_string())),
+            };
+            bar.inc(1);
+            result
+        })
+        .collect()
 }
 
 fn write_part(

@@ -304,27 +304,11 @@ impl Store {
 /// Validates and scores the records on every core (replay is the costly part of an import),
 /// keeping their order.
 fn prepare_rows(records: &[Incoming], now: &str) -> Vec<Result<NewGame, ReplayError>> {
-    let prepare = |chunk: &[Incoming]| -> Vec<Result<NewGame, ReplayError>> {
-        chunk
-            .iter()
-            .map(|i| NewGame::from_record(&i.record, &i.source, now))
-            .collect()
-    };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if threads == 1 || records.len() < 64 {
-        return prepare(records);
-    }
-    let size = records.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = records
-            .chunks(size)
-            .map(|chunk| scope.spawn(move || prepare(chunk)))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("preparing rows does not panic"))
-            .collect()
-    })
+    use rayon::prelude::*;
+    records
+        .par_iter()
+        .map(|i| NewGame::from_record(&i.record, &i.source, now))
+        .collect()
 }
 
 /// Inserting rows whose content hash is not stored yet: each backend says it its own way.
