@@ -80,7 +80,13 @@ pub fn run(paths: &[PathBuf], table: Table, json: bool) -> ExitCode {
                                     })
                                     .to_string()
                                 } else {
-                                    describe(&entry.source, &score, settlement.as_ref())
+                                    let [a, b] = [&score.players[0].name, &score.players[1].name];
+                                    format!(
+                                        "{}\trunning: {a} {} · {b} {}",
+                                        describe(&entry.source, &score, settlement.as_ref()),
+                                        signed(ledger.balances[a]),
+                                        signed(ledger.balances[b])
+                                    )
                                 }
                             }
                         }
