@@ -42,6 +42,14 @@ fn every_operation_documents_its_errors_as_problems() {
             if method == "post" {
                 assert!(op["requestBody"]["content"].is_object(), "{method} {path}");
             }
+            // A GET's request is its parameters: each has an example.
+            for p in op["parameters"].as_array().into_iter().flatten() {
+                assert!(
+                    !p["example"].is_null() || !p["schema"]["example"].is_null(),
+                    "{method} {path} {}",
+                    p["name"]
+                );
+            }
         }
     }
     assert_eq!(operations, 17);

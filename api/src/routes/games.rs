@@ -217,6 +217,7 @@ pub struct StoredGame {
 #[serde(deny_unknown_fields)]
 pub struct GetQuery {
     /// `json` (the default) or `tcga` (the TCGA text of a `tcga` record).
+    #[param(example = "json")]
     #[serde(default)]
     pub format: Option<String>,
 }

@@ -295,8 +295,10 @@ pub async fn view(
 pub struct RenderRequest {
     /// A position string; the start when absent.
     #[serde(default)]
+    #[param(example = "k3/4/4/4/4/4/1p2/P2X r C1 5 30")]
     pub position: Option<String>,
     /// The last action, whose squares are highlighted.
+    #[param(example = "a2-a1")]
     #[serde(default)]
     pub last_action: Option<String>,
 }

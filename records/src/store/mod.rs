@@ -360,24 +360,31 @@ pub enum Imported {
 #[serde(deny_unknown_fields)]
 pub struct GameFilter {
     /// Only this preset.
+    #[cfg_attr(feature = "openapi", param(example = "tcga"))]
     #[serde(default)]
     pub preset: Option<String>,
     /// Only games this player played (either seat).
+    #[cfg_attr(feature = "openapi", param(example = "chan"))]
     #[serde(default)]
     pub player: Option<String>,
     /// Only this result: `player1`, `player2`, `draw` or `ongoing`.
+    #[cfg_attr(feature = "openapi", param(example = "player1"))]
     #[serde(default)]
     pub result: Option<String>,
     /// Only games played on or after this date (YYYY-MM-DD); games without a date are left out.
+    #[cfg_attr(feature = "openapi", param(example = "2022-01-01"))]
     #[serde(default)]
     pub date_from: Option<String>,
     /// Only games played on or before this date (YYYY-MM-DD).
+    #[cfg_attr(feature = "openapi", param(example = "2022-12-31"))]
     #[serde(default)]
     pub date_to: Option<String>,
     /// Only games with an id greater than this (the `next` of the previous page).
+    #[cfg_attr(feature = "openapi", param(example = 100))]
     #[serde(default)]
     pub after: Option<i64>,
     /// Page size, 1–1000 (default 100).
+    #[cfg_attr(feature = "openapi", param(example = 50))]
     #[serde(default = "default_limit")]
     pub limit: i64,
 }
