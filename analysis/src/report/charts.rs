@@ -167,6 +167,16 @@ fn pooled(t: &Table, column: &str) -> Vec<(f64, f64)> {
     out
 }
 
+/// The label of a category axis at `x`: the name of category `x` when x is a whole number.
+fn category(names: &[String], x: f64) -> String {
+    let i = x.round();
+    if (x - i).abs() < 0.01 && i >= 0.0 {
+        names.get(i as usize).cloned().unwrap_or_default()
+    } else {
+        String::new()
+    }
+}
+
 fn heatmap<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     title: &str,
@@ -225,18 +235,10 @@ where
         .x_label_area_size(40)
         .y_label_area_size(50)
         .build_cartesian_2d(-0.5f64..n - 0.5, 0f64..1f64)?;
-    let label = names.clone();
     chart
         .configure_mesh()
         .x_labels(names.len().max(1))
-        .x_label_formatter(&move |x| {
-            let i = x.round();
-            if (x - i).abs() < 0.01 && i >= 0.0 {
-                label.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
+        .x_label_formatter(&|x| category(&names, *x))
         .y_desc("rate of finished games")
         .label_style((FONT, 13))
         .axis_desc_style((FONT, 14))
@@ -347,14 +349,7 @@ where
     chart
         .configure_mesh()
         .x_labels(bars.len().max(1))
-        .x_label_formatter(&move |x| {
-            let i = x.round();
-            if (x - i).abs() < 0.01 && i >= 0.0 {
-                names.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
+        .x_label_formatter(&|x| category(&names, *x))
         .y_desc("games")
         .label_style((FONT, 13))
         .axis_desc_style((FONT, 14))
