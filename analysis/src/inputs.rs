@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+use records::core::Record;
 use records::formats::{Format, LoadError, parse_records};
-use records::record::Record;
 
 /// One game read from a file: where it came from and the record, or why it could not be read.
 pub struct Entry {

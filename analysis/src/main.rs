@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-mod bots;
+mod games;
 mod import;
 mod inputs;
 mod report;
@@ -17,7 +17,7 @@ mod validate;
 #[command(
     name = "anqi",
     version,
-    about = "Anqi (暗棋) batch tool: validate, score, import, simulate and report on game records"
+    about = "Anqi (暗棋) batch tool: validate, score, import, simulate and report on game records of every game of the toolkit"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -82,20 +82,24 @@ enum Command {
         verbose: bool,
     },
     /// Self-play: deal N games from a seed and let bots play them, on all cores, writing
-    /// JSON Lines records (with the layout, every action and the result). The same seed gives
-    /// the same games, whatever the number of threads.
+    /// JSON Lines records (with the hidden truth, every action and the result). The same seed
+    /// gives the same games, whatever the number of threads.
     Simulate {
-        /// The preset the games are played under.
-        #[arg(long, default_value = "tcga")]
-        preset: String,
+        /// The game (banqi).
+        #[arg(long, default_value = "banqi")]
+        game: String,
+        /// The preset the games are played under (the game's first preset by default: Banqi's
+        /// tcga).
+        #[arg(long)]
+        preset: Option<String>,
         /// How many games.
         #[arg(long, default_value_t = 1000)]
         games: u64,
         /// The run's seed; game i is dealt and played from a seed derived from it.
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// The bots: one for both players, or player 1's and player 2's separated by a comma
-        /// (random, greedy, search).
+        /// The bots: one for every seat, or one per seat in turn order separated by commas
+        /// (Banqi: random, greedy, search).
         #[arg(long, default_value = "random")]
         bot: String,
         /// The output file (JSON Lines).
@@ -108,16 +112,21 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
-    /// Replay game logs into Polars tables (Parquet, hive layout by preset) and write a
-    /// statistics report: flip openings, win/draw rates by variant and colour, point margins,
-    /// bonuses and settlements, game length, endings; each rate with a 95% interval; charts
-    /// (PNG and SVG), a self-contained HTML page, the numbers as JSON and CSV. Invalid games
-    /// are counted and listed, not dropped silently.
+    /// Replay game logs of any game into Polars tables (Parquet, hive layout by game and
+    /// preset) and write a statistics report: results by preset, variant, seat and side, game
+    /// length, endings, and each game's own tables (Banqi: flip openings, point margins,
+    /// bonuses and settlements); each rate with a 95% interval; charts (PNG and SVG), a
+    /// self-contained HTML page, the numbers as JSON and CSV. Invalid games are counted and
+    /// listed, not dropped silently. Every table is counts: `--merge` adds up reports of parts
+    /// of a data set into the report of the whole.
     Report {
         /// JSON Lines, JSON or TCGA files or directories, and record stores
-        /// (`sqlite:path/to/anqi.db` or `postgres://…`).
+        /// (`sqlite:path/to/anqi.db` or `postgres://…`); with `--merge`, report directories.
         #[arg(required = true)]
         inputs: Vec<String>,
+        /// Merge reports (their stats.json and data/) instead of reading game logs.
+        #[arg(long)]
+        merge: bool,
         /// The report directory (created; its data/ is rebuilt).
         #[arg(long, short, default_value = "report")]
         output: PathBuf,
@@ -153,6 +162,7 @@ fn main() -> ExitCode {
             },
         ),
         Command::Simulate {
+            game,
             preset,
             games,
             seed,
@@ -161,24 +171,19 @@ fn main() -> ExitCode {
             max_plies,
             threads,
         } => {
-            let bots: Result<Vec<bots::Bot>, String> = bot.split(',').map(str::parse).collect();
-            let bots = match bots.as_deref() {
-                Ok([one]) => [*one, *one],
-                Ok([first, second]) => [*first, *second],
-                Ok(_) => {
-                    eprintln!("anqi simulate: --bot takes one bot, or two separated by a comma");
-                    return ExitCode::from(2);
-                }
+            let game = match game.parse() {
+                Ok(g) => g,
                 Err(e) => {
                     eprintln!("anqi simulate: {e}");
                     return ExitCode::from(2);
                 }
             };
             simulate::run(&simulate::Options {
+                game,
                 preset,
                 games,
                 seed,
-                bots,
+                bots: bot.split(',').map(str::to_owned).collect(),
                 output,
                 max_plies,
                 threads: threads
@@ -187,6 +192,7 @@ fn main() -> ExitCode {
         }
         Command::Report {
             inputs,
+            merge,
             output,
             stake,
             bonus,
@@ -194,11 +200,14 @@ fn main() -> ExitCode {
         } => report::run(&report::Options {
             inputs,
             output,
-            table: records::settlement::Table {
-                stake,
-                bonus_per_point: bonus,
+            merge,
+            parts: games::PartOptions {
+                table: records::core::Table {
+                    stake,
+                    bonus_per_point: bonus,
+                },
+                flip_depth: flips,
             },
-            flip_depth: flips,
         }),
         Command::Score {
             paths,
@@ -207,7 +216,7 @@ fn main() -> ExitCode {
             json,
         } => score::run(
             &paths,
-            records::settlement::Table {
+            records::core::Table {
                 stake,
                 bonus_per_point: bonus,
             },

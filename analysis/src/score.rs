@@ -1,22 +1,33 @@
-//! `anqi score`: piece points per game and the 戲谷 coin settlement, running over the games
-//! of each file (a file holding a series of games between the same players carries draws).
+//! `anqi score`: each game's points and its coin settlement (Banqi's 戲谷 rules), running over
+//! the games of each file (a file holding a series of games between the same players carries
+//! draws), for records of any game.
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use records::record::Record;
-use records::scoring::{GameScore, score_record};
-use records::settlement::{SeriesBook, Settlement, Table};
+use records::core::{Record, ScoreError, Table};
+use records::games::GameKind;
+use records::games::banqi::settlement::SeriesBook;
+use records::with_game;
 use serde_json::json;
 
+use crate::games::Tool;
 use crate::inputs;
 
-/// The settlement state of one file: a series per pair of players, and their balances.
+/// The settlement state of one file: a series per group of players (the draws carried),
+/// and their balances.
 struct Ledger {
     book: SeriesBook,
     balances: BTreeMap<String, i128>,
+}
+
+/// One scored game: its line (text or JSON) and the players' names.
+struct Scored {
+    text: String,
+    json: serde_json::Value,
+    names: Vec<String>,
 }
 
 pub fn run(paths: &[PathBuf], table: Table, json: bool) -> ExitCode {
@@ -36,7 +47,7 @@ pub fn run(paths: &[PathBuf], table: Table, json: bool) -> ExitCode {
             table.stake, table.bonus_per_point
         );
     }
-    let (mut scored, mut failed) = (0usize, 0usize);
+    let (mut scored_games, mut failed) = (0usize, 0usize);
     for file in &files {
         let mut ledger = Ledger {
             book: SeriesBook::new(table),
@@ -52,43 +63,39 @@ pub fn run(paths: &[PathBuf], table: Table, json: bool) -> ExitCode {
                         format!("{}\tUNREADABLE\t{e}", entry.source)
                     }
                 }
-                Ok(record) => match score_record(record) {
+                Ok(record) => match ledger.score(record, &table) {
                     Err(e) => {
                         failed += 1;
+                        let code = match &e {
+                            ScoreError::Replay(r) => r.code(),
+                            ScoreError::Settlement(_) => "settlement_overflow",
+                        };
                         if json {
-                            json!({"source": entry.source, "invalid": e, "code": e.code()})
+                            json!({"source": entry.source, "invalid": e.to_string(), "code": code})
                                 .to_string()
                         } else {
                             format!("{}\tINVALID\t{e}", entry.source)
                         }
                     }
-                    Ok(score) => {
-                        let settled = ledger.settle(record, &score);
-                        match settled {
-                            Err(e) => {
-                                failed += 1;
-                                format!("{}\tCANNOT SETTLE\t{e}", entry.source)
-                            }
-                            Ok(settlement) => {
-                                scored += 1;
-                                if json {
-                                    json!({
-                                        "source": entry.source,
-                                        "score": score,
-                                        "settlement": settlement,
-                                        "balances": ledger.balances,
-                                    })
-                                    .to_string()
-                                } else {
-                                    let [a, b] = [&score.players[0].name, &score.players[1].name];
-                                    format!(
-                                        "{}\trunning: {a} {} · {b} {}",
-                                        describe(&entry.source, &score, settlement.as_ref()),
-                                        signed(ledger.balances[a]),
-                                        signed(ledger.balances[b])
-                                    )
-                                }
-                            }
+                    Ok(scored) => {
+                        scored_games += 1;
+                        if json {
+                            let mut line = scored.json;
+                            line["source"] = json!(entry.source);
+                            line["balances"] = json!(ledger.balances);
+                            line.to_string()
+                        } else {
+                            let running: Vec<String> = scored
+                                .names
+                                .iter()
+                                .map(|n| format!("{n} {}", signed(ledger.balances[n])))
+                                .collect();
+                            format!(
+                                "{}\t{}\trunning: {}",
+                                entry.source,
+                                scored.text,
+                                running.join(" · ")
+                            )
                         }
                     }
                 },
@@ -122,14 +129,14 @@ pub fn run(paths: &[PathBuf], table: Table, json: bool) -> ExitCode {
         }
     }
     let summary = format!(
-        "{} games: {scored} scored, {failed} not scored",
-        scored + failed
+        "{} games: {scored_games} scored, {failed} not scored",
+        scored_games + failed
     );
     let _ = if json {
         writeln!(
             out,
             "{}",
-            json!({"summary": {"games": scored + failed, "scored": scored, "not_scored": failed}})
+            json!({"summary": {"games": scored_games + failed, "scored": scored_games, "not_scored": failed}})
         )
     } else {
         writeln!(out, "{summary}")
@@ -143,32 +150,56 @@ pub fn run(paths: &[PathBuf], table: Table, json: bool) -> ExitCode {
 }
 
 impl Ledger {
-    /// Settles the game in its pair's series; None for an unfinished game.
-    fn settle(
+    /// Scores a record of any game and settles it in its players' series.
+    fn score(&mut self, record: &Record, table: &Table) -> Result<Scored, ScoreError> {
+        let kind = GameKind::of(record)?;
+        with_game!(kind, G => self.score_game::<G>(record, table))
+    }
+
+    fn score_game<G: Tool>(
         &mut self,
         record: &Record,
-        score: &GameScore,
-    ) -> Result<Option<Settlement>, records::settlement::SettlementError> {
-        let names = [record.player_name(0), record.player_name(1)];
+        table: &Table,
+    ) -> Result<Scored, ScoreError> {
+        let rules = records::core::rules::ruleset::<G>(record.preset.as_deref(), &record.options)
+            .map_err(|e| {
+            ScoreError::Replay(records::core::ReplayError::invalid(
+                records::core::RecordProblem::InvalidRuleset,
+                e.to_string(),
+            ))
+        })?;
+        let names: Vec<String> = (0..G::seats(&rules) as usize)
+            .map(|i| record.player_name(i))
+            .collect();
         for name in &names {
             self.balances.entry(name.clone()).or_insert(0);
         }
-        let series = self.book.series(&names[0], &names[1]);
-        let Some(settlement) = series.settle(score).transpose()? else {
-            return Ok(None);
-        };
-        if let (Some(payer), Some(payee)) = (settlement.payer, settlement.payee) {
-            let amount = settlement.amount as i128;
+        // Two-seat games settle in a series per pair; the draws carried come from it.
+        let series = self
+            .book
+            .series(&names[0], names.get(1).map_or("", String::as_str));
+        let sheet = G::score(record, table, series.draws)?;
+        match G::outcome(&sheet) {
+            Some(o) if o.is_draw() => series.draws += 1,
+            Some(_) => series.draws = 0,
+            None => {}
+        }
+        series.games += 1;
+        if let Some((payer, payee, amount)) = G::payment(&sheet) {
             *self
                 .balances
                 .get_mut(&names[payer.index()])
-                .expect("entered") -= amount;
+                .expect("entered") -= amount as i128;
             *self
                 .balances
                 .get_mut(&names[payee.index()])
-                .expect("entered") += amount;
+                .expect("entered") += amount as i128;
         }
-        Ok(Some(settlement))
+        Ok(Scored {
+            text: G::score_text(&sheet),
+            json: serde_json::to_value(&sheet).expect("a score serialises"),
+            names,
+        })
     }
 }
 
@@ -178,49 +209,4 @@ fn signed(n: i128) -> String {
     } else {
         n.to_string()
     }
-}
-
-fn describe(source: &str, score: &GameScore, settlement: Option<&Settlement>) -> String {
-    let [p1, p2] = &score.players;
-    let result = match score.result {
-        None => format!("unfinished after {} plies", score.plies),
-        Some(r) => {
-            let who = match r.outcome.winner() {
-                Some(w) => format!("{} won", score.players[w.index()].name),
-                None => "drawn".to_owned(),
-            };
-            let why = r
-                .reason
-                .map_or(String::new(), |r| format!(" by {}", r.code()));
-            format!("{who}{why} after {} plies", score.plies)
-        }
-    };
-    let flips = match &score.first_flips {
-        Some(f) if score.doubled => format!("first flips {f}: doubled (門棋加倍)"),
-        Some(f) => format!("first flips {f}"),
-        None => "no first flips".to_owned(),
-    };
-    let coins = match settlement {
-        None => "not settled (unfinished)".to_owned(),
-        Some(s) => match (s.payer, s.payee) {
-            (Some(payer), Some(payee)) => format!(
-                "{} pays {} {} = {}",
-                score.players[payer.index()].name,
-                score.players[payee.index()].name,
-                s.amount,
-                s.formula
-            ),
-            _ => s.formula.clone(),
-        },
-    };
-    let heroes: String = score
-        .players
-        .iter()
-        .filter(|p| p.soldier_took_general > 0)
-        .map(|p| format!("\t小兵立大功: {}", p.name))
-        .collect();
-    format!(
-        "{source}\t{} vs {}\t{result}\tpoints {} {} · {} {}\t{flips}\t{coins}{heroes}",
-        p1.name, p2.name, p1.name, p1.points, p2.name, p2.points
-    )
 }

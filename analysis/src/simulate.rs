@@ -9,17 +9,22 @@ use std::process::ExitCode;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use records::banqi::{Game, Layout, Overrides, Ruleset, reveal_from_layout};
-use records::record::{Record, StatedOutcome, StatedResult};
+use records::core::Record;
+use records::core::play::stated_result;
+use records::games::GameKind;
+use records::with_game;
+use serde_json::Map;
 
-use crate::bots::Bot;
+use crate::games::{Tool, bot_index};
 
 pub struct Options {
-    pub preset: String,
+    pub game: GameKind,
+    /// The game's preset (its first when absent).
+    pub preset: Option<String>,
     pub games: u64,
     pub seed: u64,
-    /// Player 1's and player 2's bots.
-    pub bots: [Bot; 2],
+    /// The bots by name: one for every seat, or one per seat in turn order.
+    pub bots: Vec<String>,
     pub output: PathBuf,
     pub max_plies: u32,
     pub threads: usize,
@@ -33,42 +38,42 @@ pub fn game_seed(run: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Plays game `index` of a run.
-pub fn play(rules: &Ruleset, preset: &str, options: &Options, index: u64) -> Record {
+/// Plays game `index` of a run: deals the hidden truth from the game's seed, lets the
+/// seats' bots choose, fills in what each action reveals from the deal.
+pub fn play<G: Tool>(
+    rules: &G::Ruleset,
+    preset: &str,
+    bots: &[usize],
+    options: &Options,
+    index: u64,
+) -> Record {
     let seed = game_seed(options.seed, index);
     let mut rng = SmallRng::seed_from_u64(seed);
-    let layout = Layout::shuffled(&mut rng);
-    let mut game = Game::new(*rules);
+    let hidden = G::deal(rules, &mut rng);
+    let mut m = G::new_match(*rules, G::start(rules));
     let mut actions = Vec::new();
     let mut buffer = Vec::with_capacity(64);
     let end = loop {
-        if let Some(end) = game.end() {
+        if let Some(end) = G::end(&m) {
             break Some(end);
         }
-        if game.position().ply() >= options.max_plies {
+        let pos = G::position(&m);
+        if G::ply(pos) >= options.max_plies {
             break None;
         }
-        let bot = options.bots[game.position().player_to_move().index()];
-        let mut action = bot.choose(&game, &mut rng, &mut buffer);
-        reveal_from_layout(&game, &layout, &mut action);
-        game.play(&action).expect("a bot plays a legal action");
+        let bot = bots[G::to_move(pos).index() % bots.len()];
+        let choice = G::choose(bot, &m, &mut rng, &mut buffer);
+        let action =
+            G::reveal(choice, pos, Some(&hidden)).expect("the deal fills a legal action in");
+        G::play(&mut m, &action).expect("a bot plays a legal action");
         actions.push(action.to_string());
     };
-    let mut record = Record::new(preset, actions);
-    record.players = options.bots.iter().map(|b| b.name().to_owned()).collect();
-    record.layout = Some(layout);
-    record.result = Some(match end {
-        Some(end) => StatedResult {
-            outcome: StatedOutcome::from_outcome(end.outcome),
-            reason: Some(end.reason),
-            period: end.period,
-        },
-        None => StatedResult {
-            outcome: StatedOutcome::Ongoing,
-            reason: None,
-            period: None,
-        },
-    });
+    let mut record = Record::new(G::NAME, preset, actions);
+    record.players = (0..G::seats(rules) as usize)
+        .map(|i| G::BOTS[bots[i % bots.len()]].to_owned())
+        .collect();
+    record.layout = Some(G::hidden_value(&hidden));
+    record.result = Some(stated_result(end));
     record
         .metadata
         .insert("seed".into(), serde_json::Value::from(seed));
@@ -79,8 +84,31 @@ pub fn play(rules: &Ruleset, preset: &str, options: &Options, index: u64) -> Rec
 }
 
 pub fn run(options: &Options) -> ExitCode {
-    let rules = match Ruleset::from_preset(&options.preset, &Overrides::default()) {
+    with_game!(options.game, G => run_game::<G>(options))
+}
+
+fn run_game<G: Tool>(options: &Options) -> ExitCode {
+    let rules = match records::core::rules::ruleset::<G>(options.preset.as_deref(), &Map::new()) {
         Ok(r) => r,
+        Err(e) => {
+            eprintln!("anqi simulate: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let preset = options
+        .preset
+        .clone()
+        .unwrap_or_else(|| G::presets()[0].name.to_owned());
+    let bots: Result<Vec<usize>, String> = options.bots.iter().map(|b| bot_index::<G>(b)).collect();
+    let bots = match bots {
+        Ok(b) if b.len() == 1 || b.len() == G::seats(&rules) as usize => b,
+        Ok(_) => {
+            eprintln!(
+                "anqi simulate: --bot takes one bot, or {} separated by commas (one per seat)",
+                G::seats(&rules)
+            );
+            return ExitCode::from(2);
+        }
         Err(e) => {
             eprintln!("anqi simulate: {e}");
             return ExitCode::from(2);
@@ -121,7 +149,7 @@ pub fn run(options: &Options) -> ExitCode {
             (next..end)
                 .into_par_iter()
                 .map(|i| {
-                    let record = play(&rules, &options.preset, options, i);
+                    let record = play::<G>(&rules, &preset, &bots, options, i);
                     bar.inc(1);
                     serde_json::to_string(&record).expect("serialisable") + "\n"
                 })
@@ -141,11 +169,10 @@ pub fn run(options: &Options) -> ExitCode {
     }
     bar.finish_and_clear();
     eprintln!(
-        "{} games ({} vs {}, {}) written to {}",
+        "{} {} games ({}, {preset}) written to {}",
         options.games,
-        options.bots[0].name(),
-        options.bots[1].name(),
-        options.preset,
+        G::NAME,
+        options.bots.join(" vs "),
         options.output.display()
     );
     ExitCode::SUCCESS

@@ -4,7 +4,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use records::replay::{Status, Verdict, validate};
+use records::core::{StatedOutcome, StatedResult, Status, Verdict};
+use records::games::validate;
 
 use crate::inputs;
 
@@ -71,22 +72,17 @@ pub fn run(paths: &[PathBuf], json: bool, quiet: bool) -> ExitCode {
     }
 }
 
-fn describe(v: &Verdict, stated: Option<records::record::StatedResult>) -> String {
+fn describe(v: &Verdict, stated: Option<StatedResult>) -> String {
     let state = match v.derived {
-        Status::Ongoing => {
-            match stated.filter(|s| s.outcome != records::record::StatedOutcome::Ongoing) {
-                Some(s) => format!(
-                    "{} by {} after {} plies (stated)",
-                    serde_json::to_value(s.outcome)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_owned))
-                        .unwrap_or_default(),
-                    s.reason.map_or("an unstated reason", |r| r.code()),
-                    v.plies
-                ),
-                None => format!("ongoing after {} plies", v.plies),
-            }
-        }
+        Status::Ongoing => match stated.filter(|s| s.outcome != StatedOutcome::Ongoing) {
+            Some(s) => format!(
+                "{} by {} after {} plies (stated)",
+                s.outcome.code(),
+                s.reason.map_or("an unstated reason", |r| r.code()),
+                v.plies
+            ),
+            None => format!("ongoing after {} plies", v.plies),
+        },
         Status::Ended { end, ply } => {
             let who = end.outcome.describe();
             format!("{who} by {} at ply {ply}", end.reason.code())

@@ -5,7 +5,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use records::record::Record;
+use records::core::Record;
 use records::store::{Store, test_databases};
 
 fn dir(name: &str) -> PathBuf {

@@ -110,7 +110,11 @@ fn statistics_of_a_hand_made_set() {
         (Some(1), Some(0))
     );
     // Red was player 1 in all three: red won, drew and lost once.
-    let red = row(&stats, "by_colour", &[("variant", json!("tcga"))]);
+    let red = row(
+        &stats,
+        "by_side",
+        &[("variant", json!("tcga")), ("side", json!("red"))],
+    );
     assert_eq!(
         (
             red["wins"].as_u64(),
@@ -178,17 +182,38 @@ fn statistics_of_a_hand_made_set() {
         &[("preset", json!("tcga")), ("margin", json!("0"))],
     );
     assert_eq!(margin["games"], 2);
-    let overview = row(&stats, "overview", &[("preset", json!("tcga"))]);
+    let banqi = row(&stats, "banqi_overview", &[("preset", json!("tcga"))]);
     assert_eq!(
         (
-            overview["doubled"].as_u64(),
-            overview["decided"].as_u64(),
-            overview["carried"].as_u64()
+            banqi["doubled"].as_u64(),
+            banqi["decided"].as_u64(),
+            banqi["carried"].as_u64()
         ),
         (Some(1), Some(2), Some(1))
     );
-    assert_eq!(overview["carried_rate"], json!(0.5));
+    assert_eq!(banqi["carried_rate"], json!(0.5));
+    // Mean settlement of the decided games: (200 + 200) / 2.
+    assert_eq!(banqi["mean_settlement"], json!(200.0));
+    let overview = row(&stats, "overview", &[("preset", json!("tcga"))]);
     assert_eq!(overview["mean_plies"], json!(2.0));
+    assert_eq!(
+        (overview["games"].as_u64(), overview["finished"].as_u64()),
+        (Some(3), Some(3))
+    );
+    // Every seat: player 2 won, drew and lost once too.
+    let second = row(
+        &stats,
+        "by_seat",
+        &[("preset", json!("tcga")), ("seat", json!("2"))],
+    );
+    assert_eq!(
+        (
+            second["wins"].as_u64(),
+            second["draws"].as_u64(),
+            second["losses"].as_u64()
+        ),
+        (Some(1), Some(1), Some(1))
+    );
     let endings = rows(&stats, "endings");
     assert!(
         endings
@@ -212,7 +237,7 @@ fn statistics_of_a_hand_made_set() {
     assert!(
         std::fs::read_to_string(out.join("tables/by_preset.csv"))
             .unwrap()
-            .starts_with("preset,games,finished")
+            .starts_with("game,preset,games,finished")
     );
     for chart in [
         "heatmap-tcga",
@@ -231,9 +256,17 @@ fn statistics_of_a_hand_made_set() {
         html.contains("a1 0.500"),
         "the heatmap names a1 and its score"
     );
-    for (preset, n) in [("tcga", 3), ("taiwan", 1)] {
-        let part = out.join(format!("data/games/preset={preset}/part-00000.parquet"));
-        assert_eq!(parquet_rows(&part), n, "{preset}");
+    for (table, preset, n) in [
+        ("games", "tcga", 3),
+        ("games", "taiwan", 1),
+        ("seats", "tcga", 6),
+        ("banqi_games", "tcga", 3),
+        ("banqi_flips", "tcga", 6),
+    ] {
+        let part = out.join(format!(
+            "data/{table}/game=banqi/preset={preset}/part-00000.parquet"
+        ));
+        assert_eq!(parquet_rows(&part), n, "{table} {preset}");
     }
 }
 
@@ -279,7 +312,10 @@ fn the_record_store_is_an_input() {
     let stats: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
     assert_eq!(stats["summary"]["games"], 2);
-    assert_eq!(stats["summary"]["presets"], json!(["olympiad", "tcga"]));
+    assert_eq!(
+        stats["summary"]["presets"],
+        json!(["banqi/olympiad", "banqi/tcga"])
+    );
     // An input with no valid game is an error, not an empty report.
     std::fs::write(dir.join("bad.jsonl"), "{not json\n").unwrap();
     let status = anqi(&[

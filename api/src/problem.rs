@@ -11,7 +11,7 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::middleware::{ErrorHandlerResponse, ErrorHandlers};
 use actix_web::{HttpResponse, ResponseError};
-use records::replay::ReplayError;
+use records::core::ReplayError;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -93,7 +93,7 @@ pub const KINDS: &[(&str, &str, u16, &str)] = &[
         "malformed-layout",
         "Malformed layout",
         400,
-        "A layout must be 32 piece letters (a1 b1 … d8) with exactly the 32 pieces of a set.",
+        "The hidden truth (`layout`) is not written as the game writes it (Banqi: 32 piece letters, a1 b1 … d8, with exactly the 32 pieces of a set).",
     ),
     (
         "bad-parameter",
@@ -130,6 +130,12 @@ pub const KINDS: &[(&str, &str, u16, &str)] = &[
         "Unsupported media type",
         415,
         "The body's Content-Type is not one this endpoint takes (JSON: `application/json`; TCGA records: `text/plain`).",
+    ),
+    (
+        "unknown-game",
+        "Unknown game",
+        422,
+        "`game` names no game the service plays; `GET /v1/game-types` lists them.",
     ),
     (
         "unknown-preset",

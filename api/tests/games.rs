@@ -136,8 +136,8 @@ async fn store_fetch_and_list() {
             (Some(id), Some("alice"), Some(true))
         );
         assert_eq!(v["record"]["actions"], json!(["b8(G)", "d8(g)"]));
-        let record: records::record::Record = serde_json::from_value(v["record"].clone()).unwrap();
-        let tcga = records::banqi::tcga::export(&record).unwrap();
+        let record: records::core::Record = serde_json::from_value(v["record"].clone()).unwrap();
+        let tcga = records::games::banqi::tcga::export(&record).unwrap();
         let r = send(
             &app,
             test::TestRequest::get().uri(&format!("/v1/games/{id}?format=tcga")),

@@ -71,3 +71,184 @@ fn every_operation_documents_its_errors_as_problems() {
     }
     let _: Value = doc;
 }
+
+/// The document only gains: everything a client of the first published version could use
+/// (`openapi.v1-baseline.json`) is still there. Every path, method, parameter and response
+/// status; every property of every request and response object (followed through `$ref`s,
+/// `allOf`, `oneOf`); every enum value still accepted.
+#[test]
+fn the_document_keeps_everything_of_the_first_version() {
+    let new = serde_json::to_value(api::openapi::ApiDoc::openapi()).unwrap();
+    let old: Value = serde_json::from_str(include_str!("openapi.v1-baseline.json")).unwrap();
+    let mut missing = Vec::new();
+    for (path, item) in old["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let at = format!("{method} {path}");
+            let Some(new_op) = new["paths"][path].get(method) else {
+                missing.push(format!("{at}: the operation"));
+                continue;
+            };
+            for p in op["parameters"].as_array().into_iter().flatten() {
+                let found = new_op["parameters"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|q| q["name"] == p["name"] && q["in"] == p["in"]);
+                if !found {
+                    missing.push(format!("{at}: parameter {}", p["name"]));
+                }
+            }
+            for (media, content) in op["requestBody"]["content"]
+                .as_object()
+                .into_iter()
+                .flatten()
+            {
+                let new_schema = &new_op["requestBody"]["content"][media]["schema"];
+                compare(
+                    &old,
+                    &new,
+                    &content["schema"],
+                    new_schema,
+                    &format!("{at} request {media}"),
+                    &mut missing,
+                    0,
+                );
+            }
+            for (status, response) in op["responses"].as_object().unwrap() {
+                let Some(new_response) = new_op["responses"].get(status) else {
+                    missing.push(format!("{at}: response {status}"));
+                    continue;
+                };
+                for (media, content) in response["content"].as_object().into_iter().flatten() {
+                    let new_schema = &new_response["content"][media]["schema"];
+                    compare(
+                        &old,
+                        &new,
+                        &content["schema"],
+                        new_schema,
+                        &format!("{at} {status} {media}"),
+                        &mut missing,
+                        0,
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "the document lost:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// A schema with its `$ref` followed.
+fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
+    match schema["$ref"].as_str() {
+        Some(r) => {
+            let name = r.rsplit('/').next().unwrap();
+            resolve(doc, &doc["components"]["schemas"][name])
+        }
+        None => schema,
+    }
+}
+
+/// Every property a schema has, through `allOf`, `oneOf` and `anyOf`.
+fn properties<'a>(doc: &'a Value, schema: &'a Value, out: &mut Vec<(&'a String, &'a Value)>) {
+    let schema = resolve(doc, schema);
+    out.extend(schema["properties"].as_object().into_iter().flatten());
+    for key in ["allOf", "oneOf", "anyOf"] {
+        for branch in schema[key].as_array().into_iter().flatten() {
+            properties(doc, branch, out);
+        }
+    }
+    if let Some(items) = schema.get("items") {
+        properties(doc, items, out);
+    }
+}
+
+/// Whether `schema` still accepts the string `value`.
+fn accepts(doc: &Value, schema: &Value, value: &Value) -> bool {
+    let schema = resolve(doc, schema);
+    let branches: Vec<&Value> = ["allOf", "oneOf", "anyOf"]
+        .iter()
+        .flat_map(|k| schema[*k].as_array().into_iter().flatten())
+        .collect();
+    if !branches.is_empty() {
+        return branches.iter().any(|b| accepts(doc, b, value));
+    }
+    match schema["enum"].as_array() {
+        Some(values) => values.contains(value),
+        None => true,
+    }
+}
+
+fn enums<'a>(doc: &'a Value, schema: &'a Value, out: &mut Vec<&'a Value>) {
+    let schema = resolve(doc, schema);
+    out.extend(schema["enum"].as_array().into_iter().flatten());
+    for key in ["allOf", "oneOf", "anyOf"] {
+        for branch in schema[key].as_array().into_iter().flatten() {
+            enums(doc, branch, out);
+        }
+    }
+}
+
+fn compare(
+    old_doc: &Value,
+    new_doc: &Value,
+    old: &Value,
+    new: &Value,
+    at: &str,
+    missing: &mut Vec<String>,
+    depth: usize,
+) {
+    if depth > 8 {
+        return;
+    }
+    if new.is_null() {
+        missing.push(format!("{at}: the schema"));
+        return;
+    }
+    // Enum values, unless this is a union whose branches are compared property by property.
+    let old_resolved = resolve(old_doc, old);
+    if old_resolved["oneOf"].is_null() || old_resolved["enum"].is_array() {
+        let mut old_values = Vec::new();
+        enums(old_doc, old, &mut old_values);
+        for v in old_values {
+            if !accepts(new_doc, new, v) {
+                missing.push(format!("{at}: value {v}"));
+            }
+        }
+    }
+    let (mut old_props, mut new_props) = (Vec::new(), Vec::new());
+    properties(old_doc, old, &mut old_props);
+    properties(new_doc, new, &mut new_props);
+    for (name, old_prop) in old_props {
+        // A property may appear in several branches (a tagged union): one must keep it all.
+        let candidates: Vec<&Value> = new_props
+            .iter()
+            .filter(|(n, _)| *n == name)
+            .map(|(_, v)| *v)
+            .collect();
+        if candidates.is_empty() {
+            missing.push(format!("{at}: property {name}"));
+            continue;
+        }
+        let mut best: Option<Vec<String>> = None;
+        for new_prop in candidates {
+            let mut lost = Vec::new();
+            compare(
+                old_doc,
+                new_doc,
+                old_prop,
+                new_prop,
+                &format!("{at}.{name}"),
+                &mut lost,
+                depth + 1,
+            );
+            if best.as_ref().is_none_or(|b| lost.len() < b.len()) {
+                best = Some(lost);
+            }
+        }
+        missing.extend(best.unwrap_or_default());
+    }
+}

@@ -5,9 +5,9 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use records::banqi::{Layout, Ruleset, random_playout};
-use records::record::Record;
-use records::replay::validate;
+use records::core::Record;
+use records::games::banqi::{Layout, Ruleset, random_playout};
+use records::games::validate;
 
 /// Plies played by 1,000 seeded random games under `tcga`, to size the throughput.
 fn playout_plies(games: u64) -> u64 {

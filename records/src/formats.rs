@@ -1,7 +1,7 @@
 //! Reading game records from text: a JSON record (or an array of them), JSON Lines, or TCGA.
 
-use crate::banqi::tcga;
-use crate::record::Record;
+use crate::core::Record;
+use crate::games::banqi::tcga;
 
 /// The ways records are written.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

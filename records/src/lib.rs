@@ -1,16 +1,13 @@
-//! Anqi records: the rules engines, notation, game records, replay and validation, scoring
-//! and settlement.
+//! Anqi records: the rules engines, notation, game records, replay and validation, scoring.
 //!
-//! Start with [`banqi`] for the rules, [`record`] / [`replay`] for game records, and
-//! [`scoring`] / [`settlement`] for points and coins.
+//! - [`core`]: what every game shares (seats, outcomes, violations, the record, replay and
+//!   verdicts, scoring credited from the history) and the [`core::Rules`] a game implements;
+//! - [`games`]: the registry ([`games::GameKind`], [`with_game!`]) and one module per game,
+//!   starting with [`games::banqi`];
+//! - [`formats`]: reading record files; [`store`]: the record store (feature `store`).
 
-pub mod banqi;
+pub mod core;
 pub mod formats;
-pub mod record;
-pub mod render;
-pub mod replay;
-pub mod scoring;
-pub mod settlement;
+pub mod games;
 #[cfg(feature = "store")]
 pub mod store;
-pub mod view;

@@ -1,8 +1,10 @@
 //! The reference test of the `tcga` preset: every game of the TCGA NTU 2021 corpus imports
 //! and replays to exactly its recorded ending (RULES.md §4).
 
-use records::banqi::{Reason, tcga};
-use records::replay::{Status, validate};
+use records::core::Reason;
+use records::core::Status;
+use records::games::banqi::tcga;
+use records::games::validate;
 
 mod common;
 use common::corpus_texts as corpus;
@@ -26,11 +28,11 @@ fn every_corpus_game_replays_to_its_recorded_ending() {
         // ending right after the last ply, a timeout with the game still going on.
         let stated = record.result.expect("every corpus game states a result");
         match (stated.reason, verdict.derived) {
-            (Some(Reason::Timeout), Status::Ongoing) => {}
+            (Some(Reason::TIMEOUT), Status::Ongoing) => {}
             (Some(reason), Status::Ended { end, ply }) => {
                 // TCGA writes an elimination as NoMove (the eliminated side cannot move).
-                let derived = if end.reason == Reason::Elimination {
-                    Reason::NoMove
+                let derived = if end.reason == Reason::ELIMINATION {
+                    Reason::NO_MOVE
                 } else {
                     end.reason
                 };
@@ -40,7 +42,7 @@ fn every_corpus_game_replays_to_its_recorded_ending() {
             other => panic!("{name}: {other:?}"),
         }
         *endings
-            .entry(format!("{:?}", stated.reason.unwrap()))
+            .entry(stated.reason.unwrap().code().to_owned())
             .or_default() += 1;
         // And the export writes the same text back.
         assert_eq!(
@@ -60,10 +62,10 @@ fn every_corpus_game_replays_to_its_recorded_ending() {
     assert_eq!(
         endings,
         [
-            "NoMove 1889",
-            "NoProgress 190",
-            "Repetition 248",
-            "Timeout 11"
+            "no_move 1889",
+            "no_progress 190",
+            "repetition 248",
+            "timeout 11"
         ]
     );
 }

@@ -4,12 +4,15 @@
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use records::banqi::{
-    Action, Game, Layout, PRESETS, Piece, Position, SingleHopActions, random_playout,
+use records::core::{Record, Status};
+use records::games::banqi::{
+    Action, Banqi, Layout, Match, PRESETS, Piece, Position, SingleHopActions, random_playout,
     reveal_from_layout,
 };
-use records::record::Record;
-use records::replay::{Status, replay};
+
+fn replay(record: &Record) -> (Vec<Position>, records::core::Verdict) {
+    records::core::replay::replay::<Banqi>(record)
+}
 
 /// Plays a seeded random game and writes it as a record with its layout.
 fn random_record(preset_index: usize, seed: u64) -> (Record, Vec<Position>) {
@@ -28,14 +31,14 @@ fn random_record(preset_index: usize, seed: u64) -> (Record, Vec<Position>) {
         |_, a| actions.push(a.to_string()),
     );
     // Rebuild the positions by replaying the actions on a fresh game.
-    let mut again = Game::new(preset.ruleset);
+    let mut again = Match::new(preset.ruleset);
     for a in &actions {
         again.play(&a.parse().unwrap()).unwrap();
         positions.push(*again.position());
     }
     assert_eq!(again.position(), game.position());
-    let mut record = Record::new(preset.name, actions);
-    record.layout = Some(layout);
+    let mut record = Record::new("banqi", preset.name, actions);
+    record.layout = Some(layout.into());
     (record, positions)
 }
 
@@ -45,7 +48,7 @@ fn check_pool_matches_board(p: &Position, layout: &Layout) {
     for sq in p.covered() {
         from_layout[layout.piece(sq).index()] += 1;
     }
-    assert_eq!(from_layout, p.pool().0, "{p}");
+    assert_eq!(&from_layout, p.pool().counts(), "{p}");
     // And no kind of piece exceeds its count.
     for piece in Piece::all() {
         let on_board = p
@@ -68,7 +71,7 @@ proptest! {
         // Same seed, same game.
         let (again, _) = random_record(preset, seed);
         prop_assert_eq!(&again, &record);
-        let layout = record.layout.unwrap();
+        let layout: Layout = record.layout.clone().unwrap().as_str().unwrap().parse().unwrap();
         for p in &positions {
             check_pool_matches_board(p, &layout);
             let text = p.to_string();
@@ -116,8 +119,8 @@ proptest! {
         let mut listed = Vec::new();
         game.legal_actions(&mut listed);
         let listed: std::collections::HashSet<String> = listed.iter().map(|a| a.to_string()).collect();
-        for from in records::banqi::Square::all() {
-            for to in records::banqi::Square::all() {
+        for from in records::games::banqi::Square::all() {
+            for to in records::games::banqi::Square::all() {
                 let mut a = Action::step(from, to);
                 reveal_from_layout(&game, &layout, &mut a);
                 let accepted = game.clone().play(&a).is_ok();
@@ -137,7 +140,7 @@ proptest! {
         let mut buffer = Vec::new();
         let (game, _) = random_playout(&rules, &layout, &mut rng, plies as u32, &mut buffer, |_, _| {});
         let mut listed = Vec::new();
-        records::banqi::legal_actions(game.position(), &rules, &mut listed);
+        records::games::banqi::legal_actions(game.position(), &rules, &mut listed);
         let picker = SingleHopActions::new(game.position(), &rules);
         let mut picked: Vec<String> = (0..picker.count).map(|k| picker.nth(k).to_string()).collect();
         let mut listed: Vec<String> = listed.iter().map(|a| a.to_string()).collect();
@@ -203,16 +206,16 @@ fn any_record_gets_a_verdict_not_a_panic() {
         let actions: Vec<String> = (0..n)
             .map(|_| ACTIONS[rng.random_range(0..ACTIONS.len())].to_owned())
             .collect();
-        let mut record = Record::new(preset, actions);
+        let mut record = Record::new("banqi", preset, actions);
         record.start = STARTS[rng.random_range(0..STARTS.len())].map(str::to_owned);
         if rng.random_range(0..3) == 0 {
-            record.layout = Some(Layout::shuffled(&mut rng));
+            record.layout = Some(Layout::shuffled(&mut rng).into());
         }
-        let verdict = records::replay::validate(&record);
-        if let Some(records::replay::ReplayError::IllegalPly { ply, .. }) = &verdict.error {
+        let verdict = records::games::validate(&record);
+        if let Some(records::core::ReplayError::IllegalPly { ply, .. }) = &verdict.error {
             assert!(*ply >= 1 && *ply <= record.actions.len(), "{record:?}");
         }
         assert_eq!(verdict.valid, verdict.error.is_none());
-        let _ = records::scoring::score_record(&record);
+        let _ = records::games::banqi::scoring::score_record(&record);
     }
 }

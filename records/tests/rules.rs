@@ -3,39 +3,11 @@
 //! Each case is a position string, a ruleset, and what must (or must not) be legal from one
 //! square, or what one action does. Boards read rank 8 first, files a→d.
 
-use records::banqi::{
-    Action, Effect, Game, Outcome, Overrides, Position, Reason, Ruleset, Violation, legal_actions,
-};
+use records::core::Violation;
+use records::games::banqi::{Action, Effect, Match, Ruleset};
 
-fn rules(preset: &str, overrides: &str) -> Ruleset {
-    let o: Overrides = serde_json::from_str(overrides).unwrap();
-    Ruleset::from_preset(preset, &o).unwrap()
-}
-
-fn pos(s: &str) -> Position {
-    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
-}
-
-/// The legal actions from `from`, as sorted notation.
-fn moves_from(position: &str, rules: &Ruleset, from: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    legal_actions(&pos(position), rules, &mut out);
-    let mut v: Vec<String> = out
-        .iter()
-        .map(|a| a.to_string())
-        .filter(|a| a.starts_with(from) && a.len() > 2 && a.as_bytes()[2] == b'-')
-        .collect();
-    v.sort();
-    v
-}
-
-fn play(position: &str, rules: &Ruleset, action: &str) -> Result<(String, Effect), Violation> {
-    let a: Action = action.parse().unwrap();
-    pos(position)
-        .play(rules, &a)
-        .map(|(p, e)| (p.to_string(), e))
-        .map_err(|e| e.reason)
-}
+mod common;
+use common::banqi::{moves_from, play, pos, rules};
 
 /// A data-driven case: position, preset, overrides, square, expected actions from it.
 struct MoveCase {
@@ -226,14 +198,14 @@ fn move_generation_cases() {
         assert_eq!(got, case.expected, "{}: {}", case.what, case.position);
         // Every listed action is accepted by the checker (dark links given a piece).
         for text in &got {
-            let mut game = Game::from_position(r, pos(case.position));
+            let mut game = Match::from_position(r, pos(case.position));
             let mut a: Action = text.parse().unwrap();
             if let Action::Move(path) = &mut a {
                 let covered = pos(case.position).covered();
                 let pool = *pos(case.position).pool();
                 for hop in path.hops_mut() {
                     if covered.contains(hop.to()) {
-                        let piece = records::banqi::Piece::all()
+                        let piece = records::games::banqi::Piece::all()
                             .find(|p| pool.count(*p) > 0)
                             .unwrap();
                         hop.set_reveal(Some(piece));
@@ -248,89 +220,133 @@ fn move_generation_cases() {
 
 #[test]
 fn illegal_actions_have_precise_reasons() {
-    use Violation::*;
     let tcga = rules("tcga", "{}");
     let cases: &[(&str, &Ruleset, &str, Violation)] = &[
         (
             "4/4/4/4/4/1p2/1K2/4 r - 0 10",
             &tcga,
             "b2-b3",
-            RankForbidsCapture,
+            Violation::RANK_FORBIDS_CAPTURE,
         ),
         (
             "4/4/4/4/4/1c2/1P2/4 r - 0 10",
             &tcga,
             "b2-b3",
-            RankForbidsCapture,
+            Violation::RANK_FORBIDS_CAPTURE,
         ),
         (
             "4/4/4/4/4/1p2/1C2/4 r - 0 10",
             &tcga,
             "b2-b3",
-            CannonNeedsOneScreen,
+            Violation::CANNON_NEEDS_ONE_SCREEN,
         ),
         (
             "4/4/1k2/1X2/1X2/1C2/4/4 r g1m1 0 10",
             &tcga,
             "b3-b6",
-            CannonNeedsOneScreen,
+            Violation::CANNON_NEEDS_ONE_SCREEN,
         ),
         (
             "4/4/4/4/4/1k2/4/1C2 r - 0 10",
             &tcga,
             "b1-b3",
-            CannonNeedsOneScreen,
+            Violation::CANNON_NEEDS_ONE_SCREEN,
         ),
-        ("4/4/4/4/4/2k1/1C2/4 r - 0 10", &tcga, "b2-c3", Unreachable),
-        ("4/4/4/1k2/4/4/4/1R2 r - 0 10", &tcga, "b1-b5", Unreachable),
-        ("4/4/4/1k2/4/4/4/1R2 r - 0 10", &tcga, "b1-b3", Unreachable),
+        (
+            "4/4/4/4/4/2k1/1C2/4 r - 0 10",
+            &tcga,
+            "b2-c3",
+            Violation::UNREACHABLE,
+        ),
+        (
+            "4/4/4/1k2/4/4/4/1R2 r - 0 10",
+            &tcga,
+            "b1-b5",
+            Violation::UNREACHABLE,
+        ),
+        (
+            "4/4/4/1k2/4/4/4/1R2 r - 0 10",
+            &tcga,
+            "b1-b3",
+            Violation::UNREACHABLE,
+        ),
         (
             "4/4/4/4/4/1X2/1R2/4 r p1 0 10",
             &tcga,
             "b2-b3(p)",
-            CoveredTarget,
+            Violation::COVERED_TARGET,
         ),
         (
             "4/4/4/4/4/1X2/1R2/4 r p1 0 10",
             &tcga,
             "b2-b3",
-            CoveredTarget,
+            Violation::COVERED_TARGET,
         ),
         (
             "4/4/4/4/4/1X2/1R2/4 r p1 0 10",
             &tcga,
             "b3-b4",
-            PieceCovered,
+            Violation::PIECE_COVERED,
         ),
-        ("4/4/4/4/4/1X2/1R2/4 r p1 0 10", &tcga, "a1-a2", NoSuchPiece),
+        (
+            "4/4/4/4/4/1X2/1R2/4 r p1 0 10",
+            &tcga,
+            "a1-a2",
+            Violation::NO_SUCH_PIECE,
+        ),
         (
             "4/4/4/4/4/1X2/1r2/4 r p1 0 10",
             &tcga,
             "b2-b1",
-            NotYourPiece,
+            Violation::NOT_YOUR_PIECE,
         ),
-        ("4/4/4/4/4/1X2/1R2/4 r p1 0 10", &tcga, "b2", NotCovered),
-        ("4/4/4/4/4/1X2/1R2/4 r p1 0 10", &tcga, "a1(p)", NotCovered),
-        ("4/4/4/4/4/1X2/1R2/4 r p1 0 10", &tcga, "b3", RevealMissing),
+        (
+            "4/4/4/4/4/1X2/1R2/4 r p1 0 10",
+            &tcga,
+            "b2",
+            Violation::NOT_COVERED,
+        ),
+        (
+            "4/4/4/4/4/1X2/1R2/4 r p1 0 10",
+            &tcga,
+            "a1(p)",
+            Violation::NOT_COVERED,
+        ),
+        (
+            "4/4/4/4/4/1X2/1R2/4 r p1 0 10",
+            &tcga,
+            "b3",
+            Violation::REVEAL_MISSING,
+        ),
         (
             "4/4/4/4/4/1X2/1R2/4 r p1 0 10",
             &tcga,
             "b3(k)",
-            RevealImpossible,
+            Violation::REVEAL_IMPOSSIBLE,
         ),
         (
             "4/4/4/4/4/1X2/1R2/4 r p1 0 10",
             &tcga,
             "b2-c2(k)",
-            RevealUnexpected,
+            Violation::REVEAL_UNEXPECTED,
         ),
-        ("4/4/4/4/4/1X2/1RP1/4 r p1 0 10", &tcga, "b2-c2", OwnPiece),
-        ("4/4/4/4/4/1X2/1R2/4 r p1 0 10", &tcga, "b2-b2", Unreachable),
+        (
+            "4/4/4/4/4/1X2/1RP1/4 r p1 0 10",
+            &tcga,
+            "b2-c2",
+            Violation::OWN_PIECE,
+        ),
+        (
+            "4/4/4/4/4/1X2/1R2/4 r p1 0 10",
+            &tcga,
+            "b2-b2",
+            Violation::UNREACHABLE,
+        ),
         (
             "4/4/4/4/1p2/1p2/1R2/4 r - 0 10",
             &tcga,
             "b2-b3-b4",
-            ChainNotAllowed,
+            Violation::CHAIN_NOT_ALLOWED,
         ),
     ];
     for (position, r, action, expected) in cases {
@@ -344,38 +360,38 @@ fn illegal_actions_have_precise_reasons() {
     let chain = rules("tcga", r#"{"chain_capture": true}"#);
     assert_eq!(
         play("4/4/4/4/4/1p2/1R2/4 r - 0 10", &chain, "b2-c2-c3").unwrap_err(),
-        ChainNeedsCapture
+        Violation::CHAIN_NEEDS_CAPTURE
     );
     assert_eq!(
         play("4/4/4/4/1p2/4/1R2/4 r - 0 10", &chain, "b2-b3-b4").unwrap_err(),
-        ChainNeedsCapture
+        Violation::CHAIN_NEEDS_CAPTURE
     );
     let rush = rules("taiwan", r#"{"chariot_rush": true}"#);
     assert_eq!(
         play("4/4/4/1k2/1X2/4/4/1R2 r g1 0 10", &rush, "b1-b5").unwrap_err(),
-        Blocked
+        Violation::BLOCKED
     );
     assert_eq!(
         play("4/4/4/1k2/1X2/4/4/1R2 r g1 0 10", &rush, "b1-b4").unwrap_err(),
-        CoveredTarget
+        Violation::COVERED_TARGET
     );
     assert_eq!(
         play("4/4/4/4/4/4/1k2/1R2 r - 0 10", &rush, "b1-b2").unwrap_err(),
-        RankForbidsCapture
+        Violation::RANK_FORBIDS_CAPTURE
     );
 
     let full = rules("taiwan-full", "{}");
     assert_eq!(
         play("4/4/4/4/1p2/1X2/1p2/1R2 r k1 0 10", &full, "b1-b2-b3(k)").unwrap_err(),
-        DarkLinkNotAllowed
+        Violation::DARK_LINK_NOT_ALLOWED
     );
     assert_eq!(
         play("4/4/4/4/1p2/1X2/1R2/4 r p1 0 10", &full, "b2-b3(p)-b4").unwrap_err(),
-        DarkLinkNotAllowed
+        Violation::DARK_LINK_NOT_ALLOWED
     );
     assert_eq!(
         play("4/4/4/4/1p2/1X2/1R2/4 r k1 0 10", &full, "b2-b3(k)-b4").unwrap_err(),
-        TurnEnded
+        Violation::TURN_ENDED
     );
     let dark_chain = rules("gametower-dark-chain", "{}");
     assert_eq!(
@@ -385,7 +401,7 @@ fn illegal_actions_have_precise_reasons() {
             "b2-b3(k)-b4"
         )
         .unwrap_err(),
-        TurnEnded
+        Violation::TURN_ENDED
     );
     assert_eq!(
         play(
@@ -394,7 +410,7 @@ fn illegal_actions_have_precise_reasons() {
             "b2-b3(P)-b4"
         )
         .unwrap_err(),
-        TurnEnded
+        Violation::TURN_ENDED
     );
 }
 
@@ -440,202 +456,4 @@ fn dark_capture_outcomes() {
     )
     .unwrap();
     assert_eq!(after, "k3/4/4/4/1R2/4/4/4 b - 0 11");
-}
-
-#[test]
-fn a_failed_dark_capture_can_eliminate_the_mover() {
-    let full = rules("taiwan-full", "{}");
-    let mut game = Game::from_position(full, pos("4/4/4/4/4/1X2/1R2/4 r k1 0 10"));
-    game.play(&"b2-b3(k)".parse().unwrap()).unwrap();
-    let end = game.end().unwrap();
-    assert_eq!(
-        (end.outcome, end.reason),
-        (Outcome::Player2, Reason::Elimination)
-    );
-}
-
-#[test]
-fn no_legal_action_loses() {
-    let tcga = rules("tcga", "{}");
-    let game = Game::from_position(tcga, pos("4/4/4/4/4/4/p3/Kp2 r - 0 10"));
-    let end = game.end().unwrap();
-    assert_eq!(
-        (end.outcome, end.reason),
-        (Outcome::Player2, Reason::NoMove)
-    );
-    // Covered pieces can always be flipped.
-    let game = Game::from_position(tcga, pos("4/4/4/4/4/4/p3/KpX1 r g1 0 10"));
-    assert_eq!(game.end(), None);
-}
-
-fn play_all(game: &mut Game, actions: &str) {
-    for a in actions.split_whitespace() {
-        assert_eq!(game.end(), None, "game ended before {a}");
-        game.play(&a.parse().unwrap())
-            .unwrap_or_else(|e| panic!("{a}: {e}"));
-    }
-}
-
-#[test]
-fn no_progress_draws_at_exactly_n() {
-    let taiwan = rules("taiwan", "{}");
-    let mut game = Game::from_position(taiwan, pos("k3/4/4/4/4/4/4/K3 r - 48 60"));
-    play_all(&mut game, "a1-a2");
-    assert_eq!(game.position().no_progress(), 49);
-    assert_eq!(game.end(), None);
-    play_all(&mut game, "a8-a7");
-    let end = game.end().unwrap();
-    assert_eq!(
-        (end.outcome, end.reason),
-        (Outcome::Draw, Reason::NoProgress)
-    );
-    // A capture resets the counter.
-    let mut game = Game::from_position(taiwan, pos("k3/4/4/4/4/4/p3/K3 r - 49 60"));
-    assert!(
-        Game::from_position(taiwan, pos("k3/4/4/4/4/4/p3/K3 r - 50 60"))
-            .end()
-            .is_some()
-    );
-    play_all(&mut game, "a1-b1");
-    assert_eq!(game.end().unwrap().reason, Reason::NoProgress);
-    let mut game = Game::from_position(taiwan, pos("k3/4/4/4/4/4/4/KP1p r - 49 60"));
-    play_all(&mut game, "b1-c1");
-    assert_eq!(game.end().unwrap().reason, Reason::NoProgress);
-    let mut game = Game::from_position(taiwan, pos("k3/4/4/4/4/4/4/KPp1 r - 49 60"));
-    play_all(&mut game, "b1-c1");
-    assert_eq!(game.position().no_progress(), 0);
-    assert_eq!(game.end(), None);
-}
-
-#[test]
-fn cycle_repetition_draws_on_the_third_cycle() {
-    let tcga = rules("tcga", "{}");
-    let mut game = Game::from_position(tcga, pos("3k/4/4/4/4/4/4/K3 r - 0 10"));
-    play_all(
-        &mut game,
-        "a1-a2 d8-d7 a2-a1 d7-d8  a1-a2 d8-d7 a2-a1 d7-d8  a1-a2 d8-d7 a2-a1",
-    );
-    assert_eq!(game.end(), None);
-    play_all(&mut game, "d7-d8");
-    let end = game.end().unwrap();
-    assert_eq!(
-        (end.outcome, end.reason, end.period),
-        (Outcome::Draw, Reason::Repetition, Some(4))
-    );
-}
-
-#[test]
-fn position_repetition_draws_on_the_third_occurrence() {
-    let olympiad = rules("olympiad", "{}");
-    let mut game = Game::from_position(olympiad, pos("3k/4/4/4/4/4/4/K3 r - 0 10"));
-    play_all(&mut game, "a1-a2 d8-d7 a2-a1 d7-d8  a1-a2 d8-d7 a2-a1");
-    assert_eq!(game.end(), None);
-    play_all(&mut game, "d7-d8");
-    let end = game.end().unwrap();
-    assert_eq!(
-        (end.outcome, end.reason),
-        (Outcome::Draw, Reason::Repetition)
-    );
-    // The same plies under tcga are only two cycles: no draw yet.
-    let mut game = Game::from_position(rules("tcga", "{}"), pos("3k/4/4/4/4/4/4/K3 r - 0 10"));
-    play_all(
-        &mut game,
-        "a1-a2 d8-d7 a2-a1 d7-d8  a1-a2 d8-d7 a2-a1 d7-d8",
-    );
-    assert_eq!(game.end(), None);
-}
-
-#[test]
-fn the_tenth_consecutive_chase_is_illegal() {
-    let gametower = rules("gametower", "{}");
-    let start = "k3/3n/4/3R/4/4/4/K3 r - 0 10";
-    // Red's chariot chases the black horse nine times; the horse runs between c7 and d7.
-    let nine = "d5-d6 d7-c7 d6-c6 c7-d7 c6-d6 d7-c7 d6-c6 c7-d7 c6-d6 d7-c7 d6-c6 c7-d7 c6-d6 d7-c7 d6-c6 c7-d7 c6-d6 d7-c7";
-    let mut game = Game::from_position(gametower, pos(start));
-    play_all(&mut game, nine);
-    let err = game.play(&"d6-c6".parse().unwrap()).unwrap_err();
-    assert_eq!(err.reason, Violation::LongChase);
-    let mut legal = Vec::new();
-    game.legal_actions(&mut legal);
-    let legal: Vec<String> = legal.iter().map(|a| a.to_string()).collect();
-    assert!(
-        !legal.contains(&"d6-c6".to_owned()) && legal.contains(&"d6-d5".to_owned()),
-        "{legal:?}"
-    );
-    // Without the rule the tenth chase is fine; and a bare position starts at zero.
-    let mut free = Game::from_position(rules("taiwan", "{}"), pos(start));
-    play_all(&mut free, &format!("{nine} d6-c6"));
-    let fresh = Game::from_position(gametower, *game.position());
-    fresh.clone().play(&"d6-c6".parse().unwrap()).unwrap();
-    // A turn that chases nothing resets the count: chase 4 times, rest, then 9 more.
-    let mut game = Game::from_position(gametower, pos(start));
-    play_all(
-        &mut game,
-        "d5-d6 d7-c7 d6-c6 c7-d7 c6-d6 d7-c7 d6-c6 c7-d7 a1-a2 a8-b8",
-    );
-    play_all(
-        &mut game,
-        "c6-d6 d7-c7 d6-c6 c7-d7 c6-d6 d7-c7 d6-c6 c7-d7 c6-d6 d7-c7 d6-c6 c7-d7 c6-d6 d7-c7 d6-c6 c7-d7 c6-d6 d7-c7",
-    );
-    assert_eq!(
-        game.play(&"d6-c6".parse().unwrap()).unwrap_err().reason,
-        Violation::LongChase
-    );
-}
-
-#[test]
-fn first_flip_assigns_colours() {
-    let tcga = rules("tcga", "{}");
-    let mut game = Game::new(tcga);
-    play_all(&mut game, "b8(p)");
-    let p = game.position();
-    assert_eq!(
-        p.color_of(records::banqi::Player::One),
-        Some(records::banqi::Color::Black)
-    );
-    assert_eq!(p.turn(), Some(records::banqi::Color::Red));
-    assert_eq!(
-        p.to_string(),
-        "XpXX/XXXX/XXXX/XXXX/XXXX/XXXX/XXXX/XXXX r K1G2M2R2N2C2P5k1g2m2r2n2c2p4 0 1"
-    );
-    // Player 2 may flip a black piece: only its own pieces matter for moving.
-    play_all(&mut game, "a8(k) c8(R)");
-    assert_eq!(
-        game.play(&"b7-b6".parse().unwrap()).unwrap_err().reason,
-        Violation::PieceCovered
-    );
-    assert_eq!(
-        game.play(&"a8-a7".parse().unwrap()).unwrap_err().reason,
-        Violation::NotYourPiece
-    );
-    assert_eq!(
-        game.play(&"c8-c7".parse().unwrap()).unwrap_err().reason,
-        Violation::CoveredTarget
-    );
-}
-
-#[test]
-fn a_layout_must_fit_the_start_position() {
-    use records::banqi::{Layout, Piece, Position};
-    use records::record::Record;
-    // One covered piece, a black general: a layout with anything else on a1 cannot be true.
-    let start: Position = "4/4/4/4/4/4/4/X2K r k1 0 4".parse().unwrap();
-    let mut letters: Vec<char> = "KGGMMRRNNCCPPPPPkggmmrrnnccppppp".chars().collect();
-    let layout: Layout = letters.iter().collect::<String>().parse().unwrap();
-    let mismatch = layout.fits(&start).unwrap_err();
-    assert_eq!(
-        (mismatch.square.to_string(), mismatch.piece),
-        ("a1".into(), Piece::from_char('K').unwrap())
-    );
-    letters.swap(0, 16);
-    let fitting: Layout = letters.iter().collect::<String>().parse().unwrap();
-    assert_eq!(fitting.fits(&start), Ok(()));
-    // In a record: an invalid record, before any ply.
-    let mut record = Record::new("tcga", vec![]);
-    record.start = Some(start.to_string());
-    record.layout = Some(layout);
-    let verdict = records::replay::validate(&record);
-    assert_eq!(verdict.error.unwrap().code(), "layout_mismatch");
-    record.layout = Some(fitting);
-    assert!(records::replay::validate(&record).valid);
 }

@@ -1,9 +1,9 @@
 //! Scoring and settlement on hand-checked positions and records (RULES.md §5).
 
-use records::banqi::{Color, Outcome, Player, Position, Reason};
-use records::record::{Record, StatedOutcome, StatedResult};
-use records::scoring::{GameScore, material, player_points, score_record};
-use records::settlement::{Series, Table};
+use records::core::{Outcome, Reason, Record, Seat, StatedOutcome, StatedResult};
+use records::games::banqi::scoring::{GameScore, material, player_points, score_record};
+use records::games::banqi::settlement::{Series, Table};
+use records::games::banqi::{Color, Position};
 
 /// The seed's example position: red (player 1, "A") has captured 士象卒卒 = 13 points, black
 /// (player 2, "B") has captured 帥相相炮兵兵兵兵兵 = 24 points.
@@ -11,6 +11,7 @@ const SEED_EXAMPLE: &str = "kgmr/rnnc/cppp/4/4/GGRR/NNC1/4 r - 0 10";
 
 fn record(start: &str, actions: &[&str], result: Option<(StatedOutcome, Reason)>) -> Record {
     let mut r = Record::new(
+        "banqi",
         "taiwan-full",
         actions.iter().map(|a| a.to_string()).collect(),
     );
@@ -41,7 +42,7 @@ fn material_of_the_seed_example() {
     assert_eq!(m.points_at_stake, 63);
     assert_eq!(m.red.covered, "");
     // Player 1 is to move at an even ply with red: player 1 is red.
-    assert_eq!(pos.color_of(Player::One), Some(Color::Red));
+    assert_eq!(pos.color_of(Seat::FIRST), Some(Color::Red));
     assert_eq!(player_points(&pos), [13, 24]);
 }
 
@@ -63,25 +64,31 @@ fn the_seed_examples_from_a_record() {
     let b_wins = score(&record(
         SEED_EXAMPLE,
         &[],
-        Some((StatedOutcome::Player2, Reason::Timeout)),
+        Some((
+            StatedOutcome::Ended(Outcome::win(Seat::SECOND, 2)),
+            Reason::TIMEOUT,
+        )),
     ));
     assert_eq!(b_wins.points(), [13, 24]);
     assert_eq!(b_wins.players[1].captured, "KMMCPPPPP");
     let mut series = Series::new(table);
     let s = series.settle(&b_wins).unwrap().unwrap();
-    assert_eq!((s.payer, s.amount), (Some(Player::One), 155));
+    assert_eq!((s.payer, s.amount), (Some(Seat::FIRST), 155));
     // A wins: B pays 100.
     let a_wins = score(&record(
         SEED_EXAMPLE,
         &[],
-        Some((StatedOutcome::Player1, Reason::Resignation)),
+        Some((
+            StatedOutcome::Ended(Outcome::win(Seat::FIRST, 2)),
+            Reason::RESIGNATION,
+        )),
     ));
     assert_eq!(series.settle(&a_wins).unwrap().unwrap().amount, 100);
     // A draw, then B wins: A pays 255.
     let draw = score(&record(
         SEED_EXAMPLE,
         &[],
-        Some((StatedOutcome::Draw, Reason::Agreement)),
+        Some((StatedOutcome::Ended(Outcome::draw(2)), Reason::AGREEMENT)),
     ));
     let d = series.settle(&draw).unwrap().unwrap();
     assert_eq!((d.amount, d.payer), (0, None));
@@ -107,7 +114,7 @@ fn a_failed_dark_capture_credits_the_defender() {
     let result = s.result.unwrap();
     assert_eq!(
         (result.outcome, result.reason),
-        (Outcome::Player2, Some(Reason::Elimination))
+        (Outcome::win(Seat::SECOND, 2), Some(Reason::ELIMINATION))
     );
     assert_eq!(
         s.players[1].captured.chars().filter(|&c| c == 'R').count(),
@@ -122,7 +129,7 @@ fn a_failed_dark_capture_credits_the_defender() {
     let paid = Series::new(Table::default()).settle(&s).unwrap().unwrap();
     assert_eq!(
         (paid.payee, paid.amount, paid.margin),
-        (Some(Player::Two), 145, 9)
+        (Some(Seat::SECOND), 145, 9)
     );
 }
 
@@ -132,7 +139,7 @@ fn the_last_soldier_takes_the_general() {
     let s = score(&record("4/4/4/4/4/4/k3/P3 r - 0 2", &["a1-a2"], None));
     assert_eq!(s.players[0].soldier_took_general, 1);
     assert_eq!(s.players[1].soldier_took_general, 0);
-    assert_eq!(s.result.unwrap().outcome, Outcome::Player1);
+    assert_eq!(s.result.unwrap().outcome, Outcome::win(Seat::FIRST, 2));
     // With another red soldier still covered, it is not the last one.
     let s = score(&record("4/4/4/4/4/4/k3/P2X r P1 0 2", &["a1-a2"], None));
     assert_eq!(s.players[0].soldier_took_general, 0);
@@ -140,7 +147,7 @@ fn the_last_soldier_takes_the_general() {
 
 #[test]
 fn first_flips_double_the_game() {
-    let mut same = Record::new("tcga", vec!["b8(G)".into(), "d8(g)".into()]);
+    let mut same = Record::new("banqi", "tcga", vec!["b8(G)".into(), "d8(g)".into()]);
     let s = score(&same);
     assert_eq!(s.first_flips.as_deref(), Some("Gg"));
     assert!(s.doubled);
@@ -150,13 +157,13 @@ fn first_flips_double_the_game() {
     assert!(!s.doubled);
     assert_eq!(s.first_flips.as_deref(), Some("Gc"));
     // A game of one ply has no pair of first flips.
-    let short = score(&Record::new("tcga", vec!["b8(G)".into()]));
+    let short = score(&Record::new("banqi", "tcga", vec!["b8(G)".into()]));
     assert_eq!((short.first_flips, short.doubled), (None, false));
 }
 
 #[test]
 fn an_invalid_record_is_not_scored() {
-    let bad = Record::new("tcga", vec!["b8(G)".into(), "b8(g)".into()]);
+    let bad = Record::new("banqi", "tcga", vec!["b8(G)".into(), "b8(g)".into()]);
     let error = score_record(&bad).unwrap_err();
     assert_eq!(error.code(), "not_covered");
 }

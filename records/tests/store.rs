@@ -1,8 +1,8 @@
 //! The record store on real SQLite and real PostgreSQL: the same tests on both backends.
 #![cfg(feature = "store")]
 
-use records::banqi::tcga;
-use records::record::Record;
+use records::core::Record;
+use records::games::banqi::tcga;
 use records::store::{GameFilter, Imported, Incoming, Store, test_databases};
 
 mod common;
@@ -75,8 +75,8 @@ fn the_corpus_imports_once() {
 #[test]
 fn invalid_records_are_reported_and_not_stored() {
     for store in stores("invalid") {
-        let good = Record::new("tcga", vec!["b8(G)".into(), "d8(g)".into()]);
-        let bad = Record::new("tcga", vec!["b8(G)".into(), "b8(g)".into()]);
+        let good = Record::new("banqi", "tcga", vec!["b8(G)".into(), "d8(g)".into()]);
+        let bad = Record::new("banqi", "tcga", vec!["b8(G)".into(), "b8(g)".into()]);
         let batch = [incoming(good.clone()), incoming(bad), incoming(good)];
         let outcomes = store.import(&batch).unwrap();
         assert!(

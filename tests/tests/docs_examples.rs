@@ -1,9 +1,10 @@
 //! The examples in docs/ are real: every one validates, and says what the docs say it does.
 
+use records::core::Status;
 use records::formats::{Format, parse_records};
-use records::replay::{Status, validate};
+use records::games::validate;
 
-fn example(name: &str) -> records::record::Record {
+fn example(name: &str) -> records::core::Record {
     let path = format!("{}/../docs/examples/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
     parse_records(&text, Format::Json).remove(0).unwrap()
@@ -40,8 +41,8 @@ fn a_layout_contradiction_is_caught() {
 
 #[test]
 fn the_series_example_settles_as_the_seed_says() {
-    use records::scoring::score_record;
-    use records::settlement::{Series, Table};
+    use records::games::banqi::scoring::score_record;
+    use records::games::banqi::settlement::{Series, Table};
     let path = format!(
         "{}/../docs/examples/series.jsonl",
         env!("CARGO_MANIFEST_DIR")

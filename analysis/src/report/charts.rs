@@ -9,7 +9,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde_json::Value;
 
-use super::stats::Table;
+use super::table::Table;
 
 const FONT: &str = "sans-serif";
 static REGISTER: Once = Once::new();
@@ -64,11 +64,8 @@ fn s(v: &Value) -> String {
     }
 }
 
-fn find<'a>(tables: &'a [Table], name: &str) -> &'a Table {
-    tables
-        .iter()
-        .find(|t| t.name == name)
-        .expect("the table exists")
+fn find<'a>(tables: &'a [Table], name: &str) -> Option<&'a Table> {
+    tables.iter().find(|t| t.name == name)
 }
 
 /// Every chart, written under `dir`.
@@ -76,11 +73,14 @@ pub fn draw_all(tables: &[Table], dir: &Path) -> Result<Vec<Chart>> {
     register_font();
     std::fs::create_dir_all(dir)?;
     let mut charts = Vec::new();
-    // A heatmap per preset.
+    // A heatmap per Banqi preset.
     let squares = find(tables, "first_square");
-    let mut presets: Vec<String> = squares.column("preset").iter().map(|v| s(v)).collect();
+    let mut presets: Vec<String> = squares
+        .map(|t| t.column("preset").iter().map(|v| s(v)).collect())
+        .unwrap_or_default();
     presets.dedup();
     for preset in presets {
+        let squares = squares.expect("presets come from it");
         let cells: Vec<(String, f64, u64)> = squares
             .rows
             .iter()
@@ -100,12 +100,13 @@ pub fn draw_all(tables: &[Table], dir: &Path) -> Result<Vec<Chart>> {
         ));
         charts.push(Chart { title, png, svg });
     }
-    let variants = find(tables, "by_variant");
-    let title = "Results by variant, with 95% intervals".to_owned();
-    let (png, svg) = render!(dir, "win-rates", (900, 520), |a| win_rates(
-        a, &title, variants
-    ));
-    charts.push(Chart { title, png, svg });
+    if let Some(variants) = find(tables, "by_variant") {
+        let title = "Results by variant, with 95% intervals".to_owned();
+        let (png, svg) = render!(dir, "win-rates", (900, 520), |a| win_rates(
+            a, &title, variants
+        ));
+        charts.push(Chart { title, png, svg });
+    }
     for (table, column, name, title, x_label) in [
         (
             "margin",
@@ -123,7 +124,9 @@ pub fn draw_all(tables: &[Table], dir: &Path) -> Result<Vec<Chart>> {
         ),
         ("length", "plies_from", "lengths", "Game length", "plies"),
     ] {
-        let t = find(tables, table);
+        let Some(t) = find(tables, table) else {
+            continue;
+        };
         let bars = pooled(t, column);
         let title = title.to_owned();
         let (png, svg) = render!(dir, name, (900, 480), |a| histogram(
@@ -131,13 +134,15 @@ pub fn draw_all(tables: &[Table], dir: &Path) -> Result<Vec<Chart>> {
         ));
         charts.push(Chart { title, png, svg });
     }
-    let endings = find(tables, "endings");
+    let Some(endings) = find(tables, "endings") else {
+        return Ok(charts);
+    };
     let mut by_reason: Vec<(String, f64)> = Vec::new();
-    for r in &endings.rows {
-        let reason = s(&r[1]);
+    for (reason, n) in endings.column("reason").iter().zip(endings.column("games")) {
+        let reason = s(reason);
         match by_reason.iter_mut().find(|(k, _)| *k == reason) {
-            Some(e) => e.1 += f(&r[3]),
-            None => by_reason.push((reason, f(&r[3]))),
+            Some(e) => e.1 += f(n),
+            None => by_reason.push((reason, f(n))),
         }
     }
     let title = "How games end".to_owned();
@@ -227,7 +232,20 @@ fn win_rates<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let names: Vec<String> = t.column("variant").iter().map(|v| s(v)).collect();
+    let games: Vec<String> = t.column("game").iter().map(|v| s(v)).collect();
+    let several = games.iter().any(|g| *g != games[0]);
+    let names: Vec<String> = t
+        .column("variant")
+        .iter()
+        .zip(&games)
+        .map(|(v, g)| {
+            if several {
+                format!("{g} {}", s(v))
+            } else {
+                s(v)
+            }
+        })
+        .collect();
     let n = names.len().max(1) as f64;
     let mut chart = ChartBuilder::on(area)
         .caption(title, (FONT, 18))
@@ -248,14 +266,14 @@ where
             -0.2,
             ("win_rate", "win_low", "win_high"),
             RED,
-            "player 1 wins",
+            "player 1 wins (first)",
         ),
         (0.0, ("draw_rate", "draw_low", "draw_high"), BLACK, "draws"),
         (
             0.2,
             ("loss_rate", "loss_low", "loss_high"),
             BLUE,
-            "player 2 wins",
+            "player 1 loses",
         ),
     ] {
         let (r, l, h) = (t.column(rate), t.column(low), t.column(high));

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::charts::Chart;
 use super::ingest::Rejected;
-use super::stats::Table;
+use super::table::Table;
 
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -54,8 +54,10 @@ figure {{ margin: 1em 0 2em; }} figure svg {{ max-width: 100%; height: auto; }}
     let _ = writeln!(
         h,
         "</table><p>Rates are of finished games, with 95% Wilson intervals. The numbers are also in \
-         <code>stats.json</code> and <code>tables/*.csv</code>; the games and flips in \
-         <code>data/</code> as Parquet (hive layout by preset).</p>"
+         <code>stats.json</code> and <code>tables/*.csv</code>; the games, seats and each \
+         game's own facts in <code>data/</code> as Parquet (hive layout by game and preset). \
+         Every table is counts: reports of parts merge into the whole with \
+         <code>anqi report --merge</code>.</p>"
     );
     let _ = writeln!(h, "<h2>Charts</h2>");
     for c in charts {

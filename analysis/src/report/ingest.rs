@@ -1,18 +1,17 @@
 //! Streaming the inputs into the Parquet dataset: records are read a chunk at a time, replayed
-//! on every core, settled in input order, and written as one Parquet part per chunk and
-//! preset, in hive layout (`games/preset=tcga/part-00000.parquet`).
+//! on every core, settled in input order, and written as one Parquet part per chunk, game and
+//! preset, in hive layout (`games/game=banqi/preset=tcga/part-00000.parquet`).
 
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use indicatif::ProgressBar;
 use polars::prelude::*;
-use records::banqi::Outcome;
+use records::core::Record;
 use records::formats::Format;
-use records::record::Record;
-use records::settlement::{SeriesBook, Table};
 
-use super::facts::{FlipFacts, GameFacts, facts};
+use super::facts::{Facts, GameFacts, SeatFacts, facts};
+use crate::games::{Books, Part, PartOptions, write_parts};
 use crate::inputs;
 
 /// Games replayed per chunk: bounds the memory of a large input.
@@ -37,7 +36,7 @@ impl Input {
 }
 
 /// A record that could not be used: where, and why.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Rejected {
     pub source: String,
     pub code: String,
@@ -48,10 +47,12 @@ pub struct Rejected {
 #[derive(Default)]
 pub struct Ingested {
     pub games: usize,
+    /// Rows of the games' detail tables (Banqi: flips).
     pub flips: usize,
     /// Every invalid or unreadable record is counted; the first 1,000 are kept for the list.
     pub rejected: usize,
     pub rejected_list: Vec<Rejected>,
+    /// `game/preset` of every game reported.
     pub presets: Vec<String>,
 }
 
@@ -59,12 +60,12 @@ pub struct Ingested {
 pub fn ingest(
     inputs: &[Input],
     out: &Path,
-    table: Table,
+    options: &PartOptions,
     bar: &ProgressBar,
 ) -> Result<Ingested, String> {
     let mut state = State {
         out: out.to_owned(),
-        book: SeriesBook::new(table),
+        books: Books::new(options),
         part: 0,
         ingested: Ingested::default(),
         pending: Vec::with_capacity(CHUNK),
@@ -125,8 +126,8 @@ pub fn ingest(
 
 struct State {
     out: PathBuf,
-    /// The settlement series per pair of players, in input order.
-    book: SeriesBook,
+    /// What the games' parts keep across games, in input order.
+    books: Books,
     part: usize,
     ingested: Ingested,
     pending: Vec<(String, Pending)>,
@@ -165,49 +166,57 @@ impl State {
         let pending = std::mem::take(&mut self.pending);
         let replayed = replay_all(&pending, bar);
         let mut games = Vec::with_capacity(replayed.len());
-        let mut flips = Vec::new();
         for ((source, _), result) in pending.into_iter().zip(replayed) {
             match result {
-                Ok((mut game, game_flips)) => {
-                    self.settle(&mut game);
-                    games.push(game);
-                    flips.extend(game_flips);
+                Ok(mut facts) => {
+                    facts.part.settle(&source, &mut self.books);
+                    games.push(facts);
                 }
                 Err((code, error)) => self.reject(source, &code, error),
             }
         }
         self.ingested.games += games.len();
-        self.ingested.flips += flips.len();
-        self.write(&games, &flips)
+        self.write(&games)
             .map_err(|e| format!("writing Parquet: {e}"))?;
         self.part += 1;
         Ok(())
     }
 
-    /// The coin settlement of the game, with the draws carried between its players.
-    fn settle(&mut self, game: &mut GameFacts) {
-        let series = self.book.series(&game.player1, &game.player2);
-        game.draws_carried = series.draws;
-        let Some(outcome) = game.outcome else { return };
-        if let Ok(s) = series.settle_game(outcome, [game.points1, game.points2], game.doubled)
-            && s.payer.is_some()
-        {
-            game.bonus = Some(s.bonus);
-            game.settlement = Some(s.amount);
+    fn write(&mut self, facts: &[Facts]) -> PolarsResult<()> {
+        let mut groups: Vec<(&str, &str)> =
+            facts.iter().map(|f| (f.game.game, f.game.preset)).collect();
+        groups.sort();
+        groups.dedup();
+        for (game, preset) in groups {
+            self.ingested.presets.push(format!("{game}/{preset}"));
+            let here: Vec<&Facts> = facts
+                .iter()
+                .filter(|f| (f.game.game, f.game.preset) == (game, preset))
+                .collect();
+            let g: Vec<&GameFacts> = here.iter().map(|f| &f.game).collect();
+            let s: Vec<(&GameFacts, &SeatFacts)> = here
+                .iter()
+                .flat_map(|f| f.seats.iter().map(move |s| (&f.game, s)))
+                .collect();
+            write_part(
+                &self.out,
+                "games",
+                game,
+                preset,
+                self.part,
+                &mut games_frame(&g)?,
+            )?;
+            write_part(
+                &self.out,
+                "seats",
+                game,
+                preset,
+                self.part,
+                &mut seats_frame(&s)?,
+            )?;
         }
-    }
-
-    fn write(&mut self, games: &[GameFacts], flips: &[FlipFacts]) -> PolarsResult<()> {
-        let mut presets: Vec<&str> = games.iter().map(|g| g.preset.as_str()).collect();
-        presets.sort();
-        presets.dedup();
-        for preset in presets {
-            self.ingested.presets.push(preset.to_owned());
-            let g: Vec<&GameFacts> = games.iter().filter(|g| g.preset == preset).collect();
-            let f: Vec<&FlipFacts> = flips.iter().filter(|f| f.preset == preset).collect();
-            write_part(&self.out, "games", preset, self.part, &mut games_frame(&g)?)?;
-            write_part(&self.out, "flips", preset, self.part, &mut flips_frame(&f)?)?;
-        }
+        let parts: Vec<&Part> = facts.iter().map(|f| &f.part).collect();
+        self.ingested.flips += write_parts(&parts, &self.out, self.part)?;
         Ok(())
     }
 }
@@ -217,7 +226,7 @@ impl State {
 fn replay_all(
     pending: &[(String, Pending)],
     bar: &ProgressBar,
-) -> Vec<Result<(GameFacts, Vec<FlipFacts>), (String, String)>> {
+) -> Vec<Result<Facts, (String, String)>> {
     use rayon::prelude::*;
     pending
         .par_iter()
@@ -240,14 +249,19 @@ fn replay_all(
         .collect()
 }
 
-fn write_part(
+/// Writes one Parquet part of `table` for `game` and `preset`, in hive layout.
+pub fn write_part(
     out: &Path,
     table: &str,
+    game: &str,
     preset: &str,
     part: usize,
     df: &mut DataFrame,
 ) -> PolarsResult<()> {
-    let dir = out.join(table).join(format!("preset={preset}"));
+    let dir = out
+        .join(table)
+        .join(format!("game={game}"))
+        .join(format!("preset={preset}"));
     std::fs::create_dir_all(&dir)?;
     let file = std::fs::File::create(dir.join(format!("part-{part:05}.parquet")))?;
     ParquetWriter::new(file).finish(df)?;
@@ -265,87 +279,60 @@ fn games_frame(g: &[&GameFacts]) -> PolarsResult<DataFrame> {
             s("variant"),
             g.iter().map(|x| x.variant.as_str()).collect::<Vec<_>>(),
         ),
-        Column::new(
-            s("player1"),
-            g.iter().map(|x| x.player1.as_str()).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            s("player2"),
-            g.iter().map(|x| x.player2.as_str()).collect::<Vec<_>>(),
-        ),
+        Column::new(s("seats"), g.iter().map(|x| x.seats).collect::<Vec<_>>()),
         Column::new(
             s("outcome"),
-            g.iter()
-                .map(|x| x.outcome.map_or("ongoing", Outcome::code))
-                .collect::<Vec<_>>(),
+            g.iter().map(|x| x.outcome.as_deref()).collect::<Vec<_>>(),
         ),
         Column::new(s("reason"), g.iter().map(|x| x.reason).collect::<Vec<_>>()),
         Column::new(s("plies"), g.iter().map(|x| x.plies).collect::<Vec<_>>()),
-        Column::new(
-            s("p1_color"),
-            g.iter().map(|x| x.p1_color).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            s("p1_score"),
-            g.iter().map(|x| x.p1_score).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            s("red_result"),
-            g.iter().map(|x| x.red_result).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            s("points1"),
-            g.iter().map(|x| x.points1).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            s("points2"),
-            g.iter().map(|x| x.points2).collect::<Vec<_>>(),
-        ),
-        Column::new(s("margin"), g.iter().map(|x| x.margin).collect::<Vec<_>>()),
-        Column::new(
-            s("first_square"),
-            g.iter().map(|x| x.first_square).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            s("first_piece"),
-            g.iter().map(|x| x.first_piece).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            s("second_square"),
-            g.iter().map(|x| x.second_square).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            s("second_piece"),
-            g.iter().map(|x| x.second_piece).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            s("doubled"),
-            g.iter().map(|x| x.doubled).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            s("draws_carried"),
-            g.iter().map(|x| x.draws_carried).collect::<Vec<_>>(),
-        ),
-        Column::new(s("bonus"), g.iter().map(|x| x.bonus).collect::<Vec<_>>()),
-        Column::new(
-            s("settlement"),
-            g.iter().map(|x| x.settlement).collect::<Vec<_>>(),
-        ),
     ])
 }
 
-fn flips_frame(f: &[&FlipFacts]) -> PolarsResult<DataFrame> {
+fn seats_frame(rows: &[(&GameFacts, &SeatFacts)]) -> PolarsResult<DataFrame> {
     let s = |name: &str| PlSmallStr::from(name);
     DataFrame::new_infer_height(vec![
-        Column::new(s("number"), f.iter().map(|x| x.number).collect::<Vec<_>>()),
-        Column::new(s("ply"), f.iter().map(|x| x.ply).collect::<Vec<_>>()),
-        Column::new(s("player"), f.iter().map(|x| x.player).collect::<Vec<_>>()),
-        Column::new(s("square"), f.iter().map(|x| x.square).collect::<Vec<_>>()),
-        Column::new(s("piece"), f.iter().map(|x| x.piece).collect::<Vec<_>>()),
         Column::new(
-            s("adjacent"),
-            f.iter().map(|x| x.adjacent).collect::<Vec<_>>(),
+            s("source"),
+            rows.iter()
+                .map(|(g, _)| g.source.as_str())
+                .collect::<Vec<_>>(),
         ),
-        Column::new(s("score"), f.iter().map(|x| x.score).collect::<Vec<_>>()),
+        Column::new(
+            s("variant"),
+            rows.iter()
+                .map(|(g, _)| g.variant.as_str())
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            s("seat"),
+            rows.iter().map(|(_, x)| x.seat).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            s("name"),
+            rows.iter()
+                .map(|(_, x)| x.name.as_str())
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            s("side"),
+            rows.iter().map(|(_, x)| x.side).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            s("points"),
+            rows.iter().map(|(_, x)| x.points).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            s("place"),
+            rows.iter().map(|(_, x)| x.place).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            s("result"),
+            rows.iter().map(|(_, x)| x.result).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            s("score"),
+            rows.iter().map(|(_, x)| x.score).collect::<Vec<_>>(),
+        ),
     ])
 }

@@ -3,35 +3,42 @@
 //! ```text
 //! report/
 //!   index.html            self-contained: charts inline, every table
-//!   stats.json            every number: the summary and every table
+//!   stats.json            every number: the summary and every table, as counts
 //!   tables/<name>.csv     one CSV per table
 //!   charts/<name>.png|svg the charts
-//!   data/games/preset=<p>/part-*.parquet   one row per game (hive layout)
-//!   data/flips/preset=<p>/part-*.parquet   one row per flip
+//!   data/games/game=<g>/preset=<p>/part-*.parquet        one row per game (hive layout)
+//!   data/seats/game=<g>/preset=<p>/part-*.parquet        one row per seat of a game
+//!   data/banqi_games/…, data/banqi_flips/…               Banqi's own: openings, flips, coins
 //!   invalid.csv           the games that could not be used, and why
 //! ```
+//!
+//! Every table is counts ([`table::Table`]): reports of parts of a data set merge into the
+//! report of the whole (`anqi report --merge`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use records::settlement::Table as CoinTable;
-use serde_json::json;
+use serde_json::{Value, json};
+
+use crate::games::PartOptions;
 
 mod charts;
 pub mod facts;
 mod html;
-mod ingest;
+pub mod ingest;
 pub mod stats;
+pub mod table;
 
 pub use ingest::Input;
+use table::Table;
 
 pub struct Options {
     pub inputs: Vec<String>,
     pub output: PathBuf,
-    pub table: CoinTable,
-    /// How many first flips the flip table looks at.
-    pub flip_depth: u32,
+    pub parts: PartOptions,
+    /// The inputs are reports to merge, not game logs.
+    pub merge: bool,
 }
 
 pub fn run(options: &Options) -> ExitCode {
@@ -48,6 +55,9 @@ pub fn run(options: &Options) -> ExitCode {
 }
 
 fn build(options: &Options) -> Result<String, String> {
+    if options.merge {
+        return merge(options);
+    }
     let out = &options.output;
     let data = out.join("data");
     // A report directory is rebuilt from scratch: stale Parquet parts would be counted.
@@ -61,7 +71,7 @@ fn build(options: &Options) -> Result<String, String> {
             .expect("a valid template"),
     );
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
-    let ingested = ingest::ingest(&inputs, &data, options.table, &bar)?;
+    let ingested = ingest::ingest(&inputs, &data, &options.parts, &bar)?;
     bar.finish_and_clear();
     if ingested.games == 0 {
         return Err(format!(
@@ -69,50 +79,132 @@ fn build(options: &Options) -> Result<String, String> {
             ingested.rejected
         ));
     }
-    let tables =
-        stats::tables(&data, options.flip_depth).map_err(|e| format!("statistics: {e}"))?;
-    let charts =
-        charts::draw_all(&tables, &out.join("charts")).map_err(|e| format!("charts: {e}"))?;
-    write_tables(out, &tables).map_err(|e| format!("tables: {e}"))?;
-    let mut invalid = csv::Writer::from_path(out.join("invalid.csv")).map_err(|e| e.to_string())?;
-    invalid
-        .write_record(["source", "code", "error"])
-        .map_err(|e| e.to_string())?;
-    for r in &ingested.rejected_list {
-        invalid
-            .write_record([&r.source, &r.code, &r.error])
-            .map_err(|e| e.to_string())?;
-    }
-    invalid.flush().map_err(|e| e.to_string())?;
+    let tables = stats::tables(&data, &options.parts).map_err(|e| format!("statistics: {e}"))?;
     let summary = json!({
         "games": ingested.games,
         "flips": ingested.flips,
         "rejected": ingested.rejected,
         "rejected_listed": ingested.rejected_list.len(),
         "presets": ingested.presets,
-        "stake": options.table.stake,
-        "bonus_per_point": options.table.bonus_per_point,
-        "flip_depth": options.flip_depth,
+        "stake": options.parts.table.stake,
+        "bonus_per_point": options.parts.table.bonus_per_point,
+        "flip_depth": options.parts.flip_depth,
     });
-    let stats = json!({"summary": summary, "tables": tables});
+    write_report(out, summary, &tables, &ingested.rejected_list)
+}
+
+/// Writes everything but the dataset: charts, CSV tables, stats.json, invalid.csv, the page.
+fn write_report(
+    out: &Path,
+    summary: Value,
+    tables: &[Table],
+    rejected: &[ingest::Rejected],
+) -> Result<String, String> {
+    let charts =
+        charts::draw_all(tables, &out.join("charts")).map_err(|e| format!("charts: {e}"))?;
+    write_tables(out, tables).map_err(|e| format!("tables: {e}"))?;
+    let mut invalid = csv::Writer::from_path(out.join("invalid.csv")).map_err(|e| e.to_string())?;
+    invalid
+        .write_record(["source", "code", "error"])
+        .map_err(|e| e.to_string())?;
+    for r in rejected {
+        invalid
+            .write_record([&r.source, &r.code, &r.error])
+            .map_err(|e| e.to_string())?;
+    }
+    invalid.flush().map_err(|e| e.to_string())?;
+    let stats = json!({"summary": summary, "tables": tables, "rejected": rejected});
     std::fs::write(
         out.join("stats.json"),
         serde_json::to_string_pretty(&stats).expect("serialisable"),
     )
     .map_err(|e| e.to_string())?;
-    let page = html::page(&summary, &tables, &charts, &ingested.rejected_list, out)
-        .map_err(|e| format!("HTML: {e}"))?;
+    let page =
+        html::page(&summary, tables, &charts, rejected, out).map_err(|e| format!("HTML: {e}"))?;
     std::fs::write(out.join("index.html"), page).map_err(|e| e.to_string())?;
     Ok(format!(
         "{} games and {} flips reported, {} rejected; {}",
-        ingested.games,
-        ingested.flips,
-        ingested.rejected,
+        summary["games"],
+        summary["flips"],
+        summary["rejected"],
         out.join("index.html").display()
     ))
 }
 
-fn write_tables(out: &Path, tables: &[stats::Table]) -> Result<(), Box<dyn std::error::Error>> {
+/// Merges reports of parts of a data set: their tables' counts added row by row, their
+/// summaries added, their rejected games listed together, their Parquet parts copied.
+fn merge(options: &Options) -> Result<String, String> {
+    let out = &options.output;
+    let data = out.join("data");
+    if data.exists() {
+        std::fs::remove_dir_all(&data).map_err(|e| format!("{}: {e}", data.display()))?;
+    }
+    std::fs::create_dir_all(&data).map_err(|e| format!("{}: {e}", data.display()))?;
+    let mut tables: Vec<Table> = Vec::new();
+    let mut summary =
+        json!({"games": 0, "flips": 0, "rejected": 0, "rejected_listed": 0, "presets": []});
+    let mut rejected: Vec<ingest::Rejected> = Vec::new();
+    for (i, input) in options.inputs.iter().enumerate() {
+        let dir = Path::new(input);
+        let text = std::fs::read_to_string(dir.join("stats.json"))
+            .map_err(|e| format!("{input}: not a report ({e})"))?;
+        let stats: Value =
+            serde_json::from_str(&text).map_err(|e| format!("{input}/stats.json: {e}"))?;
+        let part: Vec<Table> = serde_json::from_value(stats["tables"].clone())
+            .map_err(|e| format!("{input}/stats.json: {e}"))?;
+        for t in part {
+            match tables.iter_mut().find(|m| m.name == t.name) {
+                Some(m) => *m = m.merge(&t)?,
+                None => tables.push(t),
+            }
+        }
+        let s = &stats["summary"];
+        for key in ["games", "flips", "rejected", "rejected_listed"] {
+            summary[key] = json!(summary[key].as_u64().unwrap_or(0) + s[key].as_u64().unwrap_or(0));
+        }
+        let mut presets: Vec<Value> = summary["presets"].as_array().cloned().unwrap_or_default();
+        presets.extend(s["presets"].as_array().cloned().unwrap_or_default());
+        presets.sort_by_key(|v| v.to_string());
+        presets.dedup();
+        summary["presets"] = json!(presets);
+        for key in ["stake", "bonus_per_point", "flip_depth"] {
+            summary[key] = s[key].clone();
+        }
+        rejected.extend(
+            serde_json::from_value::<Vec<ingest::Rejected>>(stats["rejected"].clone())
+                .unwrap_or_default(),
+        );
+        copy_parts(&dir.join("data"), &data, &format!("m{i}-"))
+            .map_err(|e| format!("{input}/data: {e}"))?;
+    }
+    write_report(out, summary, &tables, &rejected)
+}
+
+/// Copies every Parquet part under `from` to the same place under `to`, its file name
+/// prefixed (parts of two reports have the same names).
+fn copy_parts(from: &Path, to: &Path, prefix: &str) -> std::io::Result<()> {
+    if !from.is_dir() {
+        return Ok(());
+    }
+    for entry in std::fs::read_dir(from)? {
+        let path = entry?.path();
+        let name = path
+            .file_name()
+            .expect("a directory entry")
+            .to_string_lossy()
+            .into_owned();
+        if path.is_dir() {
+            let sub = to.join(&name);
+            std::fs::create_dir_all(&sub)?;
+            copy_parts(&path, &sub, prefix)?;
+        } else if name.ends_with(".parquet") {
+            std::fs::copy(&path, to.join(format!("{prefix}{name}")))?;
+        }
+    }
+    Ok(())
+}
+
+fn write_tables(out: &Path, tables: &[Table]) -> Result<(), Box<dyn std::error::Error>> {
     let dir = out.join("tables");
     std::fs::create_dir_all(&dir)?;
     for t in tables {

@@ -3,8 +3,8 @@
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
-use records::banqi::tcga;
-use records::record::Record;
+use records::core::Record;
+use records::games::banqi::tcga;
 use records::store::{GameFilter, GameRow, Imported, Incoming, Store};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};

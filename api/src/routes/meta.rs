@@ -1,10 +1,13 @@
 //! What the service knows: health, games, presets, options, and the problem types.
 
 use actix_web::{HttpResponse, web};
-use records::banqi::{PRESETS, Preset};
-use serde::Serialize;
+use records::core::{OptionInfo, Rules};
+use records::games::banqi::Ruleset;
+use records::games::{GameKind, PLANNED};
+use records::with_game;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::problem::{KINDS, Problem};
 
@@ -50,26 +53,57 @@ fn games_example() -> serde_json::Value {
 }
 
 fn game_list() -> Vec<GameInfo> {
-    let planned = |game, title| GameInfo {
+    let mut list: Vec<GameInfo> = GameKind::ALL
+        .iter()
+        .map(|kind| GameInfo {
+            game: kind.name(),
+            title: kind.title(),
+            status: "supported",
+            presets: with_game!(*kind, G => G::presets().iter().map(|p| p.name).collect()),
+        })
+        .collect();
+    list.extend(PLANNED.iter().map(|(game, title)| GameInfo {
         game,
         title,
         status: "planned",
         presets: vec![],
-    };
-    vec![
-        GameInfo {
-            game: "banqi",
-            title: "Banqi (暗棋, Chinese Dark Chess)",
-            status: "supported",
-            presets: PRESETS.iter().map(|p| p.name).collect(),
-        },
-        planned("three-kingdoms-banqi", "Three Kingdoms Banqi (三國暗棋)"),
-        planned(
-            "luzhanqi",
-            "Luzhanqi (陸軍棋): open, dark with referee, flip",
-        ),
-        planned("xiangqi-3g", "Third-generation xiangqi (番兵象棋)"),
-    ]
+    }));
+    list
+}
+
+/// Which game a meta request is about.
+#[derive(Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct GameQuery {
+    /// The kind of game (default `banqi`).
+    #[param(value_type = Option<GameKind>, example = "banqi")]
+    #[serde(default)]
+    pub game: Option<String>,
+}
+
+fn kind_of(query: &GameQuery) -> Result<GameKind, Problem> {
+    crate::routes::game_kind(query.game.as_deref().unwrap_or("banqi"))
+}
+
+/// A named ruleset of a game.
+#[derive(Serialize, ToSchema)]
+pub struct Preset {
+    pub name: &'static str,
+    pub title: &'static str,
+    /// The complete ruleset (the game's own fields; Banqi's below).
+    #[schema(value_type = Ruleset)]
+    pub ruleset: serde_json::Value,
+}
+
+fn presets_of(kind: GameKind) -> Vec<Preset> {
+    with_game!(kind, G => G::presets()
+        .iter()
+        .map(|p| Preset {
+            name: p.name,
+            title: p.title,
+            ruleset: serde_json::to_value(p.ruleset).expect("a ruleset serialises"),
+        })
+        .collect())
 }
 
 #[derive(Serialize, ToSchema)]
@@ -79,38 +113,49 @@ pub struct Presets {
 }
 
 fn presets_example() -> serde_json::Value {
-    json!({"game": "banqi", "presets": PRESETS})
+    json!({"game": "banqi", "presets": presets_of(GameKind::Banqi)})
 }
 
-/// Every Banqi preset with its full ruleset (RULES §3).
+/// Every preset of a game with its full ruleset (Banqi: RULES §3).
 #[utoipa::path(get, path = "/v1/presets", tag = "meta",
-    responses((status = 200, description = "The presets.", body = Presets,
-        example = presets_example)))]
-pub async fn presets() -> web::Json<Presets> {
-    web::Json(Presets {
-        game: "banqi",
-        presets: PRESETS.to_vec(),
-    })
+    params(GameQuery),
+    responses(
+        (status = 200, description = "The presets.", body = Presets, example = presets_example),
+        (status = 422, description = "No such game.", body = Problem, content_type = "application/problem+json")))]
+pub async fn presets(query: web::Query<GameQuery>) -> Result<web::Json<Presets>, Problem> {
+    let kind = kind_of(&query)?;
+    Ok(web::Json(Presets {
+        game: kind.name(),
+        presets: presets_of(kind),
+    }))
 }
 
 fn preset_example() -> serde_json::Value {
-    json!(PRESETS.iter().find(|p| p.name == "gametower"))
+    json!(
+        presets_of(GameKind::Banqi)
+            .iter()
+            .find(|p| p.name == "gametower")
+    )
 }
 
-/// One preset by name.
+/// One preset of a game by name.
 #[utoipa::path(get, path = "/v1/presets/{name}", tag = "meta",
-    params(("name" = String, Path, description = "A preset name", example = "gametower")),
+    params(("name" = String, Path, description = "A preset name", example = "gametower"), GameQuery),
     responses(
         (status = 200, description = "The preset.", body = Preset,
             example = preset_example),
         (status = 404, description = "No such preset.", body = Problem, content_type = "application/problem+json",
             example = json!({"type": "/problems/not-found", "title": "Not found", "status": 404,
                 "detail": "unknown preset \"blitz\"; GET /v1/presets lists them", "code": "not_found", "field": "name"}))))]
-pub async fn preset(name: web::Path<String>) -> Result<web::Json<Preset>, Problem> {
-    PRESETS
-        .iter()
+pub async fn preset(
+    name: web::Path<String>,
+    query: web::Query<GameQuery>,
+) -> Result<web::Json<Preset>, Problem> {
+    let kind = kind_of(&query)?;
+    presets_of(kind)
+        .into_iter()
         .find(|p| p.name == name.as_str())
-        .map(|p| web::Json(*p))
+        .map(web::Json)
         .ok_or_else(|| {
             Problem::new(
                 "not-found",
@@ -123,92 +168,22 @@ pub async fn preset(name: web::Path<String>) -> Result<web::Json<Preset>, Proble
         })
 }
 
-#[derive(Serialize, ToSchema)]
-pub struct OptionInfo {
-    /// The field name in a ruleset and in a record's `options`.
-    pub name: &'static str,
-    /// `boolean`, `cannon` (`taiwan` | `mainland`), `limit` (a number, or null for off) or
-    /// `repetition` (`{"kind": "off"}`, `{"kind": "cycle", "times": n}`,
-    /// `{"kind": "position", "occurrences": n}`).
-    pub kind: &'static str,
-    pub meaning: &'static str,
-    /// Where the rule comes from.
-    pub source: &'static str,
-}
-
-const OPTIONS: &[OptionInfo] = &[
-    OptionInfo {
-        name: "cannon",
-        kind: "cannon",
-        meaning: "taiwan: the cannon captures only by jumping exactly one screen onto the first piece beyond, any rank; mainland: it captures like every other piece, adjacent and by rank (rank 6).",
-        source: "seed 000",
-    },
-    OptionInfo {
-        name: "chariot_rush",
-        kind: "boolean",
-        meaning: "車衝: a chariot moves any distance along an empty line; a capture after two or more squares ignores rank.",
-        source: "seed 000",
-    },
-    OptionInfo {
-        name: "chariot_charge",
-        kind: "boolean",
-        meaning: "車直衝: moves stay one square, but a chariot captures two or more squares away along an empty line, ignoring rank. With chariot_rush also on, rush wins.",
-        source: "seed 002",
-    },
-    OptionInfo {
-        name: "horse_diagonal",
-        kind: "boolean",
-        meaning: "馬斜: a horse also moves one square diagonally; a diagonal capture ignores rank.",
-        source: "seed 000",
-    },
-    OptionInfo {
-        name: "chain_capture",
-        kind: "boolean",
-        meaning: "連殺 / 明棋連吃: after a capture the same piece may capture again, any number of times, and stop after any capture.",
-        source: "seeds 000, 002",
-    },
-    OptionInfo {
-        name: "dark_capture",
-        kind: "boolean",
-        meaning: "暗殺: a revealed piece may attack a covered piece it could reach with a capture; an enemy it beats is captured, one it cannot beat survives and the attacker dies, an own piece is simply revealed.",
-        source: "seed 000",
-    },
-    OptionInfo {
-        name: "dark_chain_capture",
-        kind: "boolean",
-        meaning: "暗棋連吃: chain capture in which any link, the first included, may be a dark capture.",
-        source: "seed 002",
-    },
-    OptionInfo {
-        name: "no_progress",
-        kind: "limit",
-        meaning: "空步判和: the game is drawn after this many consecutive plies without a flip or capture (null: off).",
-        source: "TCGA 60, Olympiad 180, seed 002 50",
-    },
-    OptionInfo {
-        name: "repetition",
-        kind: "repetition",
-        meaning: "cycle: drawn when the last 3·p plies are one sequence of p actions played three times; position: drawn when the same position occurs the n-th time.",
-        source: "TCGA course (cycle), Olympiad (position)",
-    },
-    OptionInfo {
-        name: "long_chase",
-        kind: "limit",
-        meaning: "長捉禁手: a player may not chase the same enemy piece this many times in a row (null: off).",
-        source: "seed 002",
-    },
-];
-
 fn options_example() -> serde_json::Value {
-    json!(OPTIONS)
+    json!(records::games::banqi::OPTIONS)
 }
 
-/// Every ruleset option: what it means and where it comes from.
+/// Every ruleset option of a game: what it means and where it comes from.
 #[utoipa::path(get, path = "/v1/options", tag = "meta",
-    responses((status = 200, description = "The options of a Banqi ruleset.", body = Vec<OptionInfo>,
-        example = options_example)))]
-pub async fn options() -> web::Json<&'static [OptionInfo]> {
-    web::Json(OPTIONS)
+    params(GameQuery),
+    responses(
+        (status = 200, description = "The options of the game's rulesets (Banqi's in the example).", body = Vec<OptionInfo>,
+            example = options_example),
+        (status = 422, description = "No such game.", body = Problem, content_type = "application/problem+json")))]
+pub async fn options(
+    query: web::Query<GameQuery>,
+) -> Result<web::Json<&'static [OptionInfo]>, Problem> {
+    let kind = kind_of(&query)?;
+    Ok(web::Json(with_game!(kind, G => G::options())))
 }
 
 /// The problem types as a JSON list (RFC 9457 `type` values resolve here).

@@ -3,7 +3,9 @@
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
-use records::banqi::{Action, Overrides, ParsePositionError, Position, Ruleset, RulesetError};
+use records::core::{PositionProblem, Rules, RulesetError};
+use records::games::GameKind;
+use serde_json::{Map, Value};
 
 use crate::problem::Problem;
 
@@ -78,40 +80,67 @@ pub async fn not_found(req: HttpRequest) -> HttpResponse {
     ))
 }
 
-pub(crate) fn default_preset() -> String {
-    "tcga".to_owned()
+/// The kind of game a request names (`game`, default `banqi`).
+pub(crate) fn game_kind(name: &str) -> Result<GameKind, Problem> {
+    name.parse().map_err(|e: records::games::UnknownGame| {
+        Problem::new("unknown-game", e.to_string()).field("game")
+    })
 }
 
-/// The ruleset a request names.
-pub(crate) fn ruleset(preset: &str, options: &Overrides) -> Result<Ruleset, Problem> {
-    Ruleset::from_preset(preset, options).map_err(|e| match e {
-        RulesetError::UnknownPreset(_) => {
+pub(crate) fn default_game() -> String {
+    "banqi".to_owned()
+}
+
+/// The ruleset a request names: a preset of the game (its first when absent) and options.
+pub(crate) fn ruleset<G: Rules>(
+    preset: Option<&str>,
+    options: &Map<String, Value>,
+) -> Result<G::Ruleset, Problem> {
+    records::core::rules::ruleset::<G>(preset, options).map_err(|e| match e {
+        RulesetError::UnknownPreset { .. } => {
             Problem::new("unknown-preset", e.to_string()).field("preset")
+        }
+        RulesetError::Malformed(_) => {
+            Problem::new("malformed-json", e.to_string()).field("options")
         }
         RulesetError::Invalid(_) => Problem::new("invalid-ruleset", e.to_string()).field("options"),
     })
 }
 
-/// The position a request gives (the start when absent).
-pub(crate) fn position(text: Option<&str>) -> Result<Position, Problem> {
+/// The position a request gives (the game's start when absent).
+pub(crate) fn position<G: Rules>(
+    text: Option<&str>,
+    rules: &G::Ruleset,
+) -> Result<G::Position, Problem> {
     let Some(text) = text else {
-        return Ok(Position::start());
+        return Ok(G::start(rules));
     };
-    text.parse().map_err(|e| match e {
-        ParsePositionError::Syntax(e) => {
-            Problem::new("malformed-position", e.to_string()).field("position")
-        }
-        ParsePositionError::Invalid(e) => {
-            Problem::new("invalid-position", e.to_string()).field("position")
-        }
+    G::parse_position(text).map_err(|e| match e {
+        PositionProblem::Malformed(e) => Problem::new("malformed-position", e).field("position"),
+        PositionProblem::Impossible(e) => Problem::new("invalid-position", e).field("position"),
     })
 }
 
 /// An action in notation.
-pub(crate) fn action(text: &str, field: &str) -> Result<Action, Problem> {
-    text.parse().map_err(|e: records::banqi::ParseActionError| {
-        Problem::new("malformed-action", e.to_string())
+pub(crate) fn action<G: Rules>(text: &str, field: &str) -> Result<G::Action, Problem> {
+    G::parse_action(text).map_err(|e| {
+        Problem::new("malformed-action", e.detail)
             .field(field)
             .action(text)
     })
+}
+
+/// The hidden truth a trusted caller gives (`layout`), checked against `pos`.
+pub(crate) fn hidden<G: Rules>(
+    value: Option<&Value>,
+    pos: &G::Position,
+) -> Result<Option<G::Hidden>, Problem> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let hidden =
+        G::parse_hidden(value).map_err(|e| Problem::new("malformed-layout", e).field("layout"))?;
+    G::hidden_fits(&hidden, pos)
+        .map_err(|e| Problem::new("invalid-position", e).field("layout"))?;
+    Ok(Some(hidden))
 }

@@ -1,29 +1,35 @@
 //! Positions: legal actions, play one action, deal a new game, a player's view, a picture.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use rand::SeedableRng;
-use rand::rngs::StdRng;
-use records::banqi::{Effect, End, Game, Layout, Overrides, Player, Position};
-use records::record::Record;
-use records::render::{RenderOptions, svg};
-use records::replay::{fill_from_layout, final_game};
-use records::view::{PlayerView, player_view};
+use records::core::play::{deal as deal_game, step};
+use records::core::replay::final_match;
+use records::core::{End, Record, Rules, Seat};
+use records::games::GameKind;
+use records::games::banqi::Overrides;
+use records::with_game;
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::body::{self, Limits};
 use crate::examples;
 use crate::problem::Problem;
-use crate::routes::{action, default_preset, position, ruleset};
+use crate::routes::{action, default_game, game_kind, hidden, position, ruleset};
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActionsRequest {
-    /// A preset name (default `tcga`).
-    #[serde(default = "default_preset")]
-    pub preset: String,
+    /// The kind of game (default `banqi`).
+    #[serde(default = "default_game")]
+    #[schema(value_type = GameKind, default = "banqi")]
+    pub game: String,
+    /// A preset of the game (its first preset, Banqi's `tcga`, when absent).
     #[serde(default)]
-    pub options: Overrides,
+    pub preset: Option<String>,
+    /// Options overriding the preset's (the game's own; Banqi's are below).
+    #[serde(default)]
+    #[schema(value_type = Overrides)]
+    pub options: Map<String, Value>,
     /// A position string; the start when absent.
     #[serde(default)]
     pub position: Option<String>,
@@ -32,7 +38,7 @@ pub struct ActionsRequest {
 #[derive(Serialize, ToSchema)]
 pub struct ActionsResponse {
     pub position: String,
-    pub to_move: Player,
+    pub to_move: Seat,
     /// Every legal action: flips without identity, moves, captures, chains with every prefix
     /// (a listed chain ends at its first dark link). Empty once the game has ended.
     pub actions: Vec<String>,
@@ -57,38 +63,50 @@ pub async fn actions(
     limits: web::Data<Limits>,
 ) -> Result<web::Json<ActionsResponse>, Problem> {
     let request: ActionsRequest = body::json(&req, &body, &limits)?;
-    let rules = ruleset(&request.preset, &request.options)?;
-    let pos = position(request.position.as_deref())?;
-    let game = Game::from_position(rules, pos);
-    let end = game.end();
+    let kind = game_kind(&request.game)?;
+    with_game!(kind, G => actions_of::<G>(&request)).map(web::Json)
+}
+
+fn actions_of<G: Rules>(request: &ActionsRequest) -> Result<ActionsResponse, Problem> {
+    let rules = ruleset::<G>(request.preset.as_deref(), &request.options)?;
+    let pos = position::<G>(request.position.as_deref(), &rules)?;
+    let m = G::new_match(rules, pos.clone());
+    let end = G::end(&m);
     let mut list = Vec::new();
     if end.is_none() {
-        game.legal_actions(&mut list);
+        G::legal_actions(&m, &mut list);
     }
     let actions: Vec<String> = list.iter().map(|a| a.to_string()).collect();
-    Ok(web::Json(ActionsResponse {
+    Ok(ActionsResponse {
         position: pos.to_string(),
-        to_move: pos.player_to_move(),
+        to_move: G::to_move(&pos),
         count: actions.len(),
         actions,
         end,
-    }))
+    })
 }
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayRequest {
-    #[serde(default = "default_preset")]
-    pub preset: String,
+    /// The kind of game (default `banqi`).
+    #[serde(default = "default_game")]
+    #[schema(value_type = GameKind, default = "banqi")]
+    pub game: String,
+    /// A preset of the game (its first preset when absent).
     #[serde(default)]
-    pub options: Overrides,
+    pub preset: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Overrides)]
+    pub options: Map<String, Value>,
     /// A position string; the start when absent.
     #[serde(default)]
     pub position: Option<String>,
     /// The dealt layout, when the caller keeps it: flips and dark captures may then omit the
     /// revealed piece, and a given one is checked against it.
     #[serde(default)]
-    pub layout: Option<Layout>,
+    #[schema(value_type = Option<records::games::banqi::Layout>)]
+    pub layout: Option<Value>,
     /// The action in notation: `b6(K)`, `b6` (with a layout), `a2-a3`, `a2-a3(k)-a4`.
     pub action: String,
 }
@@ -123,45 +141,27 @@ pub async fn play(
     limits: web::Data<Limits>,
 ) -> Result<web::Json<PlayResponse>, Problem> {
     let request: PlayRequest = body::json(&req, &body, &limits)?;
-    let rules = ruleset(&request.preset, &request.options)?;
-    let pos = position(request.position.as_deref())?;
-    let parsed = action(&request.action, "action")?;
-    let illegal = |e: records::banqi::IllegalAction| {
+    let kind = game_kind(&request.game)?;
+    with_game!(kind, G => play_of::<G>(&request)).map(web::Json)
+}
+
+fn play_of<G: Rules>(request: &PlayRequest) -> Result<PlayResponse, Problem> {
+    let rules = ruleset::<G>(request.preset.as_deref(), &request.options)?;
+    let pos = position::<G>(request.position.as_deref(), &rules)?;
+    let parsed = action::<G>(&request.action, "action")?;
+    let hidden = hidden::<G>(request.layout.as_ref(), &pos)?;
+    let played = step::<G>(rules, pos.clone(), hidden.as_ref(), parsed).map_err(|e| {
         Problem::new("illegal-action", e.detail)
             .code(e.reason.code())
             .action(request.action.clone())
             .position(pos.to_string())
-    };
-    if let Some(layout) = &request.layout {
-        layout
-            .fits(&pos)
-            .map_err(|e| Problem::new("invalid-position", e.to_string()).field("layout"))?;
-    }
-    let mut game = Game::from_position(rules, pos);
-    if let Some(end) = game.end() {
-        return Err(illegal(records::banqi::IllegalAction::new(
-            records::banqi::Violation::GameOver,
-            format!(
-                "the game is over at this position ({} by {})",
-                end.outcome.describe(),
-                end.reason.code()
-            ),
-        )));
-    }
-    let played = fill_from_layout(parsed, &pos, request.layout.as_ref()).map_err(illegal)?;
-    let effect = game.play(&played).map_err(illegal)?;
-    Ok(web::Json(PlayResponse {
-        action: played.to_string(),
-        effect: match effect {
-            Effect::Flip(_) => "flip",
-            Effect::Quiet { .. } => "move",
-            Effect::Capture { .. } => "capture",
-            Effect::OwnReveal { .. } => "own_reveal",
-            Effect::DarkFailed { .. } => "dark_failed",
-        },
-        position: game.position().to_string(),
-        end: game.end(),
-    }))
+    })?;
+    Ok(PlayResponse {
+        action: played.action.to_string(),
+        effect: G::effect_code(&played.effect),
+        position: G::position(&played.after).to_string(),
+        end: played.end,
+    })
 }
 
 #[derive(Deserialize, ToSchema, Default)]
@@ -171,10 +171,16 @@ pub struct DealRequest {
     /// be repeated).
     #[serde(default)]
     pub seed: Option<u64>,
-    #[serde(default = "default_preset")]
-    pub preset: String,
+    /// The kind of game (default `banqi`).
+    #[serde(default = "default_game")]
+    #[schema(value_type = GameKind, default = "banqi")]
+    pub game: String,
+    /// A preset of the game (its first preset when absent).
     #[serde(default)]
-    pub options: Overrides,
+    pub preset: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Overrides)]
+    pub options: Map<String, Value>,
     /// Player names for the record.
     #[serde(default)]
     pub players: Vec<String>,
@@ -184,7 +190,8 @@ pub struct DealRequest {
 pub struct DealResponse {
     pub seed: u64,
     /// The hidden truth: keep it on the server, never show it to a player.
-    pub layout: Layout,
+    #[schema(value_type = records::games::banqi::Layout)]
+    pub layout: Value,
     /// The start position (all covered).
     pub position: String,
     /// An empty record of the game, with the layout: append actions to it as the game goes.
@@ -207,41 +214,52 @@ pub async fn deal(
 ) -> Result<web::Json<DealResponse>, Problem> {
     let request: DealRequest = if body.iter().all(u8::is_ascii_whitespace) {
         DealRequest {
-            preset: default_preset(),
+            game: default_game(),
             ..DealRequest::default()
         }
     } else {
         body::json(&req, &body, &limits)?
     };
-    ruleset(&request.preset, &request.options)?;
+    let kind = game_kind(&request.game)?;
     let seed = request
         .seed
         .unwrap_or_else(|| rand::RngExt::random(&mut rand::rng()));
-    let layout = Layout::shuffled(&mut StdRng::seed_from_u64(seed));
-    let mut record = Record::new(&request.preset, Vec::new());
-    record.options = request.options;
-    record.players = request.players;
-    record.layout = Some(layout);
-    record
-        .metadata
-        .insert("seed".into(), serde_json::Value::from(seed));
-    Ok(web::Json(DealResponse {
+    with_game!(kind, G => deal_of::<G>(&request, seed)).map(web::Json)
+}
+
+fn deal_of<G: Rules>(request: &DealRequest, seed: u64) -> Result<DealResponse, Problem> {
+    // The ruleset is checked first, so that a bad one is the caller's problem, not a deal.
+    ruleset::<G>(request.preset.as_deref(), &request.options)?;
+    let dealt = deal_game::<G>(
+        request.preset.as_deref(),
+        &request.options,
+        request.players.clone(),
         seed,
-        layout,
-        position: Position::start().to_string(),
-        record,
-    }))
+    )
+    .map_err(|e| Problem::new("invalid-ruleset", e.to_string()).field("options"))?;
+    Ok(DealResponse {
+        seed,
+        layout: G::hidden_value(&dealt.hidden),
+        position: dealt.start.to_string(),
+        record: dealt.record,
+    })
 }
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ViewRequest {
-    /// Whose view: `player1` or `player2`.
-    pub player: Player,
-    #[serde(default = "default_preset")]
-    pub preset: String,
+    /// Whose view: `player1` or `player2` (`player3` in a three-seat game).
+    pub player: Seat,
+    /// The kind of game (default `banqi`; a record's own `game` wins).
+    #[serde(default = "default_game")]
+    #[schema(value_type = GameKind, default = "banqi")]
+    pub game: String,
+    /// A preset of the game (its first preset when absent).
     #[serde(default)]
-    pub options: Overrides,
+    pub preset: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Overrides)]
+    pub options: Map<String, Value>,
     /// A position string (or give `record`; neither means the start).
     #[serde(default)]
     pub position: Option<String>,
@@ -250,7 +268,8 @@ pub struct ViewRequest {
     pub record: Option<Record>,
     /// The layout, if the caller has it: accepted, used to complete the record, never shown.
     #[serde(default)]
-    pub layout: Option<Layout>,
+    #[schema(value_type = Option<records::games::banqi::Layout>)]
+    pub layout: Option<Value>,
 }
 
 /// What one player may see: the position with covered pieces as `X` (never the layout or a
@@ -258,7 +277,7 @@ pub struct ViewRequest {
 #[utoipa::path(post, path = "/v1/view", tag = "positions",
     request_body(content = ViewRequest, example = examples::view_request),
     responses(
-        (status = 200, description = "The player's view.", body = PlayerView, example = examples::view_response),
+        (status = 200, description = "The player's view.", body = records::games::banqi::view::PlayerView, example = examples::view_response),
         (status = 400, description = "Malformed JSON or position, or both a position and a record.", body = Problem,
             content_type = "application/problem+json"),
         (status = 422, description = "Invalid record or ruleset.", body = Problem, content_type = "application/problem+json")))]
@@ -266,9 +285,18 @@ pub async fn view(
     req: HttpRequest,
     body: web::Bytes,
     limits: web::Data<Limits>,
-) -> Result<web::Json<PlayerView>, Problem> {
+) -> Result<HttpResponse, Problem> {
     let request: ViewRequest = body::json(&req, &body, &limits)?;
-    let game = match (&request.position, request.record) {
+    let game = match &request.record {
+        Some(record) => &record.game,
+        None => &request.game,
+    };
+    let kind = game_kind(game)?;
+    with_game!(kind, G => view_of::<G>(request))
+}
+
+fn view_of<G: Rules>(request: ViewRequest) -> Result<HttpResponse, Problem> {
+    let (m, rules) = match (&request.position, request.record) {
         (Some(_), Some(_)) => {
             return Err(Problem::new(
                 "bad-parameter",
@@ -280,19 +308,39 @@ pub async fn view(
             if record.layout.is_none() {
                 record.layout = request.layout;
             }
-            final_game(&record).map_err(|e| Problem::from_replay(&e))?
+            let m = final_match::<G>(&record).map_err(|e| Problem::from_replay(&e))?;
+            let rules = ruleset::<G>(record.preset.as_deref(), &record.options)?;
+            (m, rules)
         }
-        (text, None) => Game::from_position(
-            ruleset(&request.preset, &request.options)?,
-            position(text.as_deref())?,
-        ),
+        (text, None) => {
+            let rules = ruleset::<G>(request.preset.as_deref(), &request.options)?;
+            let pos = position::<G>(text.as_deref(), &rules)?;
+            (G::new_match(rules, pos), rules)
+        }
     };
-    Ok(web::Json(player_view(&game, request.player)))
+    let seats = G::seats(&rules);
+    if request.player.index() >= seats as usize {
+        return Err(Problem::new(
+            "bad-parameter",
+            format!(
+                "{} has {seats} seats; there is no {}",
+                G::TITLE,
+                request.player.code()
+            ),
+        )
+        .field("player"));
+    }
+    Ok(HttpResponse::Ok().json(G::view(&m, request.player)))
 }
 
 #[derive(Deserialize, ToSchema, IntoParams)]
 #[serde(deny_unknown_fields)]
 pub struct RenderRequest {
+    /// The kind of game (default `banqi`).
+    #[serde(default = "default_game")]
+    #[param(value_type = GameKind, example = "banqi")]
+    #[schema(value_type = GameKind, default = "banqi")]
+    pub game: String,
     /// A position string; the start when absent.
     #[serde(default)]
     #[param(example = "k3/4/4/4/4/4/1p2/P2X r C1 5 30")]
@@ -333,12 +381,17 @@ pub async fn render_get(query: web::Query<RenderRequest>) -> Result<HttpResponse
 }
 
 fn render_svg(request: &RenderRequest) -> Result<HttpResponse, Problem> {
-    let pos = position(request.position.as_deref())?;
-    let options = match &request.last_action {
-        Some(text) => RenderOptions::last_action(&action(text, "last_action")?),
-        None => RenderOptions::default(),
+    let kind = game_kind(&request.game)?;
+    let svg = with_game!(kind, G => svg_of::<G>(request))?;
+    Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
+}
+
+fn svg_of<G: Rules>(request: &RenderRequest) -> Result<String, Problem> {
+    let rules = ruleset::<G>(None, &Map::new())?;
+    let pos = position::<G>(request.position.as_deref(), &rules)?;
+    let last = match &request.last_action {
+        Some(text) => Some(action::<G>(text, "last_action")?),
+        None => None,
     };
-    Ok(HttpResponse::Ok()
-        .content_type("image/svg+xml")
-        .body(svg(&pos, &options)))
+    Ok(G::svg(&pos, last.as_ref()))
 }

@@ -1,18 +1,19 @@
 //! Records: validate one, score one (points and coins), score a bare position.
 
+use actix_web::HttpResponse;
 use actix_web::{HttpRequest, web};
-use records::banqi::tcga;
-use records::record::Record;
-use records::replay::{Verdict, validate as validate_record};
-use records::scoring::{GameScore, Material, material, player_points, score_record};
-use records::settlement::{Settlement, SettlementError, Table, settle};
-use serde::{Deserialize, Serialize};
+use records::core::{Record, Rules, ScoreError, Table, Verdict};
+use records::games::banqi::scoring::{PositionScore, ScoreSheet};
+use records::games::banqi::tcga;
+use records::with_game;
+use serde::Deserialize;
+use serde_json::Map;
 use utoipa::ToSchema;
 
 use crate::body::{self, Limits};
 use crate::examples;
 use crate::problem::Problem;
-use crate::routes::position;
+use crate::routes::{default_game, game_kind, position, ruleset};
 
 /// Replays a record and gives the verdict: valid, or the first illegal ply (1-based) with the
 /// action, a reason code and the position before it, or a stated result the moves do not
@@ -35,7 +36,7 @@ pub async fn validate(
     limits: web::Data<Limits>,
 ) -> Result<web::Json<Verdict>, Problem> {
     let record = read_record(&req, &body, &limits)?;
-    Ok(web::Json(validate_record(&record)))
+    Ok(web::Json(records::games::validate(&record)))
 }
 
 /// A record from a JSON or TCGA body.
@@ -88,14 +89,6 @@ pub struct ScoreRequest {
     pub draws_carried: u32,
 }
 
-#[derive(Serialize, ToSchema)]
-pub struct ScoreResponse {
-    pub score: GameScore,
-    /// Absent while the game is unfinished.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub settlement: Option<Settlement>,
-}
-
 /// Scores a record: piece points (棋點) per player, first flips and 門棋加倍, the
 /// 小兵立大功 tally, the final material, and the 戲谷 coin settlement at a table (stake S,
 /// bonus B per point, draws carried) with every term shown. A record that does not replay is
@@ -103,7 +96,7 @@ pub struct ScoreResponse {
 #[utoipa::path(post, path = "/v1/score", tag = "records",
     request_body(content = ScoreRequest, example = examples::score_request),
     responses(
-        (status = 200, description = "Points and settlement.", body = ScoreResponse, example = examples::score_response),
+        (status = 200, description = "Points and settlement (Banqi's below).", body = ScoreSheet, example = examples::score_response),
         (status = 400, description = "Malformed JSON.", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The record does not replay, or the settlement overflows.", body = Problem,
             content_type = "application/problem+json", example = examples::invalid_record)))]
@@ -111,47 +104,31 @@ pub async fn score(
     req: HttpRequest,
     body: web::Bytes,
     limits: web::Data<Limits>,
-) -> Result<web::Json<ScoreResponse>, Problem> {
+) -> Result<HttpResponse, Problem> {
     let request: ScoreRequest = body::json(&req, &body, &limits)?;
-    let score = score_record(&request.record).map_err(|e| Problem::from_replay(&e))?;
+    let kind = game_kind(&request.record.game)?;
     let table = Table {
         stake: request.stake.unwrap_or(Table::default().stake),
         bonus_per_point: request.bonus.unwrap_or(Table::default().bonus_per_point),
     };
-    let settlement = match score.result {
-        None => None,
-        Some(result) => Some(
-            settle(
-                &table,
-                result.outcome,
-                score.points(),
-                score.doubled,
-                request.draws_carried,
-            )
-            .map_err(|e: SettlementError| Problem::new("settlement-overflow", e.to_string()))?,
-        ),
-    };
-    Ok(web::Json(ScoreResponse { score, settlement }))
+    with_game!(kind, G => {
+        let score = G::score(&request.record, &table, request.draws_carried).map_err(|e| match e {
+            ScoreError::Replay(e) => Problem::from_replay(&e),
+            ScoreError::Settlement(e) => Problem::new("settlement-overflow", e),
+        })?;
+        Ok(HttpResponse::Ok().json(score))
+    })
 }
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PositionScoreRequest {
+    /// The kind of game (default `banqi`).
+    #[serde(default = "default_game")]
+    #[schema(value_type = records::games::GameKind, default = "banqi")]
+    pub game: String,
     /// A position string (docs/notation.md).
     pub position: String,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct PlayerPoints {
-    pub player1: u32,
-    pub player2: u32,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct PositionScoreResponse {
-    /// Points won so far by each player (0 before colours are assigned).
-    pub points: PlayerPoints,
-    pub material: Material,
 }
 
 /// The material of a position: per colour the pieces revealed, covered and captured, their
@@ -159,7 +136,7 @@ pub struct PositionScoreResponse {
 #[utoipa::path(post, path = "/v1/score/position", tag = "records",
     request_body(content = PositionScoreRequest, example = examples::position_score_request),
     responses(
-        (status = 200, description = "Material and points.", body = PositionScoreResponse, example = examples::position_score_response),
+        (status = 200, description = "Material and points.", body = PositionScore, example = examples::position_score_response),
         (status = 400, description = "Malformed position.", body = Problem, content_type = "application/problem+json",
             example = examples::malformed_position),
         (status = 422, description = "A position that cannot occur.", body = Problem, content_type = "application/problem+json")))]
@@ -167,12 +144,12 @@ pub async fn score_position(
     req: HttpRequest,
     body: web::Bytes,
     limits: web::Data<Limits>,
-) -> Result<web::Json<PositionScoreResponse>, Problem> {
+) -> Result<HttpResponse, Problem> {
     let request: PositionScoreRequest = body::json(&req, &body, &limits)?;
-    let pos = position(Some(&request.position))?;
-    let [player1, player2] = player_points(&pos);
-    Ok(web::Json(PositionScoreResponse {
-        points: PlayerPoints { player1, player2 },
-        material: material(&pos),
-    }))
+    let kind = game_kind(&request.game)?;
+    with_game!(kind, G => {
+        let rules = ruleset::<G>(None, &Map::new())?;
+        let pos = position::<G>(Some(&request.position), &rules)?;
+        Ok(HttpResponse::Ok().json(G::score_position(&pos)))
+    })
 }

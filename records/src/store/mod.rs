@@ -17,11 +17,11 @@ use thiserror::Error;
 mod model;
 pub mod schema;
 
-pub use model::{GameRow, NewGame, content_hash, iso_date};
+pub use model::{GameInsert, GameRow, NewGame, SeatInsert, StoredSeat, content_hash, iso_date};
 
-use crate::record::Record;
-use crate::replay::ReplayError;
-use schema::games;
+use crate::core::{Record, ReplayError};
+use model::GameColumns;
+use schema::{games, seats};
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/postgres");
@@ -115,6 +115,7 @@ impl Store {
             Store::Sqlite(pool)
         };
         store.migrate()?;
+        store.backfill_sides()?;
         Ok(store)
     }
 
@@ -140,6 +141,62 @@ impl Store {
         done.map_err(|e| StoreError::Migration(e.to_string()))
     }
 
+    /// Fills in the side of every seat a migration carried over ('?': not known yet) by
+    /// replaying its stored record; a seat whose side the replay does not know gets NULL.
+    fn backfill_sides(&self) -> Result<(), StoreError> {
+        loop {
+            let pending: Vec<(i64, String)> = with_connection!(self, |conn| games::table
+                .filter(
+                    games::id.eq_any(
+                        seats::table
+                            .filter(seats::side.eq("?"))
+                            .select(seats::game_id),
+                    ),
+                )
+                .order(games::id)
+                .limit(1000)
+                .select((games::id, games::record))
+                .load(conn)?);
+            if pending.is_empty() {
+                return Ok(());
+            }
+            let sides: Vec<(i64, Vec<Option<&'static str>>)> = pending
+                .iter()
+                .map(|(id, json)| {
+                    let sides = serde_json::from_str::<Record>(json)
+                        .ok()
+                        .and_then(|r| crate::games::summarize(&r).ok())
+                        .map(|s| s.seats.iter().map(|seat| seat.side).collect())
+                        .unwrap_or_default();
+                    (*id, sides)
+                })
+                .collect();
+            with_connection!(self, |conn| {
+                conn.transaction::<_, StoreError, _>(|conn| {
+                    for (id, sides) in &sides {
+                        diesel::update(
+                            seats::table
+                                .filter(seats::game_id.eq(id))
+                                .filter(seats::side.eq("?")),
+                        )
+                        .set(seats::side.eq(None::<&str>))
+                        .execute(conn)?;
+                        for (seat, side) in sides.iter().enumerate() {
+                            diesel::update(
+                                seats::table
+                                    .filter(seats::game_id.eq(id))
+                                    .filter(seats::seat.eq(seat as i32)),
+                            )
+                            .set(seats::side.eq(side))
+                            .execute(conn)?;
+                        }
+                    }
+                    Ok(())
+                })
+            })?;
+        }
+    }
+
     /// Validates and stores `records` in one transaction. Each gets its outcome, in order:
     /// stored (new), already stored (same content hash), or invalid (not stored).
     pub fn import(&self, records: &[Incoming]) -> Result<Vec<Imported>, StoreError> {
@@ -151,7 +208,7 @@ impl Store {
                 Ok(row) => {
                     outcomes.push(Imported::Stored {
                         id: 0,
-                        hash: row.content_hash.clone(),
+                        hash: row.row.content_hash.clone(),
                     });
                     rows.push(row);
                 }
@@ -182,35 +239,58 @@ impl Store {
         Ok(outcomes)
     }
 
-    /// Inserts the rows that are not there yet, in one transaction; gives every hash its id
-    /// and whether this call inserted it.
+    /// Inserts the games that are not there yet, with their seats, in one transaction;
+    /// gives every hash its id and whether this call inserted it.
     fn insert(
         &self,
         rows: &[NewGame],
     ) -> Result<std::collections::HashMap<String, (i64, bool)>, StoreError> {
         // Enough rows per statement to be fast, few enough to stay under every backend's
-        // limit on bound parameters (24 columns × 400 < 32,766).
+        // limit on bound parameters (21 columns × 400 < 32,766).
         const CHUNK: usize = 400;
         let mut ids = std::collections::HashMap::with_capacity(rows.len());
         with_connection!(self, |conn| {
             conn.transaction::<_, StoreError, _>(|conn| {
                 for chunk in rows.chunks(CHUNK) {
-                    let hashes: Vec<&str> = chunk.iter().map(|r| r.content_hash.as_str()).collect();
+                    let hashes: Vec<&str> =
+                        chunk.iter().map(|r| r.row.content_hash.as_str()).collect();
                     let before: Vec<(i64, String)> = games::table
                         .filter(games::content_hash.eq_any(&hashes))
                         .select((games::id, games::content_hash))
                         .load(conn)?;
+                    let present: std::collections::HashSet<i64> =
+                        before.iter().map(|(id, _)| *id).collect();
                     for (id, hash) in before {
                         // Inserted by an earlier chunk of this call, or stored before it.
                         ids.entry(hash).or_insert((id, false));
                     }
-                    conn.insert_new(chunk)?;
+                    let games_rows: Vec<&GameInsert> = chunk.iter().map(|r| &r.row).collect();
+                    conn.insert_new(&games_rows)?;
                     let after: Vec<(i64, String)> = games::table
                         .filter(games::content_hash.eq_any(&hashes))
                         .select((games::id, games::content_hash))
                         .load(conn)?;
+                    // The games this chunk inserted get their seats (once, though a hash may
+                    // be in the chunk twice).
+                    let mut new_seats = Vec::new();
                     for (id, hash) in after {
-                        ids.entry(hash).or_insert((id, true));
+                        ids.entry(hash.clone()).or_insert((id, true));
+                        if present.contains(&id) {
+                            continue;
+                        }
+                        let game = chunk
+                            .iter()
+                            .find(|r| r.row.content_hash == hash)
+                            .expect("a hash of this chunk");
+                        new_seats.extend(game.seats.iter().map(|s| SeatInsert {
+                            game_id: id,
+                            ..s.clone()
+                        }));
+                    }
+                    for seats_chunk in new_seats.chunks(4 * CHUNK) {
+                        diesel::insert_into(seats::table)
+                            .values(seats_chunk)
+                            .execute(conn)?;
                     }
                 }
                 Ok(())
@@ -221,17 +301,46 @@ impl Store {
 
     /// One stored game: its row and its record.
     pub fn get(&self, id: i64) -> Result<Option<(GameRow, Record)>, StoreError> {
-        let found: Option<(GameRow, String)> = with_connection!(self, |conn| {
+        let found: Option<(GameColumns, String)> = with_connection!(self, |conn| {
             games::table
                 .find(id)
-                .select((GameRow::as_select(), games::record))
+                .select((GameColumns::as_select(), games::record))
                 .first(conn)
                 .optional()?
         });
-        Ok(found.map(|(row, json)| {
-            let record = serde_json::from_str(&json).expect("stored records are valid JSON");
-            (row, record)
-        }))
+        let Some((columns, json)) = found else {
+            return Ok(None);
+        };
+        let mut rows = self.with_seats(vec![columns])?;
+        let record = serde_json::from_str(&json).expect("stored records are valid JSON");
+        Ok(Some((rows.remove(0), record)))
+    }
+
+    /// The rows of `games` with their seats.
+    fn with_seats(&self, games: Vec<GameColumns>) -> Result<Vec<GameRow>, StoreError> {
+        let ids: Vec<i64> = games.iter().map(|g| g.id).collect();
+        let all: Vec<SeatInsert> = with_connection!(self, |conn| seats::table
+            .filter(seats::game_id.eq_any(&ids))
+            .order((seats::game_id, seats::seat))
+            .select(SeatInsert::as_select())
+            .load(conn)?);
+        let mut by_game: std::collections::HashMap<i64, Vec<StoredSeat>> =
+            std::collections::HashMap::with_capacity(ids.len());
+        for s in all {
+            by_game.entry(s.game_id).or_default().push(StoredSeat {
+                seat: crate::core::Seat::new(s.seat as usize).unwrap_or(crate::core::Seat::FIRST),
+                name: s.name,
+                side: s.side.filter(|side| side != "?"),
+                points: s.points,
+            });
+        }
+        Ok(games
+            .into_iter()
+            .map(|g| {
+                let seats = by_game.remove(&g.id).unwrap_or_default();
+                GameRow::new(g, seats)
+            })
+            .collect())
     }
 
     /// The games matching `filter`, in id order, after `filter.after`, at most `filter.limit`.
@@ -239,21 +348,26 @@ impl Store {
         macro_rules! query {
             () => {{
                 let mut q = games::table
-                    .select(GameRow::as_select())
+                    .select(GameColumns::as_select())
                     .order(games::id)
                     .limit(filter.limit.clamp(1, 1000))
                     .into_boxed();
                 if let Some(after) = filter.after {
                     q = q.filter(games::id.gt(after));
                 }
+                if let Some(g) = &filter.game {
+                    q = q.filter(games::game.eq(g.clone()));
+                }
                 if let Some(p) = &filter.preset {
                     q = q.filter(games::preset.eq(p.clone()));
                 }
                 if let Some(p) = &filter.player {
                     q = q.filter(
-                        games::player1
-                            .eq(p.clone())
-                            .or(games::player2.eq(p.clone())),
+                        games::id.eq_any(
+                            seats::table
+                                .filter(seats::name.eq(p.clone()))
+                                .select(seats::game_id),
+                        ),
                     );
                 }
                 if let Some(r) = &filter.result {
@@ -268,7 +382,8 @@ impl Store {
                 q
             }};
         }
-        Ok(with_connection!(self, |conn| query!().load(conn)?))
+        let games: Vec<GameColumns> = with_connection!(self, |conn| query!().load(conn)?);
+        self.with_seats(games)
     }
 
     /// Stored records in id order after `after`, at most `limit`: (id, source, record). For
@@ -313,21 +428,21 @@ fn prepare_rows(records: &[Incoming], now: &str) -> Vec<Result<NewGame, ReplayEr
 
 /// Inserting rows whose content hash is not stored yet: each backend says it its own way.
 trait InsertNew {
-    fn insert_new(&mut self, rows: &[NewGame]) -> QueryResult<usize>;
+    fn insert_new(&mut self, rows: &[&GameInsert]) -> QueryResult<usize>;
 }
 
 impl InsertNew for SqliteConnection {
-    fn insert_new(&mut self, rows: &[NewGame]) -> QueryResult<usize> {
+    fn insert_new(&mut self, rows: &[&GameInsert]) -> QueryResult<usize> {
         diesel::insert_or_ignore_into(games::table)
-            .values(rows)
+            .values(rows.iter().copied().cloned().collect::<Vec<_>>())
             .execute(self)
     }
 }
 
 impl InsertNew for PgConnection {
-    fn insert_new(&mut self, rows: &[NewGame]) -> QueryResult<usize> {
+    fn insert_new(&mut self, rows: &[&GameInsert]) -> QueryResult<usize> {
         diesel::insert_into(games::table)
-            .values(rows)
+            .values(rows.iter().copied().cloned().collect::<Vec<_>>())
             .on_conflict(games::content_hash)
             .do_nothing()
             .execute(self)
@@ -342,7 +457,7 @@ pub struct Incoming {
 }
 
 /// What an import did with one record.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Imported {
@@ -359,6 +474,10 @@ pub enum Imported {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema, utoipa::IntoParams))]
 #[serde(deny_unknown_fields)]
 pub struct GameFilter {
+    /// Only this kind of game (`banqi`).
+    #[cfg_attr(feature = "openapi", param(example = "banqi"))]
+    #[serde(default)]
+    pub game: Option<String>,
     /// Only this preset.
     #[cfg_attr(feature = "openapi", param(example = "tcga"))]
     #[serde(default)]
@@ -367,7 +486,8 @@ pub struct GameFilter {
     #[cfg_attr(feature = "openapi", param(example = "chan"))]
     #[serde(default)]
     pub player: Option<String>,
-    /// Only this result: `player1`, `player2`, `draw` or `ongoing`.
+    /// Only this result: `player1`, `player2`, `draw`, a three-seat ranking
+    /// (`player2>player1=player3`) or `ongoing`.
     #[cfg_attr(feature = "openapi", param(example = "player1"))]
     #[serde(default)]
     pub result: Option<String>,

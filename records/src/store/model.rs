@@ -1,24 +1,29 @@
-//! Rows: what a record becomes in the `games` table, and what a stored game gives back.
+//! Rows: what a record becomes in the `games` and `seats` tables, and what a stored game
+//! gives back.
 
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::schema::games;
-use crate::record::Record;
-use crate::replay::{ReplayError, Status};
-use crate::scoring::score_with_verdict;
+use super::schema::{games, seats};
+use crate::core::replay::{ReplayError, Status};
+use crate::core::{Record, Seat, Summary};
+use crate::games::summarize;
 
-/// A validated record ready to insert.
+/// A validated record ready to insert: the game's row and its seats' rows.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    pub row: GameInsert,
+    pub seats: Vec<SeatInsert>,
+}
+
 #[derive(Insertable, Clone, Debug)]
 #[diesel(table_name = games)]
-pub struct NewGame {
+pub struct GameInsert {
     pub content_hash: String,
     pub game: String,
     pub preset: String,
     pub options: String,
-    pub player1: String,
-    pub player2: String,
     pub layout: Option<String>,
     pub start: Option<String>,
     pub actions: String,
@@ -31,24 +36,69 @@ pub struct NewGame {
     pub reason: Option<String>,
     pub first_flips: Option<String>,
     pub doubled: bool,
-    pub points1: i32,
-    pub points2: i32,
     pub played_on: Option<String>,
     pub source: String,
     pub imported_at: String,
     pub record: String,
 }
 
-/// A stored game, as the list and the lookup give it.
-#[derive(Queryable, Selectable, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One seat's row; `game_id` is set once the game's row has its id.
+#[derive(Insertable, Queryable, Selectable, Clone, Debug)]
+#[diesel(table_name = seats)]
+pub struct SeatInsert {
+    pub game_id: i64,
+    pub seat: i32,
+    pub name: String,
+    pub side: Option<String>,
+    pub points: i32,
+}
+
+/// The columns of a stored game that the list and the lookup give.
+#[derive(Queryable, Selectable, Clone, Debug)]
 #[diesel(table_name = games)]
+pub(crate) struct GameColumns {
+    pub id: i64,
+    pub content_hash: String,
+    pub game: String,
+    pub preset: String,
+    pub plies: i32,
+    pub result: String,
+    pub reason: Option<String>,
+    pub derived_outcome: Option<String>,
+    pub derived_reason: Option<String>,
+    pub first_flips: Option<String>,
+    pub doubled: bool,
+    pub played_on: Option<String>,
+    pub source: String,
+    pub imported_at: String,
+}
+
+/// One seat of a stored game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct StoredSeat {
+    pub seat: Seat,
+    pub name: String,
+    /// The side the seat played (Banqi: `red` or `black`); absent while unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    /// Points won (Banqi: 棋點).
+    pub points: i32,
+}
+
+/// A stored game, as the list and the lookup give it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GameRow {
     pub id: i64,
     pub content_hash: String,
     pub game: String,
     pub preset: String,
+    /// Every seat in turn order: name, side, points.
+    pub seats: Vec<StoredSeat>,
+    /// Seat 1's name (the first of `seats`; kept for clients of the first version).
     pub player1: String,
+    /// Seat 2's name.
     pub player2: String,
     pub plies: i32,
     /// The result scored: the stated one when the record states one, else the derived one;
@@ -57,19 +107,55 @@ pub struct GameRow {
     pub reason: Option<String>,
     pub derived_outcome: Option<String>,
     pub derived_reason: Option<String>,
+    /// The opening moves when they decide something (Banqi: the first two flips).
     pub first_flips: Option<String>,
+    /// Whether the opening doubles the stake (Banqi: 門棋加倍).
     pub doubled: bool,
+    /// Seat 1's points (the first of `seats`).
     pub points1: i32,
+    /// Seat 2's points.
     pub points2: i32,
     pub played_on: Option<String>,
     pub source: String,
     pub imported_at: String,
 }
 
-/// The SHA-256 of the record's canonical JSON (fields in a fixed order, metadata sorted by
-/// key): two records with the same content have the same hash, wherever they came from.
-pub fn content_hash(record: &Record) -> String {
-    hash_json(&serde_json::to_string(record).expect("a record serialises"))
+impl GameRow {
+    pub(crate) fn new(c: GameColumns, mut seats: Vec<StoredSeat>) -> GameRow {
+        seats.sort_by_key(|s| s.seat);
+        let name = |i: usize| seats.get(i).map_or_else(String::new, |s| s.name.clone());
+        let points = |i: usize| seats.get(i).map_or(0, |s| s.points);
+        GameRow {
+            player1: name(0),
+            player2: name(1),
+            points1: points(0),
+            points2: points(1),
+            id: c.id,
+            content_hash: c.content_hash,
+            game: c.game,
+            preset: c.preset,
+            seats,
+            plies: c.plies,
+            result: c.result,
+            reason: c.reason,
+            derived_outcome: c.derived_outcome,
+            derived_reason: c.derived_reason,
+            first_flips: c.first_flips,
+            doubled: c.doubled,
+            played_on: c.played_on,
+            source: c.source,
+            imported_at: c.imported_at,
+        }
+    }
+}
+
+/// The SHA-256 of the record's canonical JSON (the preset written out, options as the game
+/// orders them, metadata sorted by key): two records with the same content have the same
+/// hash, wherever they came from. None when the record's game or options cannot be read.
+pub fn content_hash(record: &Record) -> Option<String> {
+    crate::games::canonical_json(record)
+        .ok()
+        .map(|json| hash_json(&json))
 }
 
 fn hash_json(canonical: &str) -> String {
@@ -88,45 +174,51 @@ impl NewGame {
         source: &str,
         imported_at: &str,
     ) -> Result<NewGame, ReplayError> {
-        let (score, verdict) = score_with_verdict(record)?;
-        let (derived_outcome, derived_reason) = match verdict.derived {
-            Status::Ended { end, .. } => (
-                Some(end.outcome.code().to_owned()),
-                Some(end.reason.code().to_owned()),
-            ),
+        let summary: Summary = summarize(record)?;
+        let canonical = crate::games::canonical_json(record)?;
+        let (derived_outcome, derived_reason) = match summary.verdict.derived {
+            Status::Ended { end, .. } => {
+                (Some(end.outcome.code()), Some(end.reason.code().to_owned()))
+            }
             Status::Ongoing => (None, None),
         };
         let stated = record.result;
-        let first_flips = (record.actions.len() >= 2)
-            .then(|| format!("{} {}", record.actions[0], record.actions[1]));
-        let json = serde_json::to_string(record).expect("a record serialises");
-        Ok(NewGame {
-            content_hash: hash_json(&json),
-            game: record.game.clone(),
-            preset: record.preset.clone(),
+        let seats = summary
+            .seats
+            .iter()
+            .map(|s| SeatInsert {
+                game_id: 0,
+                seat: s.seat.index() as i32,
+                name: s.name.clone(),
+                side: s.side.map(str::to_owned),
+                points: s.points as i32,
+            })
+            .collect();
+        let row = GameInsert {
+            content_hash: hash_json(&canonical),
+            game: summary.game.to_owned(),
+            preset: summary.preset.to_owned(),
             options: serde_json::to_string(&record.options).expect("options serialise"),
-            player1: record.player_name(0),
-            player2: record.player_name(1),
-            layout: record.layout.map(|l| l.to_string()),
+            layout: record.layout.as_ref().map(|l| match l {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            }),
             start: record.start.clone(),
             actions: record.actions.join(" "),
-            plies: score.plies as i32,
-            stated_outcome: stated.map(|s| s.outcome.code().to_owned()),
+            plies: summary.verdict.plies as i32,
+            stated_outcome: stated.map(|s| s.outcome.code()),
             stated_reason: stated.and_then(|s| s.reason).map(|r| r.code().to_owned()),
             derived_outcome,
             derived_reason,
-            result: score
+            result: summary
                 .result
-                .map_or("ongoing", |r| r.outcome.code())
-                .to_owned(),
-            reason: score
+                .map_or_else(|| "ongoing".to_owned(), |r| r.outcome.code()),
+            reason: summary
                 .result
                 .and_then(|r| r.reason)
                 .map(|r| r.code().to_owned()),
-            first_flips: first_flips.filter(|_| score.first_flips.is_some()),
-            doubled: score.doubled,
-            points1: score.players[0].points as i32,
-            points2: score.players[1].points as i32,
+            first_flips: summary.opening.moves,
+            doubled: summary.opening.doubles_stake,
             played_on: record
                 .metadata
                 .get("date")
@@ -134,8 +226,9 @@ impl NewGame {
                 .and_then(iso_date),
             source: source.to_owned(),
             imported_at: imported_at.to_owned(),
-            record: json,
-        })
+            record: serde_json::to_string(record).expect("a record serialises"),
+        };
+        Ok(NewGame { row, seats })
     }
 }
 
@@ -197,11 +290,21 @@ mod tests {
 
     #[test]
     fn the_hash_follows_content_not_source() {
-        let a = Record::new("tcga", vec!["b8(G)".into()]);
+        let a = Record::new("banqi", "tcga", vec!["b8(G)".into()]);
         let mut b = a.clone();
         assert_eq!(content_hash(&a), content_hash(&b));
         b.players = vec!["x".into(), "y".into()];
         assert_ne!(content_hash(&a), content_hash(&b));
-        assert_eq!(content_hash(&a).len(), 64);
+        assert_eq!(content_hash(&a).unwrap().len(), 64);
+        // The default preset and the option order do not change the content.
+        let mut c = a.clone();
+        c.preset = None;
+        assert_eq!(content_hash(&a), content_hash(&c));
+        let options = |text: &str| serde_json::from_str(text).unwrap();
+        let (mut d, mut e) = (a.clone(), a.clone());
+        d.options = options(r#"{"long_chase": 10, "chain_capture": true}"#);
+        e.options = options(r#"{"chain_capture": true, "long_chase": 10}"#);
+        assert_eq!(content_hash(&d), content_hash(&e));
+        assert_ne!(content_hash(&a), content_hash(&d));
     }
 }

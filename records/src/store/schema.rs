@@ -7,8 +7,6 @@ diesel::table! {
         game -> Text,
         preset -> Text,
         options -> Text,
-        player1 -> Text,
-        player2 -> Text,
         layout -> Nullable<Text>,
         start -> Nullable<Text>,
         actions -> Text,
@@ -21,11 +19,22 @@ diesel::table! {
         reason -> Nullable<Text>,
         first_flips -> Nullable<Text>,
         doubled -> Bool,
-        points1 -> Integer,
-        points2 -> Integer,
         played_on -> Nullable<Text>,
         source -> Text,
         imported_at -> Text,
         record -> Text,
     }
 }
+
+diesel::table! {
+    seats (game_id, seat) {
+        game_id -> BigInt,
+        seat -> Integer,
+        name -> Text,
+        side -> Nullable<Text>,
+        points -> Integer,
+    }
+}
+
+diesel::joinable!(seats -> games (game_id));
+diesel::allow_tables_to_appear_in_same_query!(games, seats);

@@ -2,10 +2,12 @@
 //! Included with `#[path]` by the tests and benches that need it (each uses part of it).
 #![allow(dead_code)]
 
+pub mod banqi;
+
 use std::io::Read;
 
-use records::banqi::tcga;
-use records::record::Record;
+use records::core::Record;
+use records::games::banqi::tcga;
 
 /// Every game file of the corpus: (name in the archive, text).
 pub fn corpus_texts() -> Vec<(String, String)> {

@@ -12,28 +12,11 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::banqi::{Outcome, Player};
-use crate::scoring::GameScore;
+use crate::core::{Outcome, Seat};
 
-/// A table's settings.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct Table {
-    /// 開局金幣: the stake S.
-    pub stake: u64,
-    /// 勝點加碼: coins per point of margin, B.
-    pub bonus_per_point: u64,
-}
+use super::scoring::GameScore;
 
-impl Default for Table {
-    /// The table of the seed's worked example: S = 100, B = 5.
-    fn default() -> Table {
-        Table {
-            stake: 100,
-            bonus_per_point: 5,
-        }
-    }
-}
+pub use crate::core::Table;
 
 /// Every term of one game's settlement, so that a player can check the sum.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -41,10 +24,10 @@ impl Default for Table {
 pub struct Settlement {
     /// The loser; absent for a draw.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub payer: Option<Player>,
+    pub payer: Option<Seat>,
     /// The winner; absent for a draw.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub payee: Option<Player>,
+    pub payee: Option<Seat>,
     /// Coins paid by the payer to the payee (0 for a draw).
     pub amount: u64,
     pub stake: u64,
@@ -171,10 +154,7 @@ impl Series {
     ) -> Result<Settlement, SettlementError> {
         self.games += 1;
         let settlement = settle(&self.table, outcome, points, doubled, self.draws)?;
-        self.draws = match outcome {
-            Outcome::Draw => self.draws + 1,
-            _ => 0,
-        };
+        self.draws = if outcome.is_draw() { self.draws + 1 } else { 0 };
         Ok(settlement)
     }
 }
@@ -225,20 +205,20 @@ mod tests {
     #[test]
     fn the_seed_examples() {
         let table = Table::default();
-        let b_wins = settle(&table, Outcome::Player2, POINTS, false, 0).unwrap();
+        let b_wins = settle(&table, Outcome::win(Seat::SECOND, 2), POINTS, false, 0).unwrap();
         assert_eq!(b_wins.amount, 155);
         assert_eq!(
             (b_wins.payer, b_wins.payee),
-            (Some(Player::One), Some(Player::Two))
+            (Some(Seat::FIRST), Some(Seat::SECOND))
         );
         assert_eq!((b_wins.margin, b_wins.bonus), (11, 55));
         assert_eq!(b_wins.formula, "(100 + 11 × 5) × 1 + 0 = 155");
         // The bonus is never negative.
-        let a_wins = settle(&table, Outcome::Player1, POINTS, false, 0).unwrap();
+        let a_wins = settle(&table, Outcome::win(Seat::FIRST, 2), POINTS, false, 0).unwrap();
         assert_eq!((a_wins.amount, a_wins.margin, a_wins.bonus), (100, -11, 0));
-        assert_eq!(a_wins.payer, Some(Player::Two));
+        assert_eq!(a_wins.payer, Some(Seat::SECOND));
         // After one draw.
-        let after_draw = settle(&table, Outcome::Player2, POINTS, false, 1).unwrap();
+        let after_draw = settle(&table, Outcome::win(Seat::SECOND, 2), POINTS, false, 1).unwrap();
         assert_eq!((after_draw.amount, after_draw.carry), (255, 100));
         assert_eq!(after_draw.formula, "(100 + 11 × 5) × 1 + 100 = 255");
     }
@@ -246,14 +226,14 @@ mod tests {
     #[test]
     fn draws_pay_nothing_and_doubles_leave_the_carry_alone() {
         let table = Table::default();
-        let draw = settle(&table, Outcome::Draw, POINTS, true, 2).unwrap();
+        let draw = settle(&table, Outcome::draw(2), POINTS, true, 2).unwrap();
         assert_eq!((draw.amount, draw.payer, draw.payee), (0, None, None));
         // Doubled with two draws carried: (100 + 55) × 2 + 200.
-        let s = settle(&table, Outcome::Player2, POINTS, true, 2).unwrap();
+        let s = settle(&table, Outcome::win(Seat::SECOND, 2), POINTS, true, 2).unwrap();
         assert_eq!(s.amount, 510);
         // Equal points: the stake alone.
         assert_eq!(
-            settle(&table, Outcome::Player1, [20, 20], false, 0)
+            settle(&table, Outcome::win(Seat::FIRST, 2), [20, 20], false, 0)
                 .unwrap()
                 .amount,
             100
@@ -264,7 +244,7 @@ mod tests {
             bonus_per_point: 0,
         };
         assert_eq!(
-            settle(&free, Outcome::Player1, [50, 0], true, 3)
+            settle(&free, Outcome::win(Seat::FIRST, 2), [50, 0], true, 3)
                 .unwrap()
                 .amount,
             0
@@ -276,17 +256,17 @@ mod tests {
         let mut book = SeriesBook::new(Table::default());
         let draw = book
             .series("A", "B")
-            .settle_game(Outcome::Draw, POINTS, false)
+            .settle_game(Outcome::draw(2), POINTS, false)
             .unwrap();
         assert_eq!(draw.amount, 0);
         // B now moves first: the same series, so the draw is carried (and counted once).
         let s = book
             .series("B", "A")
-            .settle_game(Outcome::Player1, [24, 13], false)
+            .settle_game(Outcome::win(Seat::FIRST, 2), [24, 13], false)
             .unwrap();
         assert_eq!((s.amount, s.draws_carried), (255, 1));
         book.series("A", "C")
-            .settle_game(Outcome::Draw, POINTS, false)
+            .settle_game(Outcome::draw(2), POINTS, false)
             .unwrap();
         let games: Vec<u32> = book.iter().map(|(_, s)| s.games).collect();
         assert_eq!(games, [2, 1]);
@@ -300,11 +280,11 @@ mod tests {
             bonus_per_point: 1,
         };
         assert_eq!(
-            settle(&table, Outcome::Player1, [10, 0], true, 0),
+            settle(&table, Outcome::win(Seat::FIRST, 2), [10, 0], true, 0),
             Err(SettlementError::Overflow)
         );
         assert_eq!(
-            settle(&table, Outcome::Player1, [0, 0], false, 3),
+            settle(&table, Outcome::win(Seat::FIRST, 2), [0, 0], false, 3),
             Err(SettlementError::Overflow)
         );
     }

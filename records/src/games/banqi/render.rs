@@ -4,7 +4,9 @@
 
 use std::fmt::Write;
 
-use crate::banqi::{Action, Cell, Color, Position, Square};
+use super::action::Action;
+use super::position::{Cell, Position};
+use super::types::{Color, Square};
 
 const CELL: u32 = 60;
 const MARGIN: u32 = 28;

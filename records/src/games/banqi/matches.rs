@@ -1,120 +1,16 @@
-//! A game in progress: a position plus the history the draw and long-chase rules need,
-//! and the end-of-game judgement of RULES.md §1.
+//! A match: a position plus the history the draw and long-chase rules need, and the
+//! end-of-game judgement of RULES.md §1.
 
-use serde::{Deserialize, Serialize};
+use crate::core::{End, IllegalAction, Outcome, Reason, Seat, Violation};
 
-use super::action::Action;
+use super::action::{Action, Path};
 use super::bitboard::Bitboard;
 use super::cycle::QuietPlies;
 use super::movegen::{self, capturable};
-use super::play::{Effect, IllegalAction, Trust, Violation};
+use super::play::{Effect, Trust};
 use super::position::Position;
 use super::ruleset::{Repetition, Ruleset};
-use super::types::{Color, Piece, Player, Role, Square};
-
-/// Why a game ended.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Reason {
-    /// A colour has no pieces left, revealed or covered.
-    Elimination,
-    /// The player to move has no legal action (TCGA "NoMove").
-    NoMove,
-    /// The no-progress limit was reached (TCGA "NoEatFlipDraw").
-    NoProgress,
-    /// The repetition rule of the ruleset (TCGA "PositionRepetitionDraw").
-    Repetition,
-    /// Stated by a record: a player ran out of time.
-    Timeout,
-    /// Stated by a record: a player resigned.
-    Resignation,
-    /// Stated by a record: a draw agreed or adjudicated.
-    Agreement,
-    /// Stated by a record: a loss by penalty (e.g. 戲谷's ten time warnings).
-    Forfeit,
-}
-
-impl Reason {
-    /// Whether the rules derive this ending from the moves (as opposed to a record stating it).
-    pub fn is_derived(self) -> bool {
-        matches!(
-            self,
-            Reason::Elimination | Reason::NoMove | Reason::NoProgress | Reason::Repetition
-        )
-    }
-
-    pub fn code(self) -> &'static str {
-        match self {
-            Reason::Elimination => "elimination",
-            Reason::NoMove => "no_move",
-            Reason::NoProgress => "no_progress",
-            Reason::Repetition => "repetition",
-            Reason::Timeout => "timeout",
-            Reason::Resignation => "resignation",
-            Reason::Agreement => "agreement",
-            Reason::Forfeit => "forfeit",
-        }
-    }
-}
-
-/// Who won.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    #[serde(rename = "player1")]
-    Player1,
-    #[serde(rename = "player2")]
-    Player2,
-    Draw,
-}
-
-impl Outcome {
-    pub fn win(player: Player) -> Outcome {
-        match player {
-            Player::One => Outcome::Player1,
-            Player::Two => Outcome::Player2,
-        }
-    }
-
-    /// The code records and reports use: `player1`, `player2` or `draw`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Outcome::Player1 => "player1",
-            Outcome::Player2 => "player2",
-            Outcome::Draw => "draw",
-        }
-    }
-
-    /// "player 1 won", "player 2 won" or "drawn".
-    pub fn describe(self) -> &'static str {
-        match self {
-            Outcome::Player1 => "player 1 won",
-            Outcome::Player2 => "player 2 won",
-            Outcome::Draw => "drawn",
-        }
-    }
-
-    pub fn winner(self) -> Option<Player> {
-        match self {
-            Outcome::Player1 => Some(Player::One),
-            Outcome::Player2 => Some(Player::Two),
-            Outcome::Draw => None,
-        }
-    }
-}
-
-/// How and when a game ended by the rules.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct End {
-    pub outcome: Outcome,
-    pub reason: Reason,
-    /// For a cycle repetition: the length p of the repeated sequence.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub period: Option<u32>,
-}
+use super::types::{Color, Piece, Role, Square};
 
 /// Consecutive chases of one player, keyed by the square of the chased enemy piece
 /// (followed as that piece moves). Zero means not chased.
@@ -161,9 +57,10 @@ impl Chases {
     }
 }
 
-/// A game: the current position, the ruleset, and the history its rules need.
+/// A match: the current position, the ruleset, and the history its rules need (a game
+/// being played or replayed; a bare [`Position`] has no history).
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct Match {
     rules: Ruleset,
     position: Position,
     /// Codes of the plies since the last flip or capture (cycle repetition).
@@ -175,15 +72,15 @@ pub struct Game {
     start_ply: u32,
 }
 
-impl Game {
-    pub fn new(rules: Ruleset) -> Game {
-        Game::from_position(rules, Position::start())
+impl Match {
+    pub fn new(rules: Ruleset) -> Match {
+        Match::from_position(rules, Position::start())
     }
 
     /// A game from a bare position: its history is unknown, so repetition looks only at
     /// plies played from here and long-chase counts start at zero.
-    pub fn from_position(rules: Ruleset, position: Position) -> Game {
-        let mut game = Game {
+    pub fn from_position(rules: Ruleset, position: Position) -> Match {
+        let mut game = Match {
             rules,
             position,
             quiet: match rules.repetition {
@@ -259,15 +156,11 @@ impl Game {
         let pos = &self.position;
         if !has_legal_action {
             let loser = pos.player_to_move();
-            return Some(End {
-                outcome: Outcome::win(loser.other()),
-                reason: Reason::NoMove,
-                period: None,
-            });
+            return Some(End::new(Outcome::win(loser.other(), 2), Reason::NO_MOVE));
         }
         let draw = |reason, period| {
             Some(End {
-                outcome: Outcome::Draw,
+                outcome: Outcome::draw(2),
                 reason,
                 period,
             })
@@ -277,19 +170,19 @@ impl Game {
             .no_progress
             .is_some_and(|n| pos.no_progress() >= n as u32)
         {
-            return draw(Reason::NoProgress, None);
+            return draw(Reason::NO_PROGRESS, None);
         }
         match self.rules.repetition {
             Repetition::Off => None,
             Repetition::Cycle { times } => self
                 .quiet
                 .cycle_period(times as usize)
-                .and_then(|p| draw(Reason::Repetition, Some(p as u32))),
+                .and_then(|p| draw(Reason::REPETITION, Some(p as u32))),
             Repetition::Position { occurrences } => {
                 let key = *self.keys.last().expect("current position");
                 let seen = self.keys.iter().filter(|&&k| k == key).count();
                 if seen >= occurrences as usize {
-                    draw(Reason::Repetition, None)
+                    draw(Reason::REPETITION, None)
                 } else {
                     None
                 }
@@ -304,30 +197,30 @@ impl Game {
         if pos.no_progress() > 0 && pos.ply() > self.start_ply {
             return None;
         }
-        let player1 = pos.color_of(Player::One)?;
+        let player1 = pos.color_of(Seat::FIRST)?;
         // A failed dark capture can eliminate the mover, so look at both colours.
         for color in [player1, player1.other()] {
             if pos.alive(color) == 0 {
                 let loser = pos.player_of(color).expect("colours assigned");
-                return Some(End {
-                    outcome: Outcome::win(loser.other()),
-                    reason: Reason::Elimination,
-                    period: None,
-                });
+                return Some(End::new(
+                    Outcome::win(loser.other(), 2),
+                    Reason::ELIMINATION,
+                ));
             }
         }
         None
     }
 
     /// Plays a legal action (flips and dark captures must name the revealed piece).
-    /// It does not check whether the game has ended: ask [`Game::end`] first.
+    /// It does not check whether the game has ended: ask [`Match::end`] first.
     pub fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
         let mut next = self.position;
         let effect = next.apply(&self.rules, action, Trust::Check)?;
         if self.long_chase_may_bite()
-            && let Some(piece) = self.chased_by(&next, &effect)
+            && let Action::Move(path) = action
+            && let Some(e) = self.long_chase(path)
         {
-            self.check_chase_limit(piece)?;
+            return Err(e);
         }
         let mover = self.position.player_to_move();
         self.position = next;
@@ -357,7 +250,7 @@ impl Game {
 
     /// Keeps the history after `mover`'s action, which made the current position.
     #[inline]
-    fn record(&mut self, action: &Action, mover: Player, effect: Effect) {
+    fn record(&mut self, action: &Action, mover: Seat, effect: Effect) {
         if self.rules.long_chase.is_some() {
             let targets = self
                 .chased_by(&self.position, &effect)
@@ -409,38 +302,16 @@ impl Game {
         Some(capturable(next, &self.rules, to, piece))
     }
 
-    fn check_chase_limit(&self, targets: Bitboard) -> Result<(), IllegalAction> {
-        let limit = self.rules.long_chase.expect("long chase on");
-        let counts = &self.chases[self.position.player_to_move().index()];
-        if let Some(t) = targets
-            .into_iter()
-            .find(|t| counts.counts[t.index()] + 1 >= limit)
-        {
-            let piece = self.position.piece_at(t).map_or('?', |p| p.chinese());
-            return Err(IllegalAction::new(
-                Violation::LongChase,
-                format!("this would be chase number {limit} in a row of {piece} on {t} (長捉禁手)"),
-            ));
-        }
-        Ok(())
-    }
-
-    /// Whether `action` (from the generator) is forbidden by the long-chase rule. A dark
-    /// capture is judged as if it succeeded.
-    fn is_long_chase(&self, action: &Action) -> bool {
-        let Action::Move(path) = action else {
-            return false;
-        };
+    /// Why moving along `path` would break the long-chase rule, if it would. Dark links are
+    /// judged as if they succeeded (RULES.md §1): whether an action is legal never depends on
+    /// what a covered piece is, so a link that in truth revealed an own piece or failed is
+    /// judged the same.
+    fn long_chase(&self, path: &Path) -> Option<IllegalAction> {
+        let limit = self.rules.long_chase?;
+        let us = self.position.turn()?;
+        let mover = self.position.piece_at(path.from)?;
         let mut next = self.position;
         let mut path = *path;
-        // Judge dark links as successes: reveal an enemy piece the attacker surely beats.
-        let Some(us) = self.position.turn() else {
-            return false;
-        };
-        let mover = self
-            .position
-            .piece_at(path.from)
-            .expect("generated from a revealed piece");
         for hop in path.hops_mut() {
             if next.covered().contains(hop.to()) {
                 // Any enemy piece the attacker beats by rank will do (the General cannot
@@ -451,19 +322,35 @@ impl Game {
                     Role::Soldier
                 };
                 let victim = Piece::new(us.other(), role);
-                next.pool.0[victim.index()] += 1;
+                next.pool.add(victim);
                 hop.set_reveal(Some(victim));
             }
         }
-        let Ok(effect) = next.apply(&self.rules, &Action::Move(path), Trust::Generated) else {
-            return false;
-        };
-        self.chased_by(&next, &effect)
-            .is_some_and(|t| self.check_chase_limit(t).is_err())
+        let effect = next
+            .apply(&self.rules, &Action::Move(path), Trust::Generated)
+            .ok()?;
+        let targets = self.chased_by(&next, &effect)?;
+        let counts = &self.chases[self.position.player_to_move().index()];
+        let t = targets
+            .into_iter()
+            .find(|t| counts.counts[t.index()] + 1 >= limit)?;
+        let piece = self.position.piece_at(t).map_or('?', |p| p.chinese());
+        Some(IllegalAction::new(
+            Violation::LONG_CHASE,
+            format!("this would be chase number {limit} in a row of {piece} on {t} (長捉禁手)"),
+        ))
+    }
+
+    /// Whether `action` (from the generator) is forbidden by the long-chase rule.
+    fn is_long_chase(&self, action: &Action) -> bool {
+        match action {
+            Action::Move(path) => self.long_chase(path).is_some(),
+            Action::Flip { .. } => false,
+        }
     }
 
     /// Which colour a player has, once assigned.
-    pub fn color_of(&self, player: Player) -> Option<Color> {
+    pub fn color_of(&self, player: Seat) -> Option<Color> {
         self.position.color_of(player)
     }
 }

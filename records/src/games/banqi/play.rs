@@ -1,108 +1,12 @@
 //! Checking and applying one action to a position.
 
-use serde::{Deserialize, Serialize};
-use thiserror::Error;
+use crate::core::{IllegalAction, Violation};
 
 use super::action::{Action, Hop, Path};
 use super::movegen::beats_by_rank;
 use super::position::{Cell, Position};
 use super::ruleset::{CannonRule, Ruleset};
 use super::types::{Piece, Role, Square};
-
-/// Why an action is illegal: the fixed, machine-readable set a validator reports.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Violation {
-    /// The text is not action notation.
-    MalformedNotation,
-    /// No piece stands on the square the move starts from.
-    NoSuchPiece,
-    /// The piece to move is still covered (flip it instead).
-    PieceCovered,
-    /// The piece belongs to the other colour.
-    NotYourPiece,
-    /// A flip of a square that holds no covered piece.
-    NotCovered,
-    /// The piece cannot go there in one hop (wrong direction or distance).
-    Unreachable,
-    /// Something stands between the piece and its target.
-    Blocked,
-    /// The target holds a piece of the mover's own colour.
-    OwnPiece,
-    /// The rank rule forbids this capture.
-    RankForbidsCapture,
-    /// A Taiwan cannon captures only by jumping exactly one screen.
-    CannonNeedsOneScreen,
-    /// Covered pieces cannot be captured under this ruleset (no dark capture).
-    CoveredTarget,
-    /// Chain capture is off in this ruleset.
-    ChainNotAllowed,
-    /// After a non-capturing move, or within a chain, every hop must capture.
-    ChainNeedsCapture,
-    /// A dark capture is a turn of its own here (only 暗棋連吃 puts it in a chain).
-    DarkLinkNotAllowed,
-    /// The turn already ended (a failed dark capture, or an own piece revealed).
-    TurnEnded,
-    /// A flip or dark capture without the revealed piece, and no layout to fill it from.
-    RevealMissing,
-    /// A revealed piece is named where nothing covered is attacked or flipped.
-    RevealUnexpected,
-    /// The revealed piece is no longer among the covered pieces (pool exhausted).
-    RevealImpossible,
-    /// The revealed piece differs from the known layout.
-    RevealContradictsLayout,
-    /// The move would be the player's 10th (the limit's) consecutive chase of one piece.
-    LongChase,
-    /// The game had already ended before this ply.
-    GameOver,
-}
-
-impl Violation {
-    /// The stable name used in JSON and in CLI output.
-    pub fn code(self) -> &'static str {
-        match self {
-            Violation::MalformedNotation => "malformed_notation",
-            Violation::NoSuchPiece => "no_such_piece",
-            Violation::PieceCovered => "piece_covered",
-            Violation::NotYourPiece => "not_your_piece",
-            Violation::NotCovered => "not_covered",
-            Violation::Unreachable => "unreachable",
-            Violation::Blocked => "blocked",
-            Violation::OwnPiece => "own_piece",
-            Violation::RankForbidsCapture => "rank_forbids_capture",
-            Violation::CannonNeedsOneScreen => "cannon_needs_one_screen",
-            Violation::CoveredTarget => "covered_target",
-            Violation::ChainNotAllowed => "chain_not_allowed",
-            Violation::ChainNeedsCapture => "chain_needs_capture",
-            Violation::DarkLinkNotAllowed => "dark_link_not_allowed",
-            Violation::TurnEnded => "turn_ended",
-            Violation::RevealMissing => "reveal_missing",
-            Violation::RevealUnexpected => "reveal_unexpected",
-            Violation::RevealImpossible => "reveal_impossible",
-            Violation::RevealContradictsLayout => "reveal_contradicts_layout",
-            Violation::LongChase => "long_chase",
-            Violation::GameOver => "game_over",
-        }
-    }
-}
-
-/// An illegal action: the reason from the fixed set and a sentence a person can act on.
-#[derive(Error, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[error("{detail}")]
-pub struct IllegalAction {
-    pub reason: Violation,
-    pub detail: String,
-}
-
-impl IllegalAction {
-    pub fn new(reason: Violation, detail: impl Into<String>) -> IllegalAction {
-        IllegalAction {
-            reason,
-            detail: detail.into(),
-        }
-    }
-}
 
 /// What a legal action did, for the history-keeping rules and for scoring.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -215,7 +119,7 @@ impl Position {
                 square,
                 reveal: Some(piece),
             } if self.covered.contains(square) && self.pool.count(piece) > 0 => {
-                self.pool.0[piece.index()] -= 1;
+                self.pool.decrement(piece);
                 self.put_piece(square, piece);
                 Effect::Flip(piece)
             }
@@ -272,13 +176,13 @@ impl Position {
             Cell::Covered => {}
             Cell::Empty => {
                 return Err(illegal(
-                    Violation::NotCovered,
+                    Violation::NOT_COVERED,
                     format!("there is no piece on {square} to flip"),
                 ));
             }
             Cell::Revealed(p) => {
                 return Err(illegal(
-                    Violation::NotCovered,
+                    Violation::NOT_COVERED,
                     format!("{square} holds {p}, already revealed"),
                 ));
             }
@@ -296,7 +200,7 @@ impl Position {
     ) -> Result<Piece, IllegalAction> {
         let Some(piece) = reveal else {
             return Err(illegal(
-                Violation::RevealMissing,
+                Violation::REVEAL_MISSING,
                 format!(
                     "the piece revealed on {square} is not given (write it like {square}(K)) and no layout is known"
                 ),
@@ -304,7 +208,7 @@ impl Position {
         };
         if !self.pool.take(piece) {
             return Err(illegal(
-                Violation::RevealImpossible,
+                Violation::REVEAL_IMPOSSIBLE,
                 format!("{square} cannot reveal {piece}: no {piece} is still covered"),
             ));
         }
@@ -321,13 +225,13 @@ impl Position {
         let piece = match self.cell(from) {
             Cell::Empty => {
                 return Err(illegal(
-                    Violation::NoSuchPiece,
+                    Violation::NO_SUCH_PIECE,
                     format!("there is no piece on {from}"),
                 ));
             }
             Cell::Covered => {
                 return Err(illegal(
-                    Violation::PieceCovered,
+                    Violation::PIECE_COVERED,
                     format!("the piece on {from} is covered: flip it to use it"),
                 ));
             }
@@ -335,7 +239,7 @@ impl Position {
         };
         if Some(piece.color) != self.turn {
             return Err(illegal(
-                Violation::NotYourPiece,
+                Violation::NOT_YOUR_PIECE,
                 format!("{piece} on {from} is not the mover's piece"),
             ));
         }
@@ -372,18 +276,18 @@ impl Position {
     ) -> Result<(), IllegalAction> {
         let (reason, detail) = match last {
             Link::Quiet => (
-                Violation::ChainNeedsCapture,
+                Violation::CHAIN_NEEDS_CAPTURE,
                 "a turn that begins with a non-capturing move is a single step",
             ),
             Link::DarkOwn | Link::DarkLost => {
-                (Violation::TurnEnded, "the dark capture ended the turn")
+                (Violation::TURN_ENDED, "the dark capture ended the turn")
             }
             _ if !rules.allows_chain() => (
-                Violation::ChainNotAllowed,
+                Violation::CHAIN_NOT_ALLOWED,
                 "chain capture is not allowed in this ruleset",
             ),
             Link::DarkWon if !rules.dark_chain_capture => (
-                Violation::DarkLinkNotAllowed,
+                Violation::DARK_LINK_NOT_ALLOWED,
                 "a dark capture is a turn of its own in this ruleset",
             ),
             Link::Capture | Link::DarkWon => return Ok(()),
@@ -405,7 +309,7 @@ impl Position {
         let name = piece.role.name();
         if to == at {
             return Err(illegal(
-                Violation::Unreachable,
+                Violation::UNREACHABLE,
                 format!("{at}-{to}: a move must change square"),
             ));
         }
@@ -414,20 +318,20 @@ impl Position {
             && p.color == piece.color
         {
             return Err(illegal(
-                Violation::OwnPiece,
+                Violation::OWN_PIECE,
                 format!("{at}-{to}: {to} holds {p}, a piece of the same colour"),
             ));
         }
         if target == Cell::Empty {
             if index > 0 {
                 return Err(illegal(
-                    Violation::ChainNeedsCapture,
+                    Violation::CHAIN_NEEDS_CAPTURE,
                     format!("{at}-{to}: every hop after the first must capture"),
                 ));
             }
             if hop.reveal().is_some() {
                 return Err(illegal(
-                    Violation::RevealUnexpected,
+                    Violation::REVEAL_UNEXPECTED,
                     format!("{at}-{to}: {to} is empty, nothing is revealed"),
                 ));
             }
@@ -452,13 +356,13 @@ impl Position {
         if let Cell::Revealed(victim) = target {
             if hop.reveal().is_some() {
                 return Err(illegal(
-                    Violation::RevealUnexpected,
+                    Violation::REVEAL_UNEXPECTED,
                     format!("{at}-{to}: {victim} on {to} is already revealed"),
                 ));
             }
             if reach == Reach::ByRank && !beats_by_rank(piece.role, victim.role) {
                 return Err(illegal(
-                    Violation::RankForbidsCapture,
+                    Violation::RANK_FORBIDS_CAPTURE,
                     format!(
                         "{at}-{to}: a {name} cannot capture a {}",
                         victim.role.name()
@@ -472,13 +376,13 @@ impl Position {
         // A dark capture.
         if !rules.allows_dark_capture() {
             return Err(illegal(
-                Violation::CoveredTarget,
+                Violation::COVERED_TARGET,
                 format!("{at}-{to}: covered pieces cannot be captured in this ruleset"),
             ));
         }
         if index > 0 && !rules.dark_chain_capture {
             return Err(illegal(
-                Violation::DarkLinkNotAllowed,
+                Violation::DARK_LINK_NOT_ALLOWED,
                 format!("{at}-{to}: a dark capture cannot be part of a chain in this ruleset"),
             ));
         }
@@ -523,13 +427,13 @@ impl Position {
             return match squares.find(|&s| self.cell(s) != Cell::Empty) {
                 None => Ok(()),
                 Some(s) => Err(illegal(
-                    Violation::Blocked,
+                    Violation::BLOCKED,
                     format!("{at}-{to}: {s} is in the way"),
                 )),
             };
         }
         Err(illegal(
-            Violation::Unreachable,
+            Violation::UNREACHABLE,
             format!(
                 "{at}-{to}: a {} moves one square {}",
                 role.name(),
@@ -553,14 +457,14 @@ impl Position {
         if role == Role::Cannon && rules.cannon == CannonRule::Taiwan {
             let Some(squares) = between(at, to) else {
                 return Err(illegal(
-                    Violation::Unreachable,
+                    Violation::UNREACHABLE,
                     format!("{at}-{to}: a cannon captures along a rank or file"),
                 ));
             };
             let screens = squares.filter(|&s| self.cell(s) != Cell::Empty).count();
             if screens != 1 {
                 return Err(illegal(
-                    Violation::CannonNeedsOneScreen,
+                    Violation::CANNON_NEEDS_ONE_SCREEN,
                     format!(
                         "{at}-{to}: a cannon captures by jumping exactly one piece; there are {screens} between"
                     ),
@@ -581,13 +485,13 @@ impl Position {
             return match squares.find(|&s| self.cell(s) != Cell::Empty) {
                 None => Ok(Reach::RankFree),
                 Some(s) => Err(illegal(
-                    Violation::Blocked,
+                    Violation::BLOCKED,
                     format!("{at}-{to}: {s} is in the way"),
                 )),
             };
         }
         Err(illegal(
-            Violation::Unreachable,
+            Violation::UNREACHABLE,
             format!(
                 "{at}-{to}: a {} captures one square {}",
                 role.name(),

@@ -3,7 +3,7 @@
 
 use rand::RngExt;
 use rand::rngs::SmallRng;
-use records::banqi::{Action, Color, Game, Piece, Position, Role, Ruleset};
+use records::games::banqi::{Action, Color, Match, Piece, Position, Role, Ruleset};
 
 /// A bot's name on the command line and in the records it plays.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -18,30 +18,14 @@ pub enum Bot {
     Search,
 }
 
-impl std::str::FromStr for Bot {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Bot, String> {
-        match s {
-            "random" => Ok(Bot::Random),
-            "greedy" => Ok(Bot::Greedy),
-            "search" => Ok(Bot::Search),
-            _ => Err(format!("unknown bot {s:?}: random, greedy or search")),
-        }
-    }
-}
-
 impl Bot {
-    pub fn name(self) -> &'static str {
-        match self {
-            Bot::Random => "random",
-            Bot::Greedy => "greedy",
-            Bot::Search => "search",
-        }
-    }
+    /// Every bot, in the order of their names in [`Bot::NAMES`].
+    pub const ALL: [Bot; 3] = [Bot::Random, Bot::Greedy, Bot::Search];
+    pub const NAMES: &'static [&'static str] = &["random", "greedy", "search"];
 
     /// Picks one of the game's legal actions (identities of flips and dark captures left
     /// open: the dealer fills them in). `buffer` is reused between calls.
-    pub fn choose(self, game: &Game, rng: &mut SmallRng, buffer: &mut Vec<Action>) -> Action {
+    pub fn choose(self, game: &Match, rng: &mut SmallRng, buffer: &mut Vec<Action>) -> Action {
         game.legal_actions(buffer);
         debug_assert!(!buffer.is_empty(), "asked to move in a finished game");
         match self {
@@ -90,7 +74,7 @@ fn best_capture(pos: &Position, rules: &Ruleset) -> f64 {
     let mut best = 0.0f64;
     for from in pos.revealed(us) {
         let piece = pos.piece_at(from).expect("revealed");
-        for to in records::banqi::targets(pos, rules, from, piece) {
+        for to in records::games::banqi::targets(pos, rules, from, piece) {
             if let Some(victim) = pos.piece_at(to)
                 && victim.color != us
             {
@@ -136,7 +120,7 @@ fn outcomes(pos: &Position, action: &Action) -> Vec<(f64, Action)> {
 }
 
 /// Material balance for `me` after `action`, minus what the moved piece then risks.
-fn greedy_value(game: &Game, action: &Action) -> f64 {
+fn greedy_value(game: &Match, action: &Action) -> f64 {
     let pos = game.position();
     let Some(me) = pos.turn() else { return 0.0 };
     let before = material(pos, me.other());
@@ -175,8 +159,8 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
 
-    fn game(position: &str) -> Game {
-        Game::from_position(Ruleset::TCGA, position.parse().unwrap())
+    fn game(position: &str) -> Match {
+        Match::from_position(Ruleset::TCGA, position.parse().unwrap())
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! The small vocabulary of Banqi: squares, colours, roles, pieces, players.
+//! The small vocabulary of Banqi: squares, colours, roles, pieces. Seats are the core's
+//! ([`crate::core::Seat`]): player 1 moves first, and its first flip decides its colour.
 
 use std::fmt;
 use std::str::FromStr;
@@ -324,53 +325,6 @@ impl FromStr for Piece {
             (Some(c), None) => Piece::from_char(c).ok_or_else(|| ParsePieceError(s.to_owned())),
             _ => Err(ParsePieceError(s.to_owned())),
         }
-    }
-}
-
-/// Player 1 moves first; its colour is the colour of the first piece flipped.
-#[derive(
-    Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, serde::Serialize, serde::Deserialize,
-)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Player {
-    #[serde(rename = "player1")]
-    One,
-    #[serde(rename = "player2")]
-    Two,
-}
-
-impl Player {
-    pub const fn other(self) -> Player {
-        match self {
-            Player::One => Player::Two,
-            Player::Two => Player::One,
-        }
-    }
-
-    pub const fn index(self) -> usize {
-        match self {
-            Player::One => 0,
-            Player::Two => 1,
-        }
-    }
-
-    /// The player who plays ply number `ply` (0-based: player 1 plays plies 0, 2, 4 …).
-    pub const fn at_ply(ply: u32) -> Player {
-        if ply.is_multiple_of(2) {
-            Player::One
-        } else {
-            Player::Two
-        }
-    }
-}
-
-impl fmt::Display for Player {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Player::One => "player 1",
-            Player::Two => "player 2",
-        })
     }
 }
 

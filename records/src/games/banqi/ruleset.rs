@@ -1,7 +1,8 @@
 //! Rulesets as plain data: every option of RULES.md §1–2 and the presets of §3.
 
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
+
+use crate::core::RulesetError;
 
 /// How a cannon captures.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -79,8 +80,14 @@ impl Ruleset {
 
     /// A preset with overrides applied and checked.
     pub fn from_preset(name: &str, overrides: &Overrides) -> Result<Ruleset, RulesetError> {
-        let base =
-            Ruleset::preset(name).ok_or_else(|| RulesetError::UnknownPreset(name.to_owned()))?;
+        let base = Ruleset::preset(name).ok_or_else(|| RulesetError::UnknownPreset {
+            name: name.to_owned(),
+            known: PRESETS
+                .iter()
+                .map(|p| p.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })?;
         base.with(overrides)
     }
 
@@ -124,7 +131,7 @@ impl Ruleset {
     fn check(&self) -> Result<(), RulesetError> {
         if self.no_progress == Some(0) {
             return Err(RulesetError::Invalid(
-                "no_progress must be at least 1 (or null for off)",
+                "no_progress must be at least 1 (or null for off)".into(),
             ));
         }
         match self.repetition {
@@ -132,14 +139,14 @@ impl Ruleset {
                 if times < 2 =>
             {
                 return Err(RulesetError::Invalid(
-                    "a repetition count must be at least 2",
+                    "a repetition count must be at least 2".into(),
                 ));
             }
             _ => {}
         }
         if self.long_chase == Some(0) {
             return Err(RulesetError::Invalid(
-                "long_chase must be at least 1 (or null for off)",
+                "long_chase must be at least 1 (or null for off)".into(),
             ));
         }
         Ok(())
@@ -237,24 +244,8 @@ mod double_option {
     }
 }
 
-#[derive(Error, Debug, Clone, PartialEq, Eq)]
-pub enum RulesetError {
-    #[error(
-        "unknown preset {0:?}; known presets: tcga, olympiad, taiwan, taiwan-full, mainland, gametower, gametower-chain, gametower-dark-chain"
-    )]
-    UnknownPreset(String),
-    #[error("invalid ruleset: {0}")]
-    Invalid(&'static str),
-}
-
-/// A named ruleset (RULES.md §3).
-#[derive(Copy, Clone, Debug, Serialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct Preset {
-    pub name: &'static str,
-    pub title: &'static str,
-    pub ruleset: Ruleset,
-}
+/// A named Banqi ruleset (RULES.md §3).
+pub type Preset = crate::core::Preset<Ruleset>;
 
 const fn with_house(
     base: Ruleset,
@@ -384,7 +375,7 @@ mod tests {
         assert_eq!(round, o);
         assert!(matches!(
             Ruleset::from_preset("nope", &o),
-            Err(RulesetError::UnknownPreset(_))
+            Err(RulesetError::UnknownPreset { .. })
         ));
         let bad: Overrides = serde_json::from_str(r#"{"no_progress": 0}"#).unwrap();
         assert!(Ruleset::from_preset("tcga", &bad).is_err());

@@ -3,19 +3,21 @@
 
 use rand::RngExt;
 
+use crate::core::End;
+
 use super::action::Action;
-use super::game::{End, Game};
+use super::layout::Layout;
+use super::matches::Match;
 use super::movegen::SingleHopActions;
-use super::position::Layout;
 use super::ruleset::Ruleset;
 
 /// Fills every identity an action leaves open (a flip, a dark capture) from the layout.
 #[inline]
-pub fn reveal_from_layout(game: &Game, layout: &Layout, action: &mut Action) {
+pub fn reveal_from_layout(m: &Match, layout: &Layout, action: &mut Action) {
     match action {
         Action::Flip { square, reveal } => *reveal = Some(layout.piece(*square)),
         Action::Move(path) => {
-            let covered = game.position().covered();
+            let covered = m.position().covered();
             for hop in path.hops_mut() {
                 if covered.contains(hop.to()) {
                     hop.set_reveal(Some(layout.piece(hop.to())));
@@ -34,9 +36,9 @@ pub fn random_playout<R: RngExt + ?Sized>(
     rng: &mut R,
     max_plies: u32,
     buffer: &mut Vec<Action>,
-    mut on_ply: impl FnMut(&Game, &Action),
-) -> (Game, Option<End>) {
-    let mut game = Game::new(*rules);
+    mut on_ply: impl FnMut(&Match, &Action),
+) -> (Match, Option<End>) {
+    let mut game = Match::new(*rules);
     loop {
         // Without chains or a biting long-chase rule every action is one hop or a flip:
         // count them and pick one without listing them.

@@ -8,17 +8,21 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::banqi::{Cell, Color, Game, Player, Position};
+use crate::core::Seat;
+
+use super::matches::Match;
+use super::position::{Cell, Position};
+use super::types::{Color, Square};
 
 /// One player's view of a position.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PlayerView {
-    pub player: Player,
+    pub player: Seat,
     /// The player's colour; absent before the first flip.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub color: Option<Color>,
-    pub to_move: Player,
+    pub to_move: Seat,
     pub your_turn: bool,
     /// The position string: covered pieces are `X`, never their identity.
     pub position: String,
@@ -31,7 +35,7 @@ pub struct PlayerView {
 }
 
 /// The view of `game`'s current position for `player`.
-pub fn player_view(game: &Game, player: Player) -> PlayerView {
+pub fn player_view(game: &Match, player: Seat) -> PlayerView {
     let pos: &Position = game.position();
     let to_move = pos.player_to_move();
     let your_turn = to_move == player && game.end().is_none();
@@ -44,7 +48,7 @@ pub fn player_view(game: &Game, player: Player) -> PlayerView {
         .map(|rank| {
             (0..4u8)
                 .map(|file| {
-                    let sq = crate::banqi::Square::new(rank * 4 + file).expect("on the board");
+                    let sq = Square::new(rank * 4 + file).expect("on the board");
                     match pos.cell(sq) {
                         Cell::Empty => '-',
                         Cell::Covered => 'X',

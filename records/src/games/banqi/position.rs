@@ -1,13 +1,17 @@
-//! Positions: the unvalidated [`Setup`] (what a position string says) and the validated
-//! [`Position`] (a state the rules can play from), and the position string of RULES.md §4.
+//! Positions: the validated [`Position`] (a state the rules can play from), the covered
+//! [`Pool`] and what stands on a square ([`Cell`]). The position string is read as a
+//! [`Setup`] first (syntax), then checked.
 
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
 use thiserror::Error;
 
+use crate::core::Seat;
+
 use super::bitboard::Bitboard;
-use super::types::{Color, Piece, Player, Role, Square};
+use super::setup::{ParseSetupError, Setup, write_board, write_fields};
+use super::types::{Color, Piece, Square};
 
 /// What stands on a square.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -39,7 +43,7 @@ impl Cell {
 
 /// The multiset of pieces still face down, counted per kind (index order K…P k…p).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Pool(pub [u8; 14]);
+pub struct Pool([u8; 14]);
 
 impl Pool {
     /// All 32 pieces.
@@ -66,6 +70,35 @@ impl Pool {
     pub fn total_of(&self, color: Color) -> u32 {
         let base = color.index() * 7;
         self.0[base..base + 7].iter().map(|&n| n as u32).sum()
+    }
+
+    /// A pool of these counts per kind (index order K…P k…p).
+    pub const fn from_counts(counts: [u8; 14]) -> Pool {
+        Pool(counts)
+    }
+
+    /// Take out one piece known to be there: the playouts' fast path.
+    #[inline]
+    pub(crate) fn decrement(&mut self, piece: Piece) {
+        self.0[piece.index()] -= 1;
+    }
+
+    /// Put one piece in.
+    #[inline]
+    pub fn add(&mut self, piece: Piece) {
+        self.0[piece.index()] += 1;
+    }
+
+    /// Set the count of one kind.
+    #[inline]
+    pub(crate) fn set(&mut self, piece: Piece, count: u8) {
+        self.0[piece.index()] = count;
+    }
+
+    /// The counts in index order (K…P k…p).
+    #[inline]
+    pub fn counts(&self) -> &[u8; 14] {
+        &self.0
     }
 
     /// Take one piece out; false (and nothing changes) when none is left.
@@ -106,215 +139,6 @@ impl fmt::Display for Pool {
     }
 }
 
-/// A position as written, not yet checked against the rules.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Setup {
-    pub board: [Cell; 32],
-    /// `None` before the first flip: player 1 to move, colours not assigned.
-    pub turn: Option<Color>,
-    pub pool: Pool,
-    pub no_progress: u32,
-    pub ply: u32,
-}
-
-impl Setup {
-    /// All 32 pieces face down, nothing played.
-    pub fn start() -> Setup {
-        Setup {
-            board: [Cell::Covered; 32],
-            turn: None,
-            pool: Pool::FULL,
-            no_progress: 0,
-            ply: 0,
-        }
-    }
-}
-
-/// Why a position string cannot be read (syntax only).
-#[derive(Error, Debug, Clone, PartialEq, Eq)]
-pub enum ParseSetupError {
-    #[error(
-        "a position string has 5 fields separated by single spaces (board, to-move, covered, no-progress, ply); found {0}"
-    )]
-    FieldCount(usize),
-    #[error("the board has 8 ranks separated by '/'; found {0}")]
-    RankCount(usize),
-    #[error("rank {rank} of the board does not describe exactly 4 squares: {text:?}")]
-    RankWidth { rank: u8, text: String },
-    #[error(
-        "unexpected character {0:?} in the board (pieces KGMRNCP/kgmrncp, X for covered, digits 1–4 for empty squares)"
-    )]
-    BoardChar(char),
-    #[error("to-move must be 'r', 'b' or '-'; found {0:?}")]
-    ToMove(String),
-    #[error(
-        "the covered field must be letter+count pairs in the order KGMRNCPkgmrncp, or '-'; found {0:?}"
-    )]
-    Covered(String),
-    #[error("{field} must be a non-negative integer; found {text:?}")]
-    Counter { field: &'static str, text: String },
-}
-
-impl FromStr for Setup {
-    type Err = ParseSetupError;
-
-    fn from_str(s: &str) -> Result<Setup, ParseSetupError> {
-        let fields: Vec<&str> = s.split(' ').collect();
-        if fields.len() != 5 {
-            return Err(ParseSetupError::FieldCount(fields.len()));
-        }
-        let board = parse_board(fields[0])?;
-        let turn = match fields[1] {
-            "r" => Some(Color::Red),
-            "b" => Some(Color::Black),
-            "-" => None,
-            other => return Err(ParseSetupError::ToMove(other.to_owned())),
-        };
-        let pool = parse_pool(fields[2])?;
-        let counter = |field: &'static str, text: &str| {
-            if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(ParseSetupError::Counter {
-                    field,
-                    text: text.to_owned(),
-                });
-            }
-            text.parse::<u32>().map_err(|_| ParseSetupError::Counter {
-                field,
-                text: text.to_owned(),
-            })
-        };
-        Ok(Setup {
-            board,
-            turn,
-            pool,
-            no_progress: counter("no-progress", fields[3])?,
-            ply: counter("ply", fields[4])?,
-        })
-    }
-}
-
-fn parse_board(text: &str) -> Result<[Cell; 32], ParseSetupError> {
-    let ranks: Vec<&str> = text.split('/').collect();
-    if ranks.len() != 8 {
-        return Err(ParseSetupError::RankCount(ranks.len()));
-    }
-    let mut board = [Cell::Empty; 32];
-    for (i, rank_text) in ranks.iter().enumerate() {
-        let rank = 7 - i as u8;
-        let mut file = 0u8;
-        for c in rank_text.chars() {
-            let width_error = || ParseSetupError::RankWidth {
-                rank: rank + 1,
-                text: (*rank_text).to_owned(),
-            };
-            match c {
-                '1'..='4' => {
-                    file += c as u8 - b'0';
-                    if file > 4 {
-                        return Err(width_error());
-                    }
-                }
-                _ => {
-                    let cell = if c == 'X' {
-                        Cell::Covered
-                    } else {
-                        Cell::Revealed(Piece::from_char(c).ok_or(ParseSetupError::BoardChar(c))?)
-                    };
-                    if file >= 4 {
-                        return Err(width_error());
-                    }
-                    board[(rank * 4 + file) as usize] = cell;
-                    file += 1;
-                }
-            }
-        }
-        if file != 4 {
-            return Err(ParseSetupError::RankWidth {
-                rank: rank + 1,
-                text: (*rank_text).to_owned(),
-            });
-        }
-    }
-    Ok(board)
-}
-
-fn parse_pool(text: &str) -> Result<Pool, ParseSetupError> {
-    let err = || ParseSetupError::Covered(text.to_owned());
-    let mut pool = Pool::default();
-    if text == "-" {
-        return Ok(pool);
-    }
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    let mut last_index: Option<usize> = None;
-    while i < bytes.len() {
-        let piece = Piece::from_char(bytes[i] as char).ok_or_else(err)?;
-        i += 1;
-        let start = i;
-        while i < bytes.len() && bytes[i].is_ascii_digit() {
-            i += 1;
-        }
-        let n: u8 = text[start..i].parse().map_err(|_| err())?;
-        // Kinds appear once each, in index order, with non-zero counts.
-        if n == 0 || last_index.is_some_and(|l| l >= piece.index()) {
-            return Err(err());
-        }
-        last_index = Some(piece.index());
-        pool.0[piece.index()] = n;
-    }
-    if pool.total() == 0 {
-        return Err(err());
-    }
-    Ok(pool)
-}
-
-fn write_board(f: &mut fmt::Formatter<'_>, cell: impl Fn(usize) -> Cell) -> fmt::Result {
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..4 {
-            match cell(rank * 4 + file) {
-                Cell::Empty => empty += 1,
-                c => {
-                    if empty > 0 {
-                        write!(f, "{empty}")?;
-                        empty = 0;
-                    }
-                    f.write_char(match c {
-                        Cell::Covered => 'X',
-                        Cell::Revealed(p) => p.char(),
-                        Cell::Empty => unreachable!(),
-                    })?;
-                }
-            }
-        }
-        if empty > 0 {
-            write!(f, "{empty}")?;
-        }
-        if rank > 0 {
-            f.write_char('/')?;
-        }
-    }
-    Ok(())
-}
-
-fn write_fields(
-    f: &mut fmt::Formatter<'_>,
-    turn: Option<Color>,
-    pool: &Pool,
-    np: u32,
-    ply: u32,
-) -> fmt::Result {
-    let turn = turn.map_or('-', Color::char);
-    write!(f, " {turn} {pool} {np} {ply}")
-}
-
-impl fmt::Display for Setup {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_board(f, |i| self.board[i])?;
-        write_fields(f, self.turn, &self.pool, self.no_progress, self.ply)
-    }
-}
-
 /// Why a well-formed setup is not a position the rules can play from.
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
 pub enum PositionError {
@@ -333,7 +157,7 @@ pub enum PositionError {
 /// A Banqi position the rules can play from: the board, the covered pool, the side to move,
 /// the no-progress counter and the ply count. Copy it freely: it is about 100 bytes.
 ///
-/// What depends on the history (repetition, long chase) lives in [`super::Game`].
+/// What depends on the history (repetition, long chase) lives in [`super::Match`].
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
     pub(crate) cells: [u8; 32],
@@ -465,12 +289,12 @@ impl Position {
     }
 
     #[inline]
-    pub fn player_to_move(&self) -> Player {
-        Player::at_ply(self.ply)
+    pub fn player_to_move(&self) -> Seat {
+        Seat::at_ply(self.ply, 2)
     }
 
     /// The colour a player plays, once colours are assigned.
-    pub fn color_of(&self, player: Player) -> Option<Color> {
+    pub fn color_of(&self, player: Seat) -> Option<Color> {
         let turn = self.turn?;
         Some(if player == self.player_to_move() {
             turn
@@ -480,7 +304,7 @@ impl Position {
     }
 
     /// The player who plays `color`, once colours are assigned.
-    pub fn player_of(&self, color: Color) -> Option<Player> {
+    pub fn player_of(&self, color: Color) -> Option<Seat> {
         let turn = self.turn?;
         let mover = self.player_to_move();
         Some(if color == turn { mover } else { mover.other() })
@@ -505,6 +329,15 @@ impl Position {
             .filter(|&s| self.piece_at(s) == Some(piece))
             .count() as u32;
         revealed + self.pool.count(piece) as u32
+    }
+
+    /// How many of each piece are still in the game, revealed or covered (index order).
+    pub fn census(&self) -> [u8; 14] {
+        let mut counts = *self.pool.counts();
+        for sq in self.revealed_all() {
+            counts[self.cells[sq.index()] as usize - 2] += 1;
+        }
+        counts
     }
 
     /// Pieces of `color` still in the game, revealed or covered.
@@ -591,128 +424,6 @@ impl FromStr for Position {
     }
 }
 
-/// The hidden truth of a dealt game: the piece under each square (a1 b1 … d8).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct Layout(pub [Piece; 32]);
-
-#[derive(Error, Debug, Clone, PartialEq, Eq)]
-pub enum ParseLayoutError {
-    #[error("a layout is 32 piece letters (a1 b1 … d8); found {0} characters")]
-    Length(usize),
-    #[error("invalid piece letter {0:?} in the layout")]
-    Letter(char),
-    #[error("the layout does not hold the 32 pieces of a set: {0} count is wrong")]
-    Count(char),
-}
-
-impl Layout {
-    #[inline]
-    pub fn piece(&self, sq: Square) -> Piece {
-        self.0[sq.index()]
-    }
-
-    /// A uniformly shuffled full set.
-    pub fn shuffled<R: rand::RngExt + ?Sized>(rng: &mut R) -> Layout {
-        let mut pieces = [Piece::new(Color::Red, Role::General); 32];
-        let mut i = 0;
-        for p in Piece::all() {
-            for _ in 0..p.role.count() {
-                pieces[i] = p;
-                i += 1;
-            }
-        }
-        // Fisher–Yates.
-        for i in (1..32).rev() {
-            let j = rng.random_range(0..=i);
-            pieces.swap(i, j);
-        }
-        Layout(pieces)
-    }
-}
-
-impl fmt::Display for Layout {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.iter().try_for_each(|p| f.write_char(p.char()))
-    }
-}
-
-impl Layout {
-    /// Whether the layout can be the truth under `pos`'s covered squares: the pieces it puts
-    /// there are exactly the covered pool. Otherwise, the first square where it cannot.
-    pub fn fits(&self, pos: &Position) -> Result<(), LayoutMismatch> {
-        let mut pool = *pos.pool();
-        for square in pos.covered() {
-            let piece = self.piece(square);
-            if !pool.take(piece) {
-                return Err(LayoutMismatch { square, piece });
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Where a layout contradicts a position.
-#[derive(Error, Debug, Clone, Copy, PartialEq, Eq)]
-#[error("the layout puts {piece} on {square}, but the position has no such covered piece left")]
-pub struct LayoutMismatch {
-    pub square: Square,
-    pub piece: Piece,
-}
-
-impl FromStr for Layout {
-    type Err = ParseLayoutError;
-    fn from_str(s: &str) -> Result<Layout, ParseLayoutError> {
-        let chars: Vec<char> = s.chars().collect();
-        if chars.len() != 32 {
-            return Err(ParseLayoutError::Length(chars.len()));
-        }
-        let mut pieces = [Piece::new(Color::Red, Role::General); 32];
-        let mut counts = Pool::default();
-        for (i, &c) in chars.iter().enumerate() {
-            let p = Piece::from_char(c).ok_or(ParseLayoutError::Letter(c))?;
-            pieces[i] = p;
-            counts.0[p.index()] += 1;
-        }
-        if let Some(p) = Piece::all().find(|p| counts.count(*p) != p.role.count()) {
-            return Err(ParseLayoutError::Count(p.char()));
-        }
-        Ok(Layout(pieces))
-    }
-}
-
-impl serde::Serialize for Layout {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Layout {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Layout, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
-
-/// In OpenAPI a layout is its 32-letter string.
-#[cfg(feature = "openapi")]
-impl utoipa::PartialSchema for Layout {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use utoipa::openapi::schema::{ObjectBuilder, Type};
-        ObjectBuilder::new()
-            .schema_type(Type::String)
-            .pattern(Some("^[KGMRNCPkgmrncp]{32}$"))
-            .description(Some(
-                "The piece under every square in the order a1 b1 c1 d1 a2 … d8 (TCGA letters: \
-                 upper case red, lower case black).",
-            ))
-            .examples(["PppcPmGrpRpCrmGpgMPRNPKnCcgnPNkM"])
-            .into()
-    }
-}
-
-#[cfg(feature = "openapi")]
-impl utoipa::ToSchema for Layout {}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -737,8 +448,8 @@ mod tests {
             Some(Piece::from_char('k').unwrap())
         );
         assert_eq!(pos.turn(), Some(Color::Black));
-        assert_eq!(pos.player_to_move(), Player::One);
-        assert_eq!(pos.color_of(Player::Two), Some(Color::Red));
+        assert_eq!(pos.player_to_move(), Seat::FIRST);
+        assert_eq!(pos.color_of(Seat::SECOND), Some(Color::Red));
         assert_eq!(pos.alive(Color::Red), 3);
         assert_eq!(pos.alive(Color::Black), 3);
     }
@@ -793,15 +504,5 @@ mod tests {
             e("K3/4/4/4/4/4/4/4 r - 5 4"),
             PositionError::Counters { .. }
         ));
-    }
-
-    #[test]
-    fn layouts() {
-        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(7);
-        let layout = Layout::shuffled(&mut rng);
-        assert_eq!(layout.to_string().parse::<Layout>().unwrap(), layout);
-        assert_eq!("K".parse::<Layout>(), Err(ParseLayoutError::Length(1)));
-        let bad = "GGGMMRRNNCCPPPPPkggmmrrnnccppppp";
-        assert_eq!(bad.parse::<Layout>(), Err(ParseLayoutError::Count('K')));
     }
 }

@@ -1,16 +1,23 @@
-//! Scoring a game (RULES.md §5): piece points (棋點) per side, the first flips that decide
+//! Scoring a Banqi game (RULES.md §5): piece points (棋點) per seat, the first flips that decide
 //! 門棋加倍, the "小兵立大功" tally, and the material of a position.
 //!
-//! Pieces leave a Banqi game only by being captured, and a piece of one colour can only be
-//! captured by the other colour (a failed dark capture removes the attacker, credited to the
-//! defender). So a side's points are exactly the points of the enemy pieces missing from the
-//! position: scoring a position needs no history.
+//! Points are credited from the history, ply by ply (the core's [`crate::core::scoring`]): a
+//! capture credits the mover with the captured pieces, a failed dark capture credits the
+//! defender's seat with the attacker. A record that starts from a position is first credited
+//! with what that position is missing: in a two-colour game each missing piece was captured
+//! by the other colour.
 
 use serde::{Deserialize, Serialize};
 
-use crate::banqi::{Action, Color, Effect, Outcome, Piece, Player, Pool, Position, Reason, Role};
-use crate::record::Record;
-use crate::replay::{Ply, ReplayError, Status, Verdict, replay_with};
+use crate::core::scoring::{ScoredResult, score};
+use crate::core::{Credit, Ply, Record, ReplayError, ScoreError, Seat, Table, Verdict};
+
+use super::Banqi;
+use super::action::Action;
+use super::play::Effect;
+use super::position::{Pool, Position};
+use super::settlement::{Settlement, settle};
+use super::types::{Color, Piece, Role};
 
 /// One colour's pieces in a position. Piece lists are TCGA letters in the order
 /// K G M R N C P (upper case red, lower case black), e.g. `"GRRPP"`.
@@ -61,14 +68,14 @@ pub fn material(pos: &Position) -> Material {
     }
     let side = |color: Color| {
         let (mut on_board, mut covered, mut captured) =
-            (Pool([0; 14]), Pool([0; 14]), Pool([0; 14]));
+            (Pool::default(), Pool::default(), Pool::default());
         for role in Role::ALL {
             let piece = Piece::new(color, role);
-            let i = piece.index();
-            on_board.0[i] = revealed[i];
-            covered.0[i] = pos.pool().count(piece);
+            let (shown, hidden) = (revealed[piece.index()], pos.pool().count(piece));
+            on_board.set(piece, shown);
+            covered.set(piece, hidden);
             // A valid position never holds more than the set (Position checks it).
-            captured.0[i] = role.count().saturating_sub(revealed[i] + covered.0[i]);
+            captured.set(piece, role.count().saturating_sub(shown + hidden));
         }
         let alive = on_board.total() + covered.total();
         ColorMaterial {
@@ -95,38 +102,85 @@ fn points(pool: &Pool) -> u32 {
         .sum()
 }
 
-/// The points each player has won in `pos`: the points of the enemy pieces captured.
-/// Zero for both while colours are unassigned.
+/// The points each seat has won in `pos`, judged from the position alone: the points of the
+/// enemy pieces missing. Zero for both while colours are unassigned.
 pub fn player_points(pos: &Position) -> [u32; 2] {
     let m = material(pos);
-    [Player::One, Player::Two].map(|player| match pos.color_of(player) {
+    [Seat::FIRST, Seat::SECOND].map(|seat| match pos.color_of(seat) {
         Some(color) => m.of(color.other()).points_lost,
         None => 0,
     })
 }
 
-/// How a scored game ended: the stated result when the record gives one (a timeout or a
-/// resignation is only known that way), else the one the rules derive.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct ScoredResult {
-    pub outcome: Outcome,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<Reason>,
+/// What `start` is missing, credited to the seat of the other colour (RULES.md §5: pieces
+/// leave a Banqi game only by capture, and only the other colour captures them, a failed
+/// dark capture included).
+pub(crate) fn start_credits(start: &Position, mut credit: impl FnMut(Credit)) {
+    for color in Color::ALL {
+        let Some(seat) = start.player_of(color.other()) else {
+            return;
+        };
+        for piece in Piece::all().filter(|p| p.color == color) {
+            let missing = (piece.role.count() as u32).saturating_sub(start.in_game(piece));
+            for _ in 0..missing {
+                credit(Credit {
+                    seat,
+                    piece: piece.char(),
+                    points: piece.role.points(),
+                });
+            }
+        }
+    }
+}
+
+/// The pieces a ply removed from the game: the mover's colour's (a failed dark capture)
+/// credited to the other seat, the other colour's to the mover.
+pub(crate) fn credits(
+    before: &Position,
+    after: &Position,
+    effect: &Effect,
+    mut credit: impl FnMut(Credit),
+) {
+    if !matches!(
+        effect,
+        Effect::Capture { .. } | Effect::DarkFailed { .. } | Effect::OwnReveal { .. }
+    ) {
+        return;
+    }
+    let mover = before.player_to_move();
+    let (was, is) = (before.census(), after.census());
+    for piece in Piece::all() {
+        let gone = was[piece.index()].saturating_sub(is[piece.index()]);
+        if gone == 0 {
+            continue;
+        }
+        let Some(owner) = before.player_of(piece.color) else {
+            continue;
+        };
+        let seat = if owner == mover { mover.other() } else { mover };
+        for _ in 0..gone {
+            credit(Credit {
+                seat,
+                piece: piece.char(),
+                points: piece.role.points(),
+            });
+        }
+    }
 }
 
 /// One player's side of a scored game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PlayerScore {
-    pub player: Player,
+    pub player: Seat,
     pub name: String,
     /// The colour the player's first flip gave it (absent before the first flip).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub color: Option<Color>,
     /// Piece points won (棋點).
     pub points: u32,
-    /// The enemy pieces it captured, as letters.
+    /// The enemy pieces it captured, as letters (those missing from a start position first,
+    /// then in the order of capture).
     pub captured: String,
     /// How often its last remaining soldier captured the enemy general (小兵立大功).
     pub soldier_took_general: u32,
@@ -174,70 +228,43 @@ pub fn score_with_verdict(record: &Record) -> Result<(GameScore, Verdict), Repla
 /// [`score_with_verdict`], also showing every ply to `watch` (one replay serves both).
 pub fn score_watching(
     record: &Record,
-    mut watch: impl FnMut(&Ply),
+    mut watch: impl FnMut(&Ply<Banqi>),
 ) -> Result<(GameScore, Verdict), ReplayError> {
     let mut flips: Vec<Piece> = Vec::with_capacity(2);
     let mut soldier_took_general = [0u32; 2];
-    let mut last: Option<Position> = None;
-    let verdict = replay_with(record, |ply| {
+    let scored = score::<Banqi>(record, |ply| {
         watch(ply);
-        last = Some(*ply.after);
         if ply.number <= 2
             && let Effect::Flip(piece) = ply.effect
         {
             flips.push(piece);
         }
         if took_general_with_last_soldier(ply.action, ply.before, ply.after) {
-            soldier_took_general[ply.before.player_to_move().index()] += 1;
+            soldier_took_general[ply.mover.index()] += 1;
         }
-    });
-    if let Some(error) = verdict.error.clone() {
-        return Err(error);
-    }
-    // Without a ply, the final position is the start (which the replay printed).
-    let last: Position = last.unwrap_or_else(|| {
-        verdict
-            .final_position
-            .parse()
-            .expect("a replay prints a valid position")
-    });
-    let result = match (record.result, verdict.derived) {
-        (Some(stated), _) => stated.outcome.outcome().map(|outcome| ScoredResult {
-            outcome,
-            reason: stated.reason,
-        }),
-        (None, Status::Ended { end, .. }) => Some(ScoredResult {
-            outcome: end.outcome,
-            reason: Some(end.reason),
-        }),
-        (None, Status::Ongoing) => None,
-    };
-    let material = material(&last);
-    let players = [Player::One, Player::Two].map(|player| {
-        let color = last.color_of(player);
-        let won = color.map(|c| material.of(c.other()));
-        PlayerScore {
-            player,
-            name: record.player_name(player.index()),
-            color,
-            points: won.map_or(0, |m| m.points_lost),
-            captured: won.map_or_else(String::new, |m| m.captured.clone()),
-            soldier_took_general: soldier_took_general[player.index()],
-        }
+    })?;
+    let last = scored.last;
+    let players = [Seat::FIRST, Seat::SECOND].map(|seat| PlayerScore {
+        player: seat,
+        name: record.player_name(seat.index()),
+        color: last.color_of(seat),
+        points: scored.tally.points(seat),
+        captured: scored.tally.captured(seat).to_owned(),
+        soldier_took_general: soldier_took_general[seat.index()],
     });
     let first_flips = match flips[..] {
         [a, b] => Some([a, b]),
         _ => None,
     };
     let score = GameScore {
-        plies: verdict.plies,
-        result,
+        plies: scored.verdict.plies,
+        result: scored.result,
         players,
         first_flips: first_flips.map(|[a, b]| format!("{}{}", a.char(), b.char())),
         doubled: first_flips.is_some_and(|[a, b]| same_first_flips(a, b)),
-        material,
+        material: material(&last),
     };
-    Ok((score, verdict))
+    Ok((score, scored.verdict))
 }
 
 /// 小兵立大功: the ply's mover is a soldier, it was its side's last soldier in the game
@@ -254,4 +281,63 @@ fn took_general_with_last_soldier(action: &Action, before: &Position, after: &Po
     }
     let general = Piece::new(mover.color.other(), Role::General);
     before.in_game(mover) == 1 && before.in_game(general) == 1 && after.in_game(general) == 0
+}
+
+/// A scored record with its coin settlement: what `POST /v1/score` answers for Banqi.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ScoreSheet {
+    pub score: GameScore,
+    /// What the loser pays (absent while the game is unfinished).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub settlement: Option<Settlement>,
+}
+
+/// Scores `record` and settles it at `table` with `draws_carried` drawn games before it.
+pub fn score_sheet(
+    record: &Record,
+    table: &Table,
+    draws_carried: u32,
+) -> Result<ScoreSheet, ScoreError> {
+    let score = score_record(record)?;
+    let settlement = match score.result {
+        None => None,
+        Some(result) => Some(
+            settle(
+                table,
+                result.outcome,
+                score.points(),
+                score.doubled,
+                draws_carried,
+            )
+            .map_err(|e| ScoreError::Settlement(e.to_string()))?,
+        ),
+    };
+    Ok(ScoreSheet { score, settlement })
+}
+
+/// Points won so far by each player, from the position alone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct PlayerPoints {
+    pub player1: u32,
+    pub player2: u32,
+}
+
+/// What a bare position says: each player's points and the material.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct PositionScore {
+    /// Points won so far by each player (0 before colours are assigned).
+    pub points: PlayerPoints,
+    pub material: Material,
+}
+
+/// The score of a bare position.
+pub fn score_position(pos: &Position) -> PositionScore {
+    let [player1, player2] = player_points(pos);
+    PositionScore {
+        points: PlayerPoints { player1, player2 },
+        material: material(pos),
+    }
 }

@@ -16,11 +16,13 @@
 use serde_json::{Map, Value};
 use thiserror::Error;
 
+use crate::core::{Outcome, Reason, Record, Seat, StatedOutcome, StatedResult};
+
 use super::action::Action;
-use super::game::{Outcome, Reason};
-use super::position::{Cell, Pool, Position, Setup};
+use super::layout::Layout;
+use super::position::{Cell, Pool, Position};
+use super::setup::Setup;
 use super::types::{Color, Piece};
-use crate::record::{Record, StatedOutcome, StatedResult};
 
 /// A TCGA text that cannot be read: the line (1-based) and what is wrong there.
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
@@ -118,7 +120,7 @@ fn parse_game(initial_line: usize, lines: &[(usize, &str)]) -> Result<Record, Tc
             ),
         })?;
     let pool = match <[u8; 14]>::try_from(counts) {
-        Ok(c) => Pool(c),
+        Ok(c) => Pool::from_counts(c),
         Err(v) => return err(n, format!("expected 14 covered counts, found {}", v.len())),
     };
 
@@ -259,7 +261,7 @@ fn parse_game(initial_line: usize, lines: &[(usize, &str)]) -> Result<Record, Tc
 
     Ok(Record {
         game: "banqi".into(),
-        preset: "tcga".into(),
+        preset: Some("tcga".into()),
         options: Default::default(),
         players,
         layout: None,
@@ -285,9 +287,9 @@ fn parse_result(n: usize, line: &str) -> Result<(StatedResult, String), TcgaErro
         .split_once(',')
         .map(|(a, b)| (a.parse::<f64>(), b.parse::<f64>()))
     {
-        Some((Ok(a), Ok(b))) if a > b => StatedOutcome::Player1,
-        Some((Ok(a), Ok(b))) if a < b => StatedOutcome::Player2,
-        Some((Ok(_), Ok(_))) => StatedOutcome::Draw,
+        Some((Ok(a), Ok(b))) if a > b => StatedOutcome::Ended(Outcome::win(Seat::FIRST, 2)),
+        Some((Ok(a), Ok(b))) if a < b => StatedOutcome::Ended(Outcome::win(Seat::SECOND, 2)),
+        Some((Ok(_), Ok(_))) => StatedOutcome::Ended(Outcome::draw(2)),
         _ => {
             return err(
                 n,
@@ -297,14 +299,14 @@ fn parse_result(n: usize, line: &str) -> Result<(StatedResult, String), TcgaErro
     };
     let kind = tokens[0];
     let (reason, period) = if kind == "NoMove" {
-        (Some(Reason::NoMove), None)
+        (Some(Reason::NO_MOVE), None)
     } else if kind == "NoEatFlipDraw" {
-        (Some(Reason::NoProgress), None)
+        (Some(Reason::NO_PROGRESS), None)
     } else if kind == "TimeOut" {
-        (Some(Reason::Timeout), None)
+        (Some(Reason::TIMEOUT), None)
     } else if let Some(rest) = kind.strip_prefix("PositionRepetitionDraw") {
         let period = rest.rsplit(',').next().and_then(|p| p.parse::<u32>().ok());
-        (Some(Reason::Repetition), period)
+        (Some(Reason::REPETITION), period)
     } else {
         (None, None)
     };
@@ -333,12 +335,17 @@ pub enum ExportError {
 
 /// Writes a record under the `tcga` preset as a TCGA game text.
 pub fn export(record: &Record) -> Result<String, ExportError> {
-    if record.game != "banqi" || record.preset != "tcga" || !record.options.is_empty() {
-        return Err(ExportError::NotTcga(format!(
-            "{} / {}",
-            record.game, record.preset
-        )));
+    let preset = record.preset.as_deref().unwrap_or("tcga");
+    if record.game != "banqi" || preset != "tcga" || !record.options.is_empty() {
+        return Err(ExportError::NotTcga(format!("{} / {preset}", record.game)));
     }
+    let layout = match &record.layout {
+        None => None,
+        Some(value) => Some(
+            serde_json::from_value::<Layout>(value.clone())
+                .map_err(|e| ExportError::Start(format!("layout: {e}")))?,
+        ),
+    };
     let start = match &record.start {
         Some(s) => s
             .parse::<Position>()
@@ -356,7 +363,7 @@ pub fn export(record: &Record) -> Result<String, ExportError> {
                 reveal: reveal @ None,
             },
             Some(layout),
-        ) = (&mut action, &record.layout)
+        ) = (&mut action, &layout)
         {
             *reveal = Some(layout.piece(*square));
         }
@@ -377,7 +384,7 @@ pub fn export(record: &Record) -> Result<String, ExportError> {
             }) => Some(p.color),
             _ => None,
         })
-        .or(start.color_of(super::types::Player::One))
+        .or(start.color_of(Seat::FIRST))
         .unwrap_or(Color::Red);
 
     let mut out = String::from("INITIAL\n");
@@ -391,7 +398,7 @@ pub fn export(record: &Record) -> Result<String, ExportError> {
         record.player_name(0),
         record.player_name(1)
     );
-    let counts: Vec<String> = start.pool().0.iter().map(u8::to_string).collect();
+    let counts: Vec<String> = start.pool().counts().iter().map(u8::to_string).collect();
     out += &format!("* {}\n", counts.join(" "));
     for rank in (0..8u8).rev() {
         let row: Vec<String> = (0..4u8)
@@ -427,20 +434,20 @@ pub fn export(record: &Record) -> Result<String, ExportError> {
 
 fn result_line(record: &Record, result: &StatedResult) -> Option<String> {
     let outcome = result.outcome.outcome()?;
-    let (score, name) = match outcome {
-        Outcome::Player1 => ("1.000000,0.000000", record.player_name(0)),
-        Outcome::Player2 => ("0.000000,1.000000", record.player_name(1)),
+    let (score, name) = match outcome.winner() {
+        Some(Seat::FIRST) => ("1.000000,0.000000", record.player_name(0)),
+        Some(_) => ("0.000000,1.000000", record.player_name(1)),
         // TCGA names player 1 on a drawn game.
-        Outcome::Draw => ("0.500000,0.500000", record.player_name(0)),
+        None => ("0.500000,0.500000", record.player_name(0)),
     };
     let kind = match result.reason? {
-        Reason::NoMove | Reason::Elimination => format!("NoMove {name} wins"),
-        Reason::NoProgress => format!("NoEatFlipDraw {name} Draw"),
-        Reason::Repetition => format!(
+        Reason::NO_MOVE | Reason::ELIMINATION => format!("NoMove {name} wins"),
+        Reason::NO_PROGRESS => format!("NoEatFlipDraw {name} Draw"),
+        Reason::REPETITION => format!(
             "PositionRepetitionDraw,3,{} {name} Draw",
             result.period.unwrap_or(4)
         ),
-        Reason::Timeout => format!("TimeOut {name} Wins"),
+        Reason::TIMEOUT => format!("TimeOut {name} Wins"),
         _ => return None,
     };
     Some(format!("{kind} {score}"))
@@ -480,7 +487,11 @@ mod tests {
         let r = g.result.unwrap();
         assert_eq!(
             (r.outcome, r.reason, r.period),
-            (StatedOutcome::Draw, Some(Reason::Repetition), Some(4))
+            (
+                StatedOutcome::Ended(Outcome::draw(2)),
+                Some(Reason::REPETITION),
+                Some(4)
+            )
         );
         assert_eq!(export(g).unwrap(), GAME);
         let two = format!("{GAME}\n{GAME}");

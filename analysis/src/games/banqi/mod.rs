@@ -1,0 +1,96 @@
+//! Banqi in the batch tool: its bots, its `anqi score` line with the 戲谷 coin settlement, and
+//! its part of the report.
+
+use rand::rngs::SmallRng;
+use records::core::{Outcome, Ply, Record, Scored, Seat};
+use records::games::banqi::scoring::ScoreSheet;
+use records::games::banqi::{Action, Banqi, Match};
+
+use super::{Part, Tool};
+
+pub mod bots;
+pub mod report;
+
+use bots::Bot;
+
+impl Tool for Banqi {
+    const BOTS: &'static [&'static str] = Bot::NAMES;
+
+    fn choose(bot: usize, m: &Match, rng: &mut SmallRng, buffer: &mut Vec<Action>) -> Action {
+        Bot::ALL[bot].choose(m, rng, buffer)
+    }
+
+    fn outcome(sheet: &ScoreSheet) -> Option<Outcome> {
+        sheet.score.result.map(|r| r.outcome)
+    }
+
+    fn payment(sheet: &ScoreSheet) -> Option<(Seat, Seat, u64)> {
+        let s = sheet.settlement.as_ref()?;
+        Some((s.payer?, s.payee?, s.amount))
+    }
+
+    fn score_text(sheet: &ScoreSheet) -> String {
+        let score = &sheet.score;
+        let [p1, p2] = &score.players;
+        let result = match score.result {
+            None => format!("unfinished after {} plies", score.plies),
+            Some(r) => {
+                let who = match r.outcome.winner() {
+                    Some(w) => format!("{} won", score.players[w.index()].name),
+                    None => "drawn".to_owned(),
+                };
+                let why = r.reason.map_or(String::new(), |r| format!(" by {r}"));
+                format!("{who}{why} after {} plies", score.plies)
+            }
+        };
+        let flips = match &score.first_flips {
+            Some(f) if score.doubled => format!("first flips {f}: doubled (門棋加倍)"),
+            Some(f) => format!("first flips {f}"),
+            None => "no first flips".to_owned(),
+        };
+        let coins = match &sheet.settlement {
+            None => "not settled (unfinished)".to_owned(),
+            Some(s) => match (s.payer, s.payee) {
+                (Some(payer), Some(payee)) => format!(
+                    "{} pays {} {} = {}",
+                    score.players[payer.index()].name,
+                    score.players[payee.index()].name,
+                    s.amount,
+                    s.formula
+                ),
+                _ => s.formula.clone(),
+            },
+        };
+        let heroes: String = score
+            .players
+            .iter()
+            .filter(|p| p.soldier_took_general > 0)
+            .map(|p| format!("\t小兵立大功: {}", p.name))
+            .collect();
+        format!(
+            "{} vs {}\t{result}\tpoints {} {} · {} {}\t{flips}\t{coins}{heroes}",
+            p1.name, p2.name, p1.name, p1.points, p2.name, p2.points
+        )
+    }
+
+    type Watch = report::Watch;
+
+    fn watch(watch: &mut report::Watch, ply: &Ply<Banqi>) {
+        report::watch(watch, ply)
+    }
+
+    fn part(watch: report::Watch, record: &Record, scored: &Scored<Banqi>) -> Part {
+        let variant = if record.options.is_empty() {
+            scored.preset.to_owned()
+        } else {
+            let options = records::core::rules::overrides::<Banqi>(&record.options)
+                .expect("a valid record's options");
+            format!(
+                "{} {}",
+                scored.preset,
+                serde_json::to_string(&options).expect("options serialise")
+            )
+        };
+        Part::Banqi(report::facts(watch, record, scored, variant))
+    }
+}

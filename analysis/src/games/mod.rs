@@ -1,0 +1,116 @@
+//! What the batch tool adds to each game of the registry: its bots, how `anqi score` writes
+//! a scored game, and its own part of a report. A new game implements [`Tool`] and adds its
+//! report part to [`Part`].
+
+use rand::rngs::SmallRng;
+use records::core::{Outcome, Ply, Record, Rules, Scored, Seat};
+
+pub mod banqi;
+
+/// A game as the batch tool knows it.
+pub trait Tool: Rules {
+    /// The bots of `anqi simulate`, by name.
+    const BOTS: &'static [&'static str];
+
+    /// One of the legal actions of `m`, as `bot` (an index into [`Tool::BOTS`]) plays it;
+    /// identities left open (the dealer fills them in). `buffer` is reused between calls.
+    fn choose(
+        bot: usize,
+        m: &Self::Match,
+        rng: &mut SmallRng,
+        buffer: &mut Vec<Self::Action>,
+    ) -> Self::Action;
+
+    /// How a scored game ended (None while unfinished).
+    fn outcome(score: &Self::Score) -> Option<Outcome>;
+    /// What the game's settlement pays: payer, payee, coins; None when nothing is paid.
+    fn payment(score: &Self::Score) -> Option<(Seat, Seat, u64)>;
+    /// One line of `anqi score` for a scored game (tab-separated fields).
+    fn score_text(score: &Self::Score) -> String;
+
+    /// What the report part collects while a record replays.
+    type Watch: Default;
+    fn watch(watch: &mut Self::Watch, ply: &Ply<Self>);
+    /// The game's own facts of a replayed record.
+    fn part(watch: Self::Watch, record: &Record, scored: &Scored<Self>) -> Part;
+}
+
+/// A game's own facts of one record, for its part of the report.
+#[derive(Clone, Debug)]
+pub enum Part {
+    Banqi(banqi::report::Facts),
+}
+
+/// The bot named `name` of game `G`, as an index into its [`Tool::BOTS`].
+pub fn bot_index<G: Tool>(name: &str) -> Result<usize, String> {
+    G::BOTS.iter().position(|b| *b == name).ok_or_else(|| {
+        format!(
+            "unknown bot {name:?} for {}: {}",
+            G::NAME,
+            G::BOTS.join(", ")
+        )
+    })
+}
+
+/// The settings of the games' report parts.
+#[derive(Clone, Debug)]
+pub struct PartOptions {
+    /// Banqi: the coin table of the 戲谷 settlement.
+    pub table: records::core::Table,
+    /// Banqi: how many first flips of each game the flip table looks at.
+    pub flip_depth: u32,
+}
+
+/// What the report parts keep across games, in input order (Banqi: the settlement series
+/// of each pair of players).
+pub struct Books {
+    banqi: records::games::banqi::settlement::SeriesBook,
+}
+
+impl Books {
+    pub fn new(options: &PartOptions) -> Books {
+        Books {
+            banqi: records::games::banqi::settlement::SeriesBook::new(options.table),
+        }
+    }
+}
+
+impl Part {
+    /// Settles what depends on the games before this one (called in input order).
+    pub fn settle(&mut self, source: &str, books: &mut Books) {
+        match self {
+            Part::Banqi(facts) => {
+                facts.source = source.to_owned();
+                facts.settle(&mut books.banqi)
+            }
+        }
+    }
+}
+
+/// Writes the parts of one chunk (each game's own tables); gives the number of rows of the
+/// games' detail tables (Banqi: flips).
+pub fn write_parts(
+    parts: &[&Part],
+    data: &std::path::Path,
+    part: usize,
+) -> polars::prelude::PolarsResult<usize> {
+    let banqi: Vec<&banqi::report::Facts> = parts
+        .iter()
+        .map(|p| match p {
+            Part::Banqi(f) => f,
+        })
+        .collect();
+    let mut details = 0;
+    if !banqi.is_empty() {
+        details += banqi::report::write(&banqi, data, part)?;
+    }
+    Ok(details)
+}
+
+/// Every game's own tables, for the games in the dataset.
+pub fn part_tables(
+    data: &std::path::Path,
+    options: &PartOptions,
+) -> polars::prelude::PolarsResult<Vec<crate::report::table::Table>> {
+    banqi::report::tables(data, options)
+}

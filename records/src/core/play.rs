@@ -1,0 +1,94 @@
+//! Playing a game one action at a time, as a stateless service does: deal a new game, play
+//! one action on a bare position, and write what was played as a record.
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use serde_json::{Map, Value};
+
+use super::outcome::End;
+use super::record::{Record, StatedResult};
+use super::rules::{Rules, RulesetError, ruleset};
+use super::violation::{IllegalAction, Violation};
+
+/// One action played on a position.
+pub struct Step<G: Rules> {
+    /// The action as played, every revealed identity written out.
+    pub action: G::Action,
+    pub effect: G::Effect,
+    /// The match after it (its history starts at the position played from).
+    pub after: G::Match,
+    /// How the game has ended after the action, if it has.
+    pub end: Option<End>,
+}
+
+/// Plays `action` on the bare position `pos`: refused when the game is already over there;
+/// the identities it reveals are filled in from (or checked against) `hidden` when known.
+pub fn step<G: Rules>(
+    rules: G::Ruleset,
+    pos: G::Position,
+    hidden: Option<&G::Hidden>,
+    action: G::Action,
+) -> Result<Step<G>, IllegalAction> {
+    let mut m = G::new_match(rules, pos.clone());
+    if let Some(end) = G::end(&m) {
+        return Err(IllegalAction::new(
+            Violation::GAME_OVER,
+            format!(
+                "the game is over at this position ({} by {})",
+                end.outcome.describe(),
+                end.reason
+            ),
+        ));
+    }
+    let action = G::reveal(action, &pos, hidden)?;
+    let effect = G::play(&mut m, &action)?;
+    let end = G::end(&m);
+    Ok(Step {
+        action,
+        effect,
+        after: m,
+        end,
+    })
+}
+
+/// A new game: its hidden truth dealt from a seed, its start, and an empty record of it.
+pub struct Deal<G: Rules> {
+    pub seed: u64,
+    pub hidden: G::Hidden,
+    pub start: G::Position,
+    /// The record to append actions to as the game goes: the preset, options, players and
+    /// the hidden truth (`layout`), and the seed in `metadata.seed`.
+    pub record: Record,
+}
+
+/// Deals a game of `G` under `preset` (the game's default when absent) and `options`.
+pub fn deal<G: Rules>(
+    preset: Option<&str>,
+    options: &Map<String, Value>,
+    players: Vec<String>,
+    seed: u64,
+) -> Result<Deal<G>, RulesetError> {
+    let rules = ruleset::<G>(preset, options)?;
+    let hidden = G::deal(&rules, &mut StdRng::seed_from_u64(seed));
+    let preset = preset.unwrap_or(G::presets()[0].name);
+    let mut record = Record::new(G::NAME, preset, Vec::new());
+    record.options = options.clone();
+    record.players = players;
+    record.layout = Some(G::hidden_value(&hidden));
+    record.metadata.insert("seed".into(), Value::from(seed));
+    Ok(Deal {
+        seed,
+        start: G::start(&rules),
+        hidden,
+        record,
+    })
+}
+
+/// The result a record of a game played to `end` states: the ending the rules reached, or
+/// `ongoing` when the game was stopped before one.
+pub fn stated_result(end: Option<End>) -> StatedResult {
+    match end {
+        Some(end) => StatedResult::ended(end.outcome, end.reason, end.period),
+        None => StatedResult::ongoing(),
+    }
+}

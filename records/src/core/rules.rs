@@ -1,0 +1,232 @@
+//! The [`Rules`] of a kind of game: its types and the operations the game-generic layer
+//! (replay, scoring, views, the service, the batch tool) needs. One implementation per game,
+//! on a marker type (`games::banqi::Banqi`); generic code is compiled once per game, so
+//! nothing is dispatched per ply.
+
+use std::fmt::{Debug, Display};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+use thiserror::Error;
+
+use super::outcome::{End, Reason};
+use super::record::Record;
+use super::scoring::{Credit, Opening, ScoreError, Table};
+use super::seat::Seat;
+use super::violation::{IllegalAction, Violation};
+
+/// A kind of game.
+///
+/// The associated types follow one pattern in every game: a [`Rules::Position`] is what a
+/// position string says once checked (like shakmaty's `Position`), a [`Rules::Match`] adds the
+/// history the rules need (repetition, long chase …), a [`Rules::Hidden`] is the truth a dealer
+/// or referee knows and the players do not (Banqi's layout).
+pub trait Rules: Sized + Send + Sync + 'static {
+    /// The `game` value of a record (`banqi`).
+    const NAME: &'static str;
+    /// The game's name for people.
+    const TITLE: &'static str;
+    /// The game's own end reasons (besides [`Reason::SHARED`]).
+    const REASONS: &'static [Reason];
+    /// The game's own violation codes (besides [`Violation::SHARED`]).
+    const VIOLATIONS: &'static [Violation];
+
+    /// A complete ruleset: plain data, every option a field.
+    type Ruleset: Copy + Debug + PartialEq + Serialize + Send + Sync + 'static;
+    /// A record's `options`: the fields that override its preset's.
+    type Overrides: Serialize + DeserializeOwned + Default + PartialEq + Debug;
+    type Position: Clone + Debug + Display + PartialEq + Send + Sync;
+    type Match: Clone + Send;
+    type Action: Clone + Debug + Display + PartialEq;
+    /// What a legal action did (for history, scoring and answers).
+    type Effect: Copy + Debug;
+    type Hidden: Clone + Debug + PartialEq + Send + Sync;
+    /// What one seat may see (`Rules::view`).
+    type View: Serialize;
+    /// The game's scoring of a record, as the service and `anqi score` give it.
+    type Score: Serialize;
+    /// The game's scoring of a bare position.
+    type PositionScore: Serialize;
+
+    // Rulesets.
+
+    /// The named rulesets; the first is the default of a record without `preset`.
+    fn presets() -> &'static [Preset<Self::Ruleset>];
+    /// What each option means and where it comes from.
+    fn options() -> &'static [OptionInfo];
+    /// `base` with `overrides` applied and checked.
+    fn apply(
+        base: Self::Ruleset,
+        overrides: &Self::Overrides,
+    ) -> Result<Self::Ruleset, RulesetError>;
+    /// How many seats play (2 or 3).
+    fn seats(rules: &Self::Ruleset) -> u8;
+
+    // Notation.
+
+    fn parse_position(text: &str) -> Result<Self::Position, PositionProblem>;
+    /// An action in notation; a failure is a [`Violation::MALFORMED_NOTATION`].
+    fn parse_action(text: &str) -> Result<Self::Action, IllegalAction>;
+    /// The hidden truth as a record's `layout` holds it.
+    fn parse_hidden(value: &Value) -> Result<Self::Hidden, String>;
+    fn hidden_value(hidden: &Self::Hidden) -> Value;
+
+    // Play.
+
+    fn start(rules: &Self::Ruleset) -> Self::Position;
+    /// A match from a bare position: its history is unknown, so it starts empty.
+    fn new_match(rules: Self::Ruleset, start: Self::Position) -> Self::Match;
+    fn position(m: &Self::Match) -> &Self::Position;
+    fn to_move(pos: &Self::Position) -> Seat;
+    /// Plies played to reach `pos` (every game's position string ends with it).
+    fn ply(pos: &Self::Position) -> u32;
+    /// How the game has ended by the rules, if it has.
+    fn end(m: &Self::Match) -> Option<End>;
+    /// Every legal action, written to `out` (cleared first); revealed identities left out.
+    fn legal_actions(m: &Self::Match, out: &mut Vec<Self::Action>);
+    /// Plays a legal action whose revealed identities are given; it does not check whether
+    /// the game has ended (ask [`Rules::end`] first).
+    fn play(m: &mut Self::Match, action: &Self::Action) -> Result<Self::Effect, IllegalAction>;
+
+    // The hidden truth.
+
+    /// Whether `hidden` can be the truth under `pos`.
+    fn hidden_fits(hidden: &Self::Hidden, pos: &Self::Position) -> Result<(), String>;
+    /// Fills in (or checks against `hidden`, when known) every identity `action` reveals.
+    fn reveal(
+        action: Self::Action,
+        pos: &Self::Position,
+        hidden: Option<&Self::Hidden>,
+    ) -> Result<Self::Action, IllegalAction>;
+    /// A random hidden truth for a new game (a deal, random legal setups).
+    fn deal<R: rand::RngExt + ?Sized>(rules: &Self::Ruleset, rng: &mut R) -> Self::Hidden;
+    /// Another hidden truth that `seat` cannot tell from `hidden` at `pos`: the tests of what
+    /// a seat may see compare the answers for both.
+    fn disguise<R: rand::RngExt + ?Sized>(
+        hidden: &Self::Hidden,
+        pos: &Self::Position,
+        seat: Seat,
+        rng: &mut R,
+    ) -> Self::Hidden;
+
+    // Results.
+
+    /// Whether a stated rules ending names the derived one (equality, unless the game's
+    /// record formats write two endings alike).
+    fn reason_matches(stated: Reason, derived: Reason) -> bool {
+        stated == derived
+    }
+    /// What a start position says was captured before it, credited to seats (a game from
+    /// the standard start credits nothing).
+    fn start_credits(start: &Self::Position, credit: impl FnMut(Credit));
+    /// The pieces a ply captured, each credited to a seat.
+    fn credits(
+        before: &Self::Position,
+        after: &Self::Position,
+        effect: &Self::Effect,
+        credit: impl FnMut(Credit),
+    );
+    /// What the first plies (up to two, as played) decide (see [`Opening`]); nothing unless the
+    /// game has such a rule.
+    fn opening(record: &Record, first_plies: &[(Self::Action, Self::Effect)]) -> Opening {
+        let _ = (record, first_plies);
+        Opening::default()
+    }
+    /// Replays and scores `record`; a game played for coins settles it at `table`, with
+    /// `draws_carried` drawn games before it.
+    fn score(record: &Record, table: &Table, draws_carried: u32)
+    -> Result<Self::Score, ScoreError>;
+    /// What a bare position says about the score (material, points won so far).
+    fn score_position(pos: &Self::Position) -> Self::PositionScore;
+    /// The side a seat plays at `pos` (a colour, a faction), once known.
+    fn side(pos: &Self::Position, seat: Seat) -> Option<&'static str>;
+
+    // Answers and pictures.
+
+    /// What `seat` may see of the match.
+    fn view(m: &Self::Match, seat: Seat) -> Self::View;
+    /// A short code for what an action did (`flip`, `move`, `capture` …).
+    fn effect_code(effect: &Self::Effect) -> &'static str;
+    /// The position as an SVG picture, the last action's squares marked.
+    fn svg(pos: &Self::Position, last: Option<&Self::Action>) -> String;
+}
+
+/// A named ruleset.
+#[derive(Copy, Clone, Debug, Serialize)]
+pub struct Preset<R: 'static> {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub ruleset: R,
+}
+
+/// One option of a ruleset, for people: what it means and where it comes from.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct OptionInfo {
+    /// The field name in a ruleset and in a record's `options`.
+    pub name: &'static str,
+    /// `boolean`, `limit` (a number, or null for off), or the option's own kind of value
+    /// (Banqi: `cannon`, `repetition`).
+    pub kind: &'static str,
+    pub meaning: &'static str,
+    /// Where the rule comes from.
+    pub source: &'static str,
+}
+
+/// Why a record's preset and options do not make a ruleset.
+#[derive(Error, Debug, Clone, PartialEq, Eq)]
+pub enum RulesetError {
+    #[error("unknown preset {name:?}; known presets: {known}")]
+    UnknownPreset { name: String, known: String },
+    /// The options are not the game's (an unknown option, a value of the wrong type).
+    #[error("invalid options: {0}")]
+    Malformed(String),
+    /// Well-formed options that make an impossible ruleset.
+    #[error("invalid ruleset: {0}")]
+    Invalid(String),
+}
+
+/// Why a position string is not a position: it does not parse, or it describes a state the
+/// rules cannot reach.
+#[derive(Error, Debug, Clone, PartialEq, Eq)]
+pub enum PositionProblem {
+    #[error("{0}")]
+    Malformed(String),
+    #[error("{0}")]
+    Impossible(String),
+}
+
+/// The ruleset of `preset` (the game's first preset when absent) with `options` parsed as the
+/// game's overrides, strictly (an unknown option is an error).
+pub fn ruleset<G: Rules>(
+    preset: Option<&str>,
+    options: &Map<String, Value>,
+) -> Result<G::Ruleset, RulesetError> {
+    let presets = G::presets();
+    let base =
+        match preset {
+            None => &presets[0],
+            Some(name) => presets.iter().find(|p| p.name == name).ok_or_else(|| {
+                RulesetError::UnknownPreset {
+                    name: name.to_owned(),
+                    known: presets
+                        .iter()
+                        .map(|p| p.name)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                }
+            })?,
+        };
+    let overrides = overrides::<G>(options)?;
+    G::apply(base.ruleset, &overrides)
+}
+
+/// A record's `options` as the game's overrides.
+pub fn overrides<G: Rules>(options: &Map<String, Value>) -> Result<G::Overrides, RulesetError> {
+    if options.is_empty() {
+        return Ok(G::Overrides::default());
+    }
+    serde_json::from_value(Value::Object(options.clone()))
+        .map_err(|e| RulesetError::Malformed(e.to_string()))
+}

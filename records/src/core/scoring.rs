@@ -1,0 +1,217 @@
+//! Scoring any game from its history: every captured piece is credited to a seat, ply by ply
+//! ([`Rules::credits`]), so that three seats capturing from each other are scored right. What
+//! a record's start position says was captured before it is credited first.
+
+use serde::{Deserialize, Serialize};
+
+use super::outcome::{Outcome, Reason};
+use super::record::Record;
+use super::replay::{Ply, ReplayError, Status, Verdict, run};
+use super::rules::Rules;
+use super::seat::{MAX_SEATS, Seat};
+
+/// A table's coin settings, for games played for coins (Banqi's 戲谷 rooms, RULES.md §5).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Table {
+    /// 開局金幣: the stake S.
+    pub stake: u64,
+    /// 勝點加碼: coins per point of margin, B.
+    pub bonus_per_point: u64,
+}
+
+impl Default for Table {
+    /// The table of the seed's worked example: S = 100, B = 5.
+    fn default() -> Table {
+        Table {
+            stake: 100,
+            bonus_per_point: 5,
+        }
+    }
+}
+
+/// Why a record cannot be scored.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ScoreError {
+    /// The record does not replay.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    /// The coin settlement does not fit in 64 bits.
+    #[error("{0}")]
+    Settlement(String),
+}
+
+/// One captured piece, credited to a seat: the capturer, or for a failed attack the
+/// defender's seat.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Credit {
+    pub seat: Seat,
+    /// The captured piece's letter in the game's notation.
+    pub piece: char,
+    pub points: u32,
+}
+
+/// What each seat has captured, and its points.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub points: [u32; MAX_SEATS],
+    /// Letters, in the order of capture.
+    pub captured: [String; MAX_SEATS],
+}
+
+impl Tally {
+    pub fn add(&mut self, credit: Credit) {
+        let i = credit.seat.index();
+        self.points[i] += credit.points;
+        self.captured[i].push(credit.piece);
+    }
+
+    pub fn points(&self, seat: Seat) -> u32 {
+        self.points[seat.index()]
+    }
+
+    pub fn captured(&self, seat: Seat) -> &str {
+        &self.captured[seat.index()]
+    }
+}
+
+/// How a scored game ended: the stated result when the record gives one (a timeout or a
+/// resignation is only known that way), else the one the rules derive.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ScoredResult {
+    pub outcome: Outcome,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Reason>,
+}
+
+/// A replayed and scored record.
+pub struct Scored<G: Rules> {
+    pub verdict: Verdict,
+    pub preset: &'static str,
+    pub seats: u8,
+    /// How the game ended (stated, else derived); None while unfinished.
+    pub result: Option<ScoredResult>,
+    pub tally: Tally,
+    /// The position after the last ply.
+    pub last: G::Position,
+    /// The first two plies (fewer in a shorter game): what [`Rules::opening`] looks at.
+    pub first_plies: Vec<(G::Action, G::Effect)>,
+}
+
+/// What a game's first plies decide, as the record store files it: the opening moves, and
+/// whether they double the stake (Banqi's first two flips and 門棋加倍). Games without such a
+/// rule leave both empty.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Opening {
+    pub moves: Option<String>,
+    pub doubles_stake: bool,
+}
+
+/// One seat of a scored game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatSummary {
+    pub seat: Seat,
+    pub name: String,
+    /// The side it played (a colour, a faction), once known.
+    pub side: Option<&'static str>,
+    pub points: u32,
+    /// Its place when the game is finished.
+    pub place: Option<u8>,
+}
+
+/// A replayed and scored record of any game, as the record store and reports keep it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub game: &'static str,
+    pub preset: &'static str,
+    pub verdict: Verdict,
+    pub result: Option<ScoredResult>,
+    pub seats: Vec<SeatSummary>,
+    pub opening: Opening,
+}
+
+/// Replays, scores and summarises `record`.
+pub fn summarize<G: Rules>(record: &Record) -> Result<Summary, ReplayError> {
+    let scored = score::<G>(record, |_| {})?;
+    let seats = Seat::all(scored.seats)
+        .map(|seat| SeatSummary {
+            seat,
+            name: record.player_name(seat.index()),
+            side: G::side(&scored.last, seat),
+            points: scored.tally.points(seat),
+            place: scored.result.map(|r| r.outcome.place(seat)),
+        })
+        .collect();
+    Ok(Summary {
+        game: G::NAME,
+        preset: scored.preset,
+        opening: G::opening(record, &scored.first_plies),
+        result: scored.result,
+        seats,
+        verdict: scored.verdict,
+    })
+}
+
+/// The scored result: the stated one when the record states one, else the derived one.
+pub fn scored_result(record: &Record, derived: Status, seats: u8) -> Option<ScoredResult> {
+    match (record.result, derived) {
+        (Some(stated), _) => stated.outcome.outcome().map(|outcome| ScoredResult {
+            outcome: outcome.with_seats(seats).unwrap_or(outcome),
+            reason: stated.reason,
+        }),
+        (None, Status::Ended { end, .. }) => Some(ScoredResult {
+            outcome: end.outcome,
+            reason: Some(end.reason),
+        }),
+        (None, Status::Ongoing) => None,
+    }
+}
+
+/// Replays and scores `record`, showing every ply to `watch`. An invalid record is not
+/// scored: its replay error says why.
+pub fn score<G: Rules>(
+    record: &Record,
+    mut watch: impl FnMut(&Ply<G>),
+) -> Result<Scored<G>, ReplayError> {
+    let mut tally = Tally::default();
+    let mut started = false;
+    let mut first_plies = Vec::with_capacity(2);
+    let (verdict, m) = run::<G>(record, |ply| {
+        if ply.number <= 2 {
+            first_plies.push((ply.action.clone(), ply.effect));
+        }
+        if !started {
+            G::start_credits(ply.before, |c| tally.add(c));
+            started = true;
+        }
+        G::credits(ply.before, ply.after, &ply.effect, |c| tally.add(c));
+        watch(ply);
+    });
+    if let Some(error) = verdict.error.clone() {
+        return Err(error);
+    }
+    let m = m.expect("a valid record was prepared");
+    let last = G::position(&m).clone();
+    if !started {
+        G::start_credits(&last, |c| tally.add(c));
+    }
+    let rules = super::rules::ruleset::<G>(record.preset.as_deref(), &record.options)
+        .expect("a valid record has a ruleset");
+    let seats = G::seats(&rules);
+    let preset = record
+        .preset
+        .as_deref()
+        .and_then(|name| G::presets().iter().find(|p| p.name == name))
+        .unwrap_or(&G::presets()[0])
+        .name;
+    Ok(Scored {
+        result: scored_result(record, verdict.derived, seats),
+        verdict,
+        preset,
+        seats,
+        tally,
+        last,
+        first_plies,
+    })
+}

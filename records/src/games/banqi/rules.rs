@@ -1,0 +1,201 @@
+//! Banqi's [`Rules`]: how the game-generic core reaches the Banqi engine.
+
+use serde_json::Value;
+
+use crate::core::{
+    Credit, End, IllegalAction, Opening, OptionInfo, PositionProblem, Reason, Record, Rules,
+    RulesetError, ScoreError, Seat, Table, Violation,
+};
+
+use super::action::Action;
+use super::layout::{Layout, fill_from_layout, shuffle_covered};
+use super::matches::Match;
+use super::options::OPTIONS;
+use super::play::Effect;
+use super::position::{ParsePositionError, Position};
+use super::render::{RenderOptions, svg};
+use super::ruleset::{Overrides, PRESETS, Preset, Ruleset};
+use super::scoring;
+use super::view::{PlayerView, player_view};
+
+/// Banqi (暗棋, Chinese Dark Chess), RULES.md §1–6.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Banqi;
+
+impl Rules for Banqi {
+    const NAME: &'static str = "banqi";
+    const TITLE: &'static str = "Banqi (暗棋, Chinese Dark Chess)";
+    const REASONS: &'static [Reason] = &[];
+    const VIOLATIONS: &'static [Violation] = super::violations::VIOLATIONS;
+
+    type Ruleset = Ruleset;
+    type Overrides = Overrides;
+    type Position = Position;
+    type Match = Match;
+    type Action = Action;
+    type Effect = Effect;
+    type Hidden = Layout;
+    type View = PlayerView;
+    type Score = scoring::ScoreSheet;
+    type PositionScore = scoring::PositionScore;
+
+    fn presets() -> &'static [Preset] {
+        PRESETS
+    }
+
+    fn options() -> &'static [OptionInfo] {
+        OPTIONS
+    }
+
+    fn apply(base: Ruleset, overrides: &Overrides) -> Result<Ruleset, RulesetError> {
+        base.with(overrides)
+    }
+
+    fn seats(_: &Ruleset) -> u8 {
+        2
+    }
+
+    fn parse_position(text: &str) -> Result<Position, PositionProblem> {
+        text.parse().map_err(|e| match e {
+            ParsePositionError::Syntax(e) => PositionProblem::Malformed(e.to_string()),
+            ParsePositionError::Invalid(e) => PositionProblem::Impossible(e.to_string()),
+        })
+    }
+
+    fn parse_action(text: &str) -> Result<Action, IllegalAction> {
+        text.parse().map_err(|e: super::ParseActionError| {
+            IllegalAction::new(Violation::MALFORMED_NOTATION, e.to_string())
+        })
+    }
+
+    fn parse_hidden(value: &Value) -> Result<Layout, String> {
+        match value {
+            Value::String(s) => s
+                .parse()
+                .map_err(|e: super::ParseLayoutError| e.to_string()),
+            _ => Err("a Banqi layout is a string of 32 piece letters (a1 b1 … d8)".to_owned()),
+        }
+    }
+
+    fn hidden_value(layout: &Layout) -> Value {
+        Value::String(layout.to_string())
+    }
+
+    fn start(_: &Ruleset) -> Position {
+        Position::start()
+    }
+
+    fn new_match(rules: Ruleset, start: Position) -> Match {
+        Match::from_position(rules, start)
+    }
+
+    fn position(m: &Match) -> &Position {
+        m.position()
+    }
+
+    fn to_move(pos: &Position) -> Seat {
+        pos.player_to_move()
+    }
+
+    fn ply(pos: &Position) -> u32 {
+        pos.ply()
+    }
+
+    fn end(m: &Match) -> Option<End> {
+        m.end()
+    }
+
+    fn legal_actions(m: &Match, out: &mut Vec<Action>) {
+        m.legal_actions(out)
+    }
+
+    fn play(m: &mut Match, action: &Action) -> Result<Effect, IllegalAction> {
+        m.play(action)
+    }
+
+    fn hidden_fits(layout: &Layout, pos: &Position) -> Result<(), String> {
+        layout.fits(pos).map_err(|e| e.to_string())
+    }
+
+    fn reveal(
+        action: Action,
+        pos: &Position,
+        layout: Option<&Layout>,
+    ) -> Result<Action, IllegalAction> {
+        fill_from_layout(action, pos, layout)
+    }
+
+    fn deal<R: rand::RngExt + ?Sized>(_: &Ruleset, rng: &mut R) -> Layout {
+        Layout::shuffled(rng)
+    }
+
+    fn disguise<R: rand::RngExt + ?Sized>(
+        layout: &Layout,
+        pos: &Position,
+        _: Seat,
+        rng: &mut R,
+    ) -> Layout {
+        // Both seats see the same: every revealed piece, and the covered pieces as a multiset.
+        shuffle_covered(layout, pos, rng)
+    }
+
+    /// TCGA writes an elimination as `NoMove` (a player with no pieces has no legal action
+    /// either): a stated `no_move` accepts a derived `elimination` (docs/rules.md 1).
+    fn reason_matches(stated: Reason, derived: Reason) -> bool {
+        stated == derived || (stated == Reason::NO_MOVE && derived == Reason::ELIMINATION)
+    }
+
+    fn start_credits(start: &Position, credit: impl FnMut(Credit)) {
+        scoring::start_credits(start, credit)
+    }
+
+    fn credits(before: &Position, after: &Position, effect: &Effect, credit: impl FnMut(Credit)) {
+        scoring::credits(before, after, effect, credit)
+    }
+
+    /// The first two flips, and 門棋加倍 when they revealed the same kind of piece.
+    fn opening(record: &Record, first_plies: &[(Action, Effect)]) -> Opening {
+        match first_plies {
+            [(_, Effect::Flip(a)), (_, Effect::Flip(b))] => Opening {
+                moves: Some(format!("{} {}", record.actions[0], record.actions[1])),
+                doubles_stake: scoring::same_first_flips(*a, *b),
+            },
+            _ => Opening::default(),
+        }
+    }
+
+    fn score(
+        record: &Record,
+        table: &Table,
+        draws_carried: u32,
+    ) -> Result<Self::Score, ScoreError> {
+        scoring::score_sheet(record, table, draws_carried)
+    }
+
+    fn score_position(pos: &Position) -> Self::PositionScore {
+        scoring::score_position(pos)
+    }
+
+    fn side(pos: &Position, seat: Seat) -> Option<&'static str> {
+        pos.color_of(seat).map(|c| c.name())
+    }
+
+    fn view(m: &Match, seat: Seat) -> PlayerView {
+        player_view(m, seat)
+    }
+
+    fn effect_code(effect: &Effect) -> &'static str {
+        match effect {
+            Effect::Flip(_) => "flip",
+            Effect::Quiet { .. } => "move",
+            Effect::Capture { .. } => "capture",
+            Effect::OwnReveal { .. } => "own_reveal",
+            Effect::DarkFailed { .. } => "dark_failed",
+        }
+    }
+
+    fn svg(pos: &Position, last: Option<&Action>) -> String {
+        let options = last.map(RenderOptions::last_action).unwrap_or_default();
+        svg(pos, &options)
+    }
+}

@@ -1,0 +1,34 @@
+//! Banqi's own violation codes, besides the shared ones of [`Violation`].
+
+use crate::core::Violation;
+
+impl Violation {
+    /// The rank rule forbids this capture.
+    pub const RANK_FORBIDS_CAPTURE: Violation = Violation::new("rank_forbids_capture");
+    /// A Taiwan cannon captures only by jumping exactly one screen.
+    pub const CANNON_NEEDS_ONE_SCREEN: Violation = Violation::new("cannon_needs_one_screen");
+    /// Covered pieces cannot be captured under this ruleset (no dark capture).
+    pub const COVERED_TARGET: Violation = Violation::new("covered_target");
+    /// Chain capture is off in this ruleset.
+    pub const CHAIN_NOT_ALLOWED: Violation = Violation::new("chain_not_allowed");
+    /// After a non-capturing move, or within a chain, every hop must capture.
+    pub const CHAIN_NEEDS_CAPTURE: Violation = Violation::new("chain_needs_capture");
+    /// A dark capture is a turn of its own here (only 暗棋連吃 puts it in a chain).
+    pub const DARK_LINK_NOT_ALLOWED: Violation = Violation::new("dark_link_not_allowed");
+    /// The turn already ended (a failed dark capture, or an own piece revealed).
+    pub const TURN_ENDED: Violation = Violation::new("turn_ended");
+    /// The move would be the player's 10th (the limit's) consecutive chase of one piece.
+    pub const LONG_CHASE: Violation = Violation::new("long_chase");
+}
+
+/// Banqi's own codes, for the registry and the docs.
+pub const VIOLATIONS: &[Violation] = &[
+    Violation::RANK_FORBIDS_CAPTURE,
+    Violation::CANNON_NEEDS_ONE_SCREEN,
+    Violation::COVERED_TARGET,
+    Violation::CHAIN_NOT_ALLOWED,
+    Violation::CHAIN_NEEDS_CAPTURE,
+    Violation::DARK_LINK_NOT_ALLOWED,
+    Violation::TURN_ENDED,
+    Violation::LONG_CHASE,
+];
