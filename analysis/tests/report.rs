@@ -332,3 +332,101 @@ fn parquet_rows(path: &Path) -> usize {
     let file = std::fs::File::open(path).unwrap();
     ParquetReader::new(file).finish().unwrap().height()
 }
+
+/// Statistics are counts that add up: two halves of a data set reported separately and
+/// merged give the report of the whole, table for table, row for row.
+#[test]
+fn two_halves_merged_are_the_whole() {
+    let dir = std::env::temp_dir().join(format!("anqi-report-merge-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let anqi = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_anqi"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let path = |name: &str| dir.join(name).display().to_string();
+    anqi(&[
+        "simulate",
+        "--games",
+        "150",
+        "--seed",
+        "5",
+        "-o",
+        &path("a.jsonl"),
+    ]);
+    anqi(&[
+        "simulate",
+        "--preset",
+        "taiwan-full",
+        "--games",
+        "150",
+        "--seed",
+        "6",
+        "--bot",
+        "greedy,random",
+        "-o",
+        &path("b.jsonl"),
+    ]);
+    let mut lines: Vec<String> = std::fs::read_to_string(path("a.jsonl"))
+        .unwrap()
+        .lines()
+        .chain(std::fs::read_to_string(path("b.jsonl")).unwrap().lines())
+        .map(str::to_owned)
+        .collect();
+    // A record that does not replay, to be counted in the half it is in.
+    lines.insert(40, game("tcga", &["a1(P)", "a1(p)"], None));
+    // Split inside the second run, after a decided game: no draw carries across the split
+    // (the 戲谷 carry runs in input order, so a carry across it would differ).
+    let split = (200..lines.len())
+        .find(|&i| !lines[i - 1].contains("\"outcome\":\"draw\""))
+        .unwrap();
+    std::fs::write(path("whole.jsonl"), lines.join("\n")).unwrap();
+    std::fs::write(path("first.jsonl"), lines[..split].join("\n")).unwrap();
+    std::fs::write(path("second.jsonl"), lines[split..].join("\n")).unwrap();
+    for part in ["whole", "first", "second"] {
+        anqi(&["report", &path(&format!("{part}.jsonl")), "-o", &path(part)]);
+    }
+    anqi(&[
+        "report",
+        "--merge",
+        &path("first"),
+        &path("second"),
+        "-o",
+        &path("merged"),
+    ]);
+    let stats = |name: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name).join("stats.json")).unwrap())
+            .unwrap()
+    };
+    let (whole, merged) = (stats("whole"), stats("merged"));
+    let tables = whole["tables"].as_array().unwrap();
+    assert!(tables.len() >= 15, "every table is compared");
+    for table in tables {
+        let name = table["name"].as_str().unwrap();
+        let other = merged["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap_or_else(|| panic!("{name} in the merged report"));
+        assert_eq!(table, other, "{name}");
+    }
+    for key in ["games", "flips", "rejected", "presets"] {
+        assert_eq!(whole["summary"][key], merged["summary"][key], "{key}");
+    }
+    assert_eq!(whole["summary"]["games"], 300);
+    // And the merged report carries the whole dataset.
+    let merged_rows: usize =
+        std::fs::read_dir(dir.join("merged/data/games/game=banqi/preset=tcga"))
+            .unwrap()
+            .map(|e| parquet_rows(&e.unwrap().path()))
+            .sum();
+    assert_eq!(merged_rows, 150);
+}

@@ -193,3 +193,55 @@ fn a_layout_must_fit_the_start_position() {
     record.layout = Some(fitting.into());
     assert!(records::games::validate(&record).valid);
 }
+
+/// RULES.md §1: a dark capture is judged as if it succeeded, even when the record's layout
+/// shows it revealed an own piece. Red's chariot chases the black horse nine times (d7 ↔ d8
+/// against c8 ↔ c7); the tenth chase is red's advisor attacking the covered b7, next to the
+/// horse: were it an enemy piece, the advisor would stand on b7 chasing the horse. It is in
+/// truth a red advisor (an own reveal, which resets the counts), yet the action is illegal.
+#[test]
+fn a_tenth_chase_by_a_dark_link_onto_an_own_piece_is_illegal() {
+    use records::core::{Record, ReplayError};
+    let start = "2n1/GX1R/4/4/4/4/4/K2k r G1 0 10";
+    let mut letters: Vec<char> = "KGGMMRRNNCCPPPPPkggmmrrnnccppppp".chars().collect();
+    letters.swap(1, 25); // a red advisor under b7
+    let layout: String = letters.into_iter().collect();
+    let nine = "d7-d8 c8-c7 d8-d7 c7-c8 d7-d8 c8-c7 d8-d7 c7-c8 d7-d8 c8-c7 d8-d7 c7-c8 d7-d8 c8-c7 d8-d7 c7-c8 d7-d8 c8-c7";
+    let record = |tenth: &str| {
+        let mut actions: Vec<String> = nine.split(' ').map(str::to_owned).collect();
+        actions.push(tenth.to_owned());
+        let mut r = Record::new("banqi", "gametower", actions);
+        r.options = serde_json::from_str(r#"{"dark_capture": true}"#).unwrap();
+        r.start = Some(start.to_owned());
+        r.layout = Some(layout.clone().into());
+        r
+    };
+    for tenth in ["a7-b7", "a7-b7(G)", "d8-d7"] {
+        let verdict = records::games::validate(&record(tenth));
+        let Some(ReplayError::IllegalPly { ply, reason, .. }) = verdict.error else {
+            panic!("{tenth}: {verdict:?}");
+        };
+        assert_eq!((ply, reason), (19, Violation::LONG_CHASE), "{tenth}");
+    }
+    // The same dark capture is fine as a first chase: the rule, not the reveal, forbids it.
+    let mut early = record("a7-b7");
+    early.actions = vec!["a7-b7".into()];
+    let verdict = records::games::validate(&early);
+    assert!(verdict.valid, "{:?}", verdict.error);
+    assert!(
+        verdict.final_position.starts_with("2n1/GG1R/"),
+        "an own reveal: the advisor stays"
+    );
+    // And the match lists neither tenth chase.
+    let mut game =
+        Match::from_position(rules("gametower", r#"{"dark_capture": true}"#), pos(start));
+    play_all(&mut game, nine);
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    let legal: Vec<String> = legal.iter().map(|a| a.to_string()).collect();
+    assert!(
+        !legal.contains(&"a7-b7".to_owned()) && !legal.contains(&"d8-d7".to_owned()),
+        "{legal:?}"
+    );
+    assert!(legal.contains(&"a7-a6".to_owned()), "{legal:?}");
+}

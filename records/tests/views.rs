@@ -1,0 +1,93 @@
+//! What a seat sees never depends on what it may not know, for every game of the registry.
+//!
+//! Random games are dealt and played; at the end, for every seat, the match is replayed with
+//! the dealt hidden truth and with others that seat cannot tell from it ([`Rules::disguise`]:
+//! Banqi shuffles the pieces still face down). The seat's view must be the same bytes each
+//! time: had any hidden identity leaked into it, some disguise would change it.
+
+use proptest::prelude::*;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use records::core::replay::final_match;
+use records::core::{Record, Rules, Seat};
+use records::games::GameKind;
+use records::with_game;
+use serde_json::Map;
+
+/// A random game of `G` from `seed`, stopped after at most `plies`: its record with the
+/// hidden truth.
+fn random_record<G: Rules>(preset: usize, seed: u64, plies: usize) -> Record {
+    let preset = &G::presets()[preset % G::presets().len()];
+    let mut rng = StdRng::seed_from_u64(seed);
+    let hidden = G::deal(&preset.ruleset, &mut rng);
+    let mut m = G::new_match(preset.ruleset, G::start(&preset.ruleset));
+    let mut actions = Vec::new();
+    let mut legal = Vec::new();
+    while actions.len() < plies && G::end(&m).is_none() {
+        G::legal_actions(&m, &mut legal);
+        let pick = legal[rng.random_range(0..legal.len())].clone();
+        let action = G::reveal(pick, G::position(&m), Some(&hidden)).unwrap();
+        G::play(&mut m, &action).unwrap();
+        actions.push(action.to_string());
+    }
+    let mut record = Record::new(G::NAME, preset.name, actions);
+    record.layout = Some(G::hidden_value(&hidden));
+    record
+}
+
+fn views_hide_what_a_seat_may_not_know<G: Rules>(preset: usize, seed: u64, plies: usize) {
+    let record = random_record::<G>(preset, seed, plies);
+    let m = final_match::<G>(&record).unwrap();
+    let rules = records::core::rules::ruleset::<G>(record.preset.as_deref(), &Map::new()).unwrap();
+    let hidden = G::parse_hidden(record.layout.as_ref().unwrap()).unwrap();
+    let mut rng = StdRng::seed_from_u64(seed ^ 0xD15C);
+    for seat in Seat::all(G::seats(&rules)) {
+        let seen = serde_json::to_vec(&G::view(&m, seat)).unwrap();
+        for _ in 0..4 {
+            let other = G::disguise(&hidden, G::position(&m), seat, &mut rng);
+            let mut disguised = record.clone();
+            disguised.layout = Some(G::hidden_value(&other));
+            let m2 = final_match::<G>(&disguised).expect("a disguise replays the same actions");
+            let seen2 = serde_json::to_vec(&G::view(&m2, seat)).unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&seen),
+                String::from_utf8_lossy(&seen2),
+                "{} seed {seed}: {seat}'s view changed with what it cannot know",
+                G::NAME
+            );
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+
+    #[test]
+    fn no_view_shows_a_hidden_identity(preset in 0usize..16, seed in any::<u64>(), plies in 0usize..200) {
+        for kind in GameKind::ALL {
+            with_game!(*kind, G => views_hide_what_a_seat_may_not_know::<G>(preset, seed, plies));
+        }
+    }
+}
+
+/// The test would notice a leak: a Banqi view that named what lies under a covered square
+/// changes with the disguise.
+#[test]
+fn a_leaking_view_would_be_caught() {
+    use records::games::banqi::{Banqi, Layout};
+    let record = random_record::<Banqi>(0, 7, 10);
+    let m = final_match::<Banqi>(&record).unwrap();
+    let layout: Layout = Banqi::parse_hidden(record.layout.as_ref().unwrap()).unwrap();
+    let leaky = |layout: &Layout| {
+        let pos = Banqi::position(&m);
+        pos.covered()
+            .map(|sq| layout.piece(sq).char())
+            .collect::<String>()
+    };
+    let mut rng = StdRng::seed_from_u64(1);
+    let changed = (0..8).any(|_| {
+        let other = Banqi::disguise(&layout, Banqi::position(&m), Seat::FIRST, &mut rng);
+        leaky(&other) != leaky(&layout)
+    });
+    assert!(changed, "disguises move the covered identities");
+}
