@@ -5,6 +5,8 @@
 use rand::rngs::SmallRng;
 use records::core::{Outcome, Ply, Record, Rules, Scored, Seat};
 
+use crate::report::facts::{Facts, GameFacts, SeatFacts};
+
 pub mod banqi;
 
 /// A game as the batch tool knows it.
@@ -77,12 +79,9 @@ impl Books {
 
 impl Part {
     /// Settles what depends on the games before this one (called in input order).
-    pub fn settle(&mut self, source: &str, books: &mut Books) {
+    pub fn settle(&mut self, seats: &[SeatFacts], books: &mut Books) {
         match self {
-            Part::Banqi(facts) => {
-                facts.source = source.to_owned();
-                facts.settle(&mut books.banqi)
-            }
+            Part::Banqi(facts) => facts.settle(seats, &mut books.banqi),
         }
     }
 }
@@ -90,14 +89,14 @@ impl Part {
 /// Writes the parts of one chunk (each game's own tables); gives the number of rows of the
 /// games' detail tables (Banqi: flips).
 pub fn write_parts(
-    parts: &[&Part],
+    facts: &[Facts],
     data: &std::path::Path,
     part: usize,
 ) -> polars::prelude::PolarsResult<usize> {
-    let banqi: Vec<&banqi::report::Facts> = parts
+    let banqi: Vec<(&GameFacts, &banqi::report::Facts)> = facts
         .iter()
-        .map(|p| match p {
-            Part::Banqi(f) => f,
+        .map(|f| match &f.part {
+            Part::Banqi(p) => (&f.game, p),
         })
         .collect();
     let mut details = 0;

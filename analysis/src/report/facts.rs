@@ -32,11 +32,10 @@ pub struct SeatFacts {
     /// The side it played (a colour, a faction), once known.
     pub side: Option<&'static str>,
     pub points: u32,
-    /// Its place (1 first); None while unfinished.
+    /// Its place (1 first; a shared first place is a draw); None while unfinished.
     pub place: Option<u32>,
-    /// `win` (alone in first place), `draw` (tied first) or `loss`; None while unfinished.
-    pub result: Option<&'static str>,
-    /// Its share of the game: 1 win, ½ draw, 0 loss (three seats: places beaten).
+    /// Its share of the game: 1 win (alone in first place), ½ draw, 0 loss (three seats:
+    /// the places it beat).
     pub score: Option<f64>,
 }
 
@@ -65,11 +64,6 @@ fn facts_of<G: Tool>(record: &Record, source: &str) -> Result<Facts, ReplayError
             side: G::side(&scored.last, seat),
             points: scored.tally.points(seat),
             place: outcome.map(|o| o.place(seat) as u32),
-            result: outcome.map(|o| match (o.place(seat), o.winner()) {
-                (1, Some(_)) => "win",
-                (1, None) => "draw",
-                _ => "loss",
-            }),
             score: outcome.map(|o| o.score(seat)),
         })
         .collect();

@@ -11,11 +11,11 @@ use records::core::Record;
 use records::formats::Format;
 
 use super::facts::{Facts, GameFacts, SeatFacts, facts};
-use crate::games::{Books, Part, PartOptions, write_parts};
+use crate::games::{Books, PartOptions, write_parts};
 use crate::inputs;
 
 /// Games replayed per chunk: bounds the memory of a large input.
-pub const CHUNK: usize = 50_000;
+pub const CHUNK: usize = 25_000;
 
 /// An input: a file or directory of records, or a record store.
 pub enum Input {
@@ -169,7 +169,7 @@ impl State {
         for ((source, _), result) in pending.into_iter().zip(replayed) {
             match result {
                 Ok(mut facts) => {
-                    facts.part.settle(&source, &mut self.books);
+                    facts.part.settle(&facts.seats, &mut self.books);
                     games.push(facts);
                 }
                 Err((code, error)) => self.reject(source, &code, error),
@@ -215,8 +215,7 @@ impl State {
                 &mut seats_frame(&s)?,
             )?;
         }
-        let parts: Vec<&Part> = facts.iter().map(|f| &f.part).collect();
-        self.ingested.flips += write_parts(&parts, &self.out, self.part)?;
+        self.ingested.flips += write_parts(facts, &self.out, self.part)?;
         Ok(())
     }
 }
@@ -325,10 +324,6 @@ fn seats_frame(rows: &[(&GameFacts, &SeatFacts)]) -> PolarsResult<DataFrame> {
         Column::new(
             s("place"),
             rows.iter().map(|(_, x)| x.place).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            s("result"),
-            rows.iter().map(|(_, x)| x.result).collect::<Vec<_>>(),
         ),
         Column::new(
             s("score"),

@@ -88,27 +88,57 @@ pub fn grouped(
     Ok(Table::new(name, title, keys, counts, derived, rows))
 }
 
-/// Win / draw / loss counts of `result` (`win`, `draw`, `loss`; null = unfinished) per group
-/// of `keys`, with `score` summed: a results table.
+/// How a results table reads a seat's result.
+#[derive(Copy, Clone)]
+pub enum Standing<'a> {
+    /// A two-seat game's score column alone: 1 win, ½ draw, 0 loss, null unfinished.
+    Score(&'a str),
+    /// Any game: the place (1 first, null unfinished) and the score (1 alone in first
+    /// place): a win is score 1, a draw a first place shared, a loss any other place.
+    Place { place: &'a str, score: &'a str },
+}
+
+/// Win / draw / loss counts per group of `keys`, the scores summed: a results table.
 pub fn results_table(
     lf: LazyFrame,
     keys: &[&str],
-    result: &str,
-    score: &str,
+    standing: Standing,
     name: &str,
     title: &str,
     who: &str,
 ) -> PolarsResult<Table> {
+    let (finished, wins, draws, losses, score) = match standing {
+        Standing::Score(score) => {
+            let s = || col(score).cast(DataType::Float64);
+            (
+                s().is_not_null(),
+                s().eq(lit(1.0)),
+                s().eq(lit(0.5)),
+                s().eq(lit(0.0)),
+                s(),
+            )
+        }
+        Standing::Place { place, score } => {
+            let s = || col(score).cast(DataType::Float64);
+            (
+                col(place).is_not_null(),
+                s().eq(lit(1.0)),
+                col(place).eq(lit(1u32)).and(s().lt(lit(1.0))),
+                col(place).gt(lit(1u32)),
+                s(),
+            )
+        }
+    };
     grouped(
         lf,
         keys,
         vec![
             len().alias("games"),
-            col(result).is_not_null().sum().alias("finished"),
-            col(result).eq(lit("win")).sum().alias("wins"),
-            col(result).eq(lit("draw")).sum().alias("draws"),
-            col(result).eq(lit("loss")).sum().alias("losses"),
-            col(score).cast(DataType::Float64).sum().alias("score_sum"),
+            finished.sum().alias("finished"),
+            wins.sum().alias("wins"),
+            draws.sum().alias("draws"),
+            losses.sum().alias("losses"),
+            score.sum().alias("score_sum"),
         ],
         RESULT_COUNTS,
         results_derived(),
@@ -132,6 +162,12 @@ pub fn count_table(lf: LazyFrame, keys: &[&str], name: &str, title: &str) -> Pol
     )
 }
 
+/// A seat's result in the `seats` table.
+const SEAT: Standing = Standing::Place {
+    place: "place",
+    score: "score",
+};
+
 /// Every table of the report: the tables of every game, then each game's own.
 pub fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
     let games = scan(data, "games")?;
@@ -141,8 +177,7 @@ pub fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
         results_table(
             first(),
             &["game", "preset"],
-            "result",
-            "score",
+            SEAT,
             "by_preset",
             "Results by preset",
             "player 1",
@@ -150,8 +185,7 @@ pub fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
         results_table(
             first(),
             &["game", "variant"],
-            "result",
-            "score",
+            SEAT,
             "by_variant",
             "Results by variant (preset and option overrides)",
             "player 1",
@@ -159,8 +193,7 @@ pub fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
         results_table(
             seats.clone(),
             &["game", "preset", "seat"],
-            "result",
-            "score",
+            SEAT,
             "by_seat",
             "Results by seat: first, second (and third) mover",
             "each seat",
@@ -168,8 +201,7 @@ pub fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
         results_table(
             seats.clone().filter(col("side").is_not_null()),
             &["game", "variant", "side"],
-            "result",
-            "score",
+            SEAT,
             "by_side",
             "Results by side (Banqi: the colour a seat's first flip gave it)",
             "each side",

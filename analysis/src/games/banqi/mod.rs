@@ -80,17 +80,6 @@ impl Tool for Banqi {
     }
 
     fn part(watch: report::Watch, record: &Record, scored: &Scored<Banqi>) -> Part {
-        let variant = if record.options.is_empty() {
-            scored.preset.to_owned()
-        } else {
-            let options = records::core::rules::overrides::<Banqi>(&record.options)
-                .expect("a valid record's options");
-            format!(
-                "{} {}",
-                scored.preset,
-                serde_json::to_string(&options).expect("options serialise")
-            )
-        };
-        Part::Banqi(report::facts(watch, record, scored, variant))
+        Part::Banqi(report::facts(watch, record, scored))
     }
 }

@@ -9,8 +9,9 @@ use records::games::banqi::settlement::SeriesBook;
 use records::games::banqi::{Action, Banqi, Effect, Square};
 
 use crate::games::PartOptions;
+use crate::report::facts::{GameFacts, SeatFacts};
 use crate::report::ingest::write_part;
-use crate::report::stats::{count_table, exists, grouped, results_table, scan};
+use crate::report::stats::{Standing, count_table, exists, grouped, results_table, scan};
 use crate::report::table::{Derived, Table};
 
 /// Square names by index (a1 b1 … d8): static, as there are millions of flips to describe.
@@ -42,21 +43,16 @@ pub struct Flip {
     pub piece: &'static str,
     /// Whether a revealed piece stood orthogonally next to the flipped square.
     pub adjacent: bool,
-    /// The flipper's result in the game (`win`, `draw`, `loss`); None while unfinished.
-    pub result: Option<&'static str>,
+    /// The flipper's score in the game (1, ½, 0); None while unfinished.
     pub score: Option<f64>,
 }
 
-/// Banqi's facts of one game.
+/// Banqi's facts of one game (its source, preset, variant and players are the game's and
+/// seats' facts).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Facts {
-    pub source: String,
-    pub preset: &'static str,
-    pub variant: String,
-    pub players: [String; 2],
     pub outcome: Option<Outcome>,
-    /// Player 1's result and score (1, ½, 0).
-    pub p1_result: Option<&'static str>,
+    /// Player 1's score (1 win, ½ draw, 0 loss).
     pub p1_score: Option<f64>,
     pub p1_color: Option<&'static str>,
     pub points: [u32; 2],
@@ -92,15 +88,7 @@ fn neighbours(sq: Square) -> impl Iterator<Item = Square> {
         .filter_map(move |(df, dr)| sq.offset(df, dr))
 }
 
-fn result_of(outcome: Outcome, seat: Seat) -> &'static str {
-    match (outcome.place(seat), outcome.winner()) {
-        (1, Some(_)) => "win",
-        (1, None) => "draw",
-        _ => "loss",
-    }
-}
-
-pub fn facts(watch: Watch, record: &Record, scored: &Scored<Banqi>, variant: String) -> Facts {
+pub fn facts(watch: Watch, record: &Record, scored: &Scored<Banqi>) -> Facts {
     let outcome = scored.result.map(|r| r.outcome);
     let points = [
         scored.tally.points(Seat::FIRST),
@@ -125,18 +113,12 @@ pub fn facts(watch: Watch, record: &Record, scored: &Scored<Banqi>, variant: Str
                 square,
                 piece,
                 adjacent,
-                result: outcome.map(|o| result_of(o, seat)),
                 score: outcome.map(|o| o.score(seat)),
             }
         })
         .collect();
     Facts {
-        source: String::new(),
-        preset: scored.preset,
-        variant,
-        players: [record.player_name(0), record.player_name(1)],
         outcome,
-        p1_result: outcome.map(|o| result_of(o, Seat::FIRST)),
         p1_score: outcome.map(|o| o.score(Seat::FIRST)),
         p1_color: Banqi::side(&scored.last, Seat::FIRST),
         points,
@@ -154,10 +136,10 @@ pub fn facts(watch: Watch, record: &Record, scored: &Scored<Banqi>, variant: Str
 }
 
 impl Facts {
-    /// The coin settlement of the game, with the draws carried between its players: called
-    /// in input order.
-    pub fn settle(&mut self, book: &mut SeriesBook) {
-        let series = book.series(&self.players[0], &self.players[1]);
+    /// The coin settlement of the game, with the draws carried between its players (the
+    /// seats' names): called in input order.
+    pub fn settle(&mut self, seats: &[SeatFacts], book: &mut SeriesBook) {
+        let series = book.series(&seats[0].name, &seats[1].name);
         self.draws_carried = series.draws;
         let Some(outcome) = self.outcome else { return };
         if let Ok(s) = series.settle_game(outcome, self.points, self.doubled)
@@ -170,75 +152,34 @@ impl Facts {
 }
 
 /// Writes the games' and flips' rows of one chunk, per preset; gives the number of flips.
-pub fn write(facts: &[&Facts], data: &Path, part: usize) -> PolarsResult<usize> {
-    let mut presets: Vec<&str> = facts.iter().map(|f| f.preset).collect();
+pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: usize) -> PolarsResult<usize> {
+    let mut presets: Vec<&str> = facts.iter().map(|(g, _)| g.preset).collect();
     presets.sort();
     presets.dedup();
     let mut flips = 0;
     for preset in presets {
-        let g: Vec<&&Facts> = facts.iter().filter(|f| f.preset == preset).collect();
+        let here: Vec<&(&GameFacts, &Facts)> =
+            facts.iter().filter(|(g, _)| g.preset == preset).collect();
+        let g: Vec<&Facts> = here.iter().map(|(_, f)| *f).collect();
         let f: Vec<&Flip> = g.iter().flat_map(|x| &x.flips).collect();
         flips += f.len();
         let s = |name: &str| PlSmallStr::from(name);
         let mut games = DataFrame::new_infer_height(vec![
-            Column::new(
-                s("source"),
-                g.iter().map(|x| x.source.as_str()).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                s("variant"),
-                g.iter().map(|x| x.variant.as_str()).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                s("p1_result"),
-                g.iter().map(|x| x.p1_result).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                s("p1_score"),
-                g.iter().map(|x| x.p1_score).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                s("p1_color"),
-                g.iter().map(|x| x.p1_color).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                s("points1"),
-                g.iter().map(|x| x.points[0]).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                s("points2"),
-                g.iter().map(|x| x.points[1]).collect::<Vec<_>>(),
-            ),
+            Column::new(s("source"), here.iter().map(|(x, _)| x.source.as_str()).collect::<Vec<_>>()),
+            Column::new(s("variant"), here.iter().map(|(x, _)| x.variant.as_str()).collect::<Vec<_>>()),
+            Column::new(s("p1_score"), g.iter().map(|x| x.p1_score).collect::<Vec<_>>()),
+            Column::new(s("p1_color"), g.iter().map(|x| x.p1_color).collect::<Vec<_>>()),
+            Column::new(s("points1"), g.iter().map(|x| x.points[0]).collect::<Vec<_>>()),
+            Column::new(s("points2"), g.iter().map(|x| x.points[1]).collect::<Vec<_>>()),
             Column::new(s("margin"), g.iter().map(|x| x.margin).collect::<Vec<_>>()),
-            Column::new(
-                s("first_square"),
-                g.iter().map(|x| x.first_square).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                s("first_piece"),
-                g.iter().map(|x| x.first_piece).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                s("second_square"),
-                g.iter().map(|x| x.second_square).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                s("second_piece"),
-                g.iter().map(|x| x.second_piece).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                s("doubled"),
-                g.iter().map(|x| x.doubled).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                s("draws_carried"),
-                g.iter().map(|x| x.draws_carried).collect::<Vec<_>>(),
-            ),
+            Column::new(s("first_square"), g.iter().map(|x| x.first_square).collect::<Vec<_>>()),
+            Column::new(s("first_piece"), g.iter().map(|x| x.first_piece).collect::<Vec<_>>()),
+            Column::new(s("second_square"), g.iter().map(|x| x.second_square).collect::<Vec<_>>()),
+            Column::new(s("second_piece"), g.iter().map(|x| x.second_piece).collect::<Vec<_>>()),
+            Column::new(s("doubled"), g.iter().map(|x| x.doubled).collect::<Vec<_>>()),
+            Column::new(s("draws_carried"), g.iter().map(|x| x.draws_carried).collect::<Vec<_>>()),
             Column::new(s("bonus"), g.iter().map(|x| x.bonus).collect::<Vec<_>>()),
-            Column::new(
-                s("settlement"),
-                g.iter().map(|x| x.settlement).collect::<Vec<_>>(),
-            ),
+            Column::new(s("settlement"), g.iter().map(|x| x.settlement).collect::<Vec<_>>()),
         ])?;
         let mut flip_rows = DataFrame::new_infer_height(vec![
             Column::new(s("number"), f.iter().map(|x| x.number).collect::<Vec<_>>()),
@@ -246,11 +187,7 @@ pub fn write(facts: &[&Facts], data: &Path, part: usize) -> PolarsResult<usize> 
             Column::new(s("player"), f.iter().map(|x| x.player).collect::<Vec<_>>()),
             Column::new(s("square"), f.iter().map(|x| x.square).collect::<Vec<_>>()),
             Column::new(s("piece"), f.iter().map(|x| x.piece).collect::<Vec<_>>()),
-            Column::new(
-                s("adjacent"),
-                f.iter().map(|x| x.adjacent).collect::<Vec<_>>(),
-            ),
-            Column::new(s("result"), f.iter().map(|x| x.result).collect::<Vec<_>>()),
+            Column::new(s("adjacent"), f.iter().map(|x| x.adjacent).collect::<Vec<_>>()),
             Column::new(s("score"), f.iter().map(|x| x.score).collect::<Vec<_>>()),
         ])?;
         write_part(data, "banqi_games", "banqi", preset, part, &mut games)?;
@@ -268,7 +205,7 @@ pub fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
     let flips = scan(data, "banqi_flips")?;
     let decided = || games.clone().filter(col("margin").is_not_null());
     let p1 = |lf: LazyFrame, keys: &[&str], name: &str, title: &str| {
-        results_table(lf, keys, "p1_result", "p1_score", name, title, "player 1")
+        results_table(lf, keys, Standing::Score("p1_score"), name, title, "player 1")
     };
     Ok(vec![
         p1(
@@ -292,8 +229,7 @@ pub fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
         results_table(
             flips.filter(col("number").lt_eq(lit(options.flip_depth))),
             &["preset", "number", "adjacent"],
-            "result",
-            "score",
+            Standing::Score("score"),
             "flips_adjacent",
             &format!(
                 "The first {} flips of a game: the flipper's results by flip number and whether the flip was next to a revealed piece",
