@@ -103,14 +103,11 @@ pub fn canonical_json<G: Rules>(record: &Record) -> Result<String, RulesetError>
     fn is_default<O: Default + PartialEq>(o: &O) -> bool {
         *o == O::default()
     }
-    let layout = match &record.layout {
-        None => None,
-        Some(v) => Some(
-            G::parse_hidden(v)
-                .map(|h| G::hidden_value(&h))
-                .unwrap_or_else(|_| v.clone()),
-        ),
-    };
+    let layout = record.layout.as_ref().map(|v| {
+        G::parse_hidden(v)
+            .map(|h| G::hidden_value(&h))
+            .unwrap_or_else(|_| v.clone())
+    });
     let canonical = Canonical {
         game: G::NAME,
         preset: record.preset.as_deref().unwrap_or(G::presets()[0].name),

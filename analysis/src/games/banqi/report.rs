@@ -165,21 +165,64 @@ pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: usize) -> Polars
         flips += f.len();
         let s = |name: &str| PlSmallStr::from(name);
         let mut games = DataFrame::new_infer_height(vec![
-            Column::new(s("source"), here.iter().map(|(x, _)| x.source.as_str()).collect::<Vec<_>>()),
-            Column::new(s("variant"), here.iter().map(|(x, _)| x.variant.as_str()).collect::<Vec<_>>()),
-            Column::new(s("p1_score"), g.iter().map(|x| x.p1_score).collect::<Vec<_>>()),
-            Column::new(s("p1_color"), g.iter().map(|x| x.p1_color).collect::<Vec<_>>()),
-            Column::new(s("points1"), g.iter().map(|x| x.points[0]).collect::<Vec<_>>()),
-            Column::new(s("points2"), g.iter().map(|x| x.points[1]).collect::<Vec<_>>()),
+            Column::new(
+                s("source"),
+                here.iter()
+                    .map(|(x, _)| x.source.as_str())
+                    .collect::<Vec<_>>(),
+            ),
+            Column::new(
+                s("variant"),
+                here.iter()
+                    .map(|(x, _)| x.variant.as_str())
+                    .collect::<Vec<_>>(),
+            ),
+            Column::new(
+                s("p1_score"),
+                g.iter().map(|x| x.p1_score).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                s("p1_color"),
+                g.iter().map(|x| x.p1_color).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                s("points1"),
+                g.iter().map(|x| x.points[0]).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                s("points2"),
+                g.iter().map(|x| x.points[1]).collect::<Vec<_>>(),
+            ),
             Column::new(s("margin"), g.iter().map(|x| x.margin).collect::<Vec<_>>()),
-            Column::new(s("first_square"), g.iter().map(|x| x.first_square).collect::<Vec<_>>()),
-            Column::new(s("first_piece"), g.iter().map(|x| x.first_piece).collect::<Vec<_>>()),
-            Column::new(s("second_square"), g.iter().map(|x| x.second_square).collect::<Vec<_>>()),
-            Column::new(s("second_piece"), g.iter().map(|x| x.second_piece).collect::<Vec<_>>()),
-            Column::new(s("doubled"), g.iter().map(|x| x.doubled).collect::<Vec<_>>()),
-            Column::new(s("draws_carried"), g.iter().map(|x| x.draws_carried).collect::<Vec<_>>()),
+            Column::new(
+                s("first_square"),
+                g.iter().map(|x| x.first_square).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                s("first_piece"),
+                g.iter().map(|x| x.first_piece).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                s("second_square"),
+                g.iter().map(|x| x.second_square).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                s("second_piece"),
+                g.iter().map(|x| x.second_piece).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                s("doubled"),
+                g.iter().map(|x| x.doubled).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                s("draws_carried"),
+                g.iter().map(|x| x.draws_carried).collect::<Vec<_>>(),
+            ),
             Column::new(s("bonus"), g.iter().map(|x| x.bonus).collect::<Vec<_>>()),
-            Column::new(s("settlement"), g.iter().map(|x| x.settlement).collect::<Vec<_>>()),
+            Column::new(
+                s("settlement"),
+                g.iter().map(|x| x.settlement).collect::<Vec<_>>(),
+            ),
         ])?;
         let mut flip_rows = DataFrame::new_infer_height(vec![
             Column::new(s("number"), f.iter().map(|x| x.number).collect::<Vec<_>>()),
@@ -187,7 +230,10 @@ pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: usize) -> Polars
             Column::new(s("player"), f.iter().map(|x| x.player).collect::<Vec<_>>()),
             Column::new(s("square"), f.iter().map(|x| x.square).collect::<Vec<_>>()),
             Column::new(s("piece"), f.iter().map(|x| x.piece).collect::<Vec<_>>()),
-            Column::new(s("adjacent"), f.iter().map(|x| x.adjacent).collect::<Vec<_>>()),
+            Column::new(
+                s("adjacent"),
+                f.iter().map(|x| x.adjacent).collect::<Vec<_>>(),
+            ),
             Column::new(s("score"), f.iter().map(|x| x.score).collect::<Vec<_>>()),
         ])?;
         write_part(data, "banqi_games", "banqi", preset, part, &mut games)?;
@@ -205,7 +251,14 @@ pub fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
     let flips = scan(data, "banqi_flips")?;
     let decided = || games.clone().filter(col("margin").is_not_null());
     let p1 = |lf: LazyFrame, keys: &[&str], name: &str, title: &str| {
-        results_table(lf, keys, Standing::Score("p1_score"), name, title, "player 1")
+        results_table(
+            lf,
+            keys,
+            Standing::Score("p1_score"),
+            name,
+            title,
+            "player 1",
+        )
     };
     Ok(vec![
         p1(

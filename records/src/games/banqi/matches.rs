@@ -80,7 +80,7 @@ impl Match {
     /// A game from a bare position: its history is unknown, so repetition looks only at
     /// plies played from here and long-chase counts start at zero.
     pub fn from_position(rules: Ruleset, position: Position) -> Match {
-        let mut game = Match {
+        let mut m = Match {
             rules,
             position,
             quiet: match rules.repetition {
@@ -94,9 +94,9 @@ impl Match {
             start_ply: position.ply(),
         };
         if matches!(rules.repetition, Repetition::Position { .. }) {
-            game.keys.push(position.repetition_key());
+            m.keys.push(position.repetition_key());
         }
-        game
+        m
     }
 
     #[inline]
