@@ -197,27 +197,34 @@ pub enum PositionProblem {
     Impossible(String),
 }
 
+/// The preset named `name` among `presets`, the first when no name is given.
+pub fn find_preset<R>(
+    presets: &'static [Preset<R>],
+    name: Option<&str>,
+) -> Result<&'static Preset<R>, RulesetError> {
+    let Some(name) = name else {
+        return Ok(&presets[0]);
+    };
+    presets
+        .iter()
+        .find(|p| p.name == name)
+        .ok_or_else(|| RulesetError::UnknownPreset {
+            name: name.to_owned(),
+            known: presets
+                .iter()
+                .map(|p| p.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
 /// The ruleset of `preset` (the game's first preset when absent) with `options` parsed as the
 /// game's overrides, strictly (an unknown option is an error).
 pub fn ruleset<G: Rules>(
     preset: Option<&str>,
     options: &Map<String, Value>,
 ) -> Result<G::Ruleset, RulesetError> {
-    let presets = G::presets();
-    let base =
-        match preset {
-            None => &presets[0],
-            Some(name) => presets.iter().find(|p| p.name == name).ok_or_else(|| {
-                RulesetError::UnknownPreset {
-                    name: name.to_owned(),
-                    known: presets
-                        .iter()
-                        .map(|p| p.name)
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                }
-            })?,
-        };
+    let base = find_preset(G::presets(), preset)?;
     let overrides = overrides::<G>(options)?;
     G::apply(base.ruleset, &overrides)
 }

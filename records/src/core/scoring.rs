@@ -199,11 +199,8 @@ pub fn score<G: Rules>(
     let rules = super::rules::ruleset::<G>(record.preset.as_deref(), &record.options)
         .expect("a valid record has a ruleset");
     let seats = G::seats(&rules);
-    let preset = record
-        .preset
-        .as_deref()
-        .and_then(|name| G::presets().iter().find(|p| p.name == name))
-        .unwrap_or(&G::presets()[0])
+    let preset = super::rules::find_preset(G::presets(), record.preset.as_deref())
+        .expect("a valid record has a preset")
         .name;
     Ok(Scored {
         result: scored_result(record, verdict.derived, seats),

@@ -80,15 +80,9 @@ impl Ruleset {
 
     /// A preset with overrides applied and checked.
     pub fn from_preset(name: &str, overrides: &Overrides) -> Result<Ruleset, RulesetError> {
-        let base = Ruleset::preset(name).ok_or_else(|| RulesetError::UnknownPreset {
-            name: name.to_owned(),
-            known: PRESETS
-                .iter()
-                .map(|p| p.name)
-                .collect::<Vec<_>>()
-                .join(", "),
-        })?;
-        base.with(overrides)
+        crate::core::rules::find_preset(PRESETS, Some(name))?
+            .ruleset
+            .with(overrides)
     }
 
     /// This ruleset with `overrides` applied and checked.
