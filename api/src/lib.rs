@@ -22,13 +22,27 @@ pub use body::Limits;
 pub use problem::Problem;
 
 /// What the application runs with.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Settings {
     pub limits: Limits,
     /// The record store; `/v1/games` answers 503 without one.
     pub store: Option<records::store::Store>,
     /// When set, writes (`POST /v1/games`) need `Authorization: Bearer <token>`.
     pub token: Option<String>,
+    /// The keys the referee seals hidden truths with (the first) and opens them with.
+    pub keys: records::seal::Keys,
+}
+
+impl Default for Settings {
+    /// No store, no token, and a fresh random seal key.
+    fn default() -> Settings {
+        Settings {
+            limits: Limits::default(),
+            store: None,
+            token: None,
+            keys: records::seal::Keys::random(),
+        }
+    }
 }
 
 impl From<Limits> for Settings {

@@ -40,6 +40,20 @@ struct Config {
     /// A bearer token that writes (POST /v1/games) must present; without one, writes are open.
     #[arg(long, env = "ANQI_TOKEN", hide_env_values = true)]
     token: Option<String>,
+    /// The referee's seal keys: `id:base64key` (32 bytes), several separated by commas; the
+    /// first seals, all open (rotate by putting a new key first). Instances that share the keys
+    /// referee each other's games. Without keys, a random one is made at start: its tokens die
+    /// with the process.
+    #[arg(
+        long,
+        env = "ANQI_SEAL_KEY",
+        hide_env_values = true,
+        conflicts_with = "seal_key_file"
+    )]
+    seal_key: Option<String>,
+    /// A file holding the seal keys (one `id:base64key` per line, the first seals).
+    #[arg(long, env = "ANQI_SEAL_KEY_FILE")]
+    seal_key_file: Option<std::path::PathBuf>,
     /// Seconds to let requests in flight finish after SIGINT or SIGTERM.
     #[arg(long, env = "ANQI_SHUTDOWN_TIMEOUT", default_value_t = 10)]
     shutdown_timeout: u64,
@@ -70,10 +84,41 @@ async fn main() -> std::io::Result<()> {
         }
     };
     tracing::info!(backend = store.backend(), "record store open");
+    let spec = match (&config.seal_key, &config.seal_key_file) {
+        (Some(spec), _) => Some(spec.clone()),
+        (None, Some(path)) => match std::fs::read_to_string(path) {
+            Ok(text) => Some(text),
+            Err(e) => {
+                eprintln!("anqi-api: seal key file {}: {e}", path.display());
+                std::process::exit(2);
+            }
+        },
+        (None, None) => None,
+    };
+    let keys = match spec.filter(|s| !s.trim().is_empty()) {
+        Some(spec) => match records::seal::Keys::parse(&spec) {
+            Ok(keys) => {
+                tracing::info!(key = keys.current_id(), "seal keys loaded");
+                keys
+            }
+            Err(e) => {
+                eprintln!("anqi-api: ANQI_SEAL_KEY: {e}");
+                std::process::exit(2);
+            }
+        },
+        None => {
+            tracing::warn!(
+                "no seal key configured (ANQI_SEAL_KEY or --seal-key-file): using a random key; \
+                 tokens die with this process and other instances cannot open them"
+            );
+            records::seal::Keys::random()
+        }
+    };
     let settings = api::Settings {
         limits,
         store: Some(store),
         token: config.token.clone().filter(|t| !t.is_empty()),
+        keys,
     };
     let mut server = HttpServer::new(move || {
         api::app(settings.clone()).wrap_fn(|req, srv| {

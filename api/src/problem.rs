@@ -138,6 +138,12 @@ pub const KINDS: &[(&str, &str, u16, &str)] = &[
         "`game` names no game the service plays; `GET /v1/game-types` lists them.",
     ),
     (
+        "invalid-token",
+        "Invalid token",
+        422,
+        "The sealed state (`token`) does not open: it was altered or truncated, it belongs to another game, preset or deal (`game_id`), or it was sealed with a key this service does not have.",
+    ),
+    (
         "unknown-preset",
         "Unknown preset",
         422,

@@ -465,15 +465,35 @@ async fn score_records_and_positions() {
 
 #[actix_web::test]
 async fn deal_is_seeded_and_random_without_a_seed() {
-    let (_, a) = post("/v1/deal", json!({"seed": 7})).await;
-    let (_, b) = post("/v1/deal", json!({"seed": 7, "preset": "olympiad"})).await;
+    let (_, a) = post("/v1/deal", json!({"seed": 7, "include_layout": true})).await;
+    let (_, b) = post(
+        "/v1/deal",
+        json!({"seed": 7, "preset": "olympiad", "include_layout": true}),
+    )
+    .await;
     assert_eq!(a["layout"], b["layout"]);
+    assert!(a["layout"].is_string() && a["record"]["layout"] == a["layout"]);
+    // Without include_layout the deal shows no layout: only the sealed token.
+    let (_, sealed) = post("/v1/deal", json!({"seed": 7})).await;
+    assert!(sealed.get("layout").is_none() && sealed["record"].get("layout").is_none());
+    assert!(!sealed.to_string().contains(a["layout"].as_str().unwrap()));
+    assert!(sealed["token"].as_str().unwrap().starts_with("v1."));
+    assert_eq!(sealed["record"]["metadata"]["game_id"], sealed["game_id"]);
     assert_eq!(b["record"]["preset"], "olympiad");
     // An empty body deals a random game, whose seed repeats it.
     let (status, _, _, text) = call(api::Limits::default(), "POST", "/v1/deal", None, "").await;
     assert_eq!(status, 200, "{text}");
     let c: Value = serde_json::from_str(&text).unwrap();
-    let (_, again) = post("/v1/deal", json!({"seed": c["seed"]})).await;
+    let (_, c) = post(
+        "/v1/deal",
+        json!({"seed": c["seed"], "include_layout": true}),
+    )
+    .await;
+    let (_, again) = post(
+        "/v1/deal",
+        json!({"seed": c["seed"], "include_layout": true}),
+    )
+    .await;
     assert_eq!(c["layout"], again["layout"]);
     let (_, d) = post("/v1/deal", json!({})).await;
     assert_ne!(c["seed"], d["seed"]);

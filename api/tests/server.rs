@@ -19,7 +19,15 @@ impl Drop for Server {
 }
 
 fn start(args: &[&str]) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_anqi-api"))
+    start_with_env(args, &[])
+}
+
+fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Server {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_anqi-api"));
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    let mut child = command
         .args(args)
         .env("ANQI_PORT", "0")
         .env(
@@ -32,6 +40,7 @@ fn start(args: &[&str]) -> Server {
         )
         .env_remove("ANQI_TOKEN")
         .env_remove("ANQI_HOST")
+        .env_remove("ANQI_SEAL_KEY_FILE")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -52,10 +61,22 @@ fn request(
     content_type: &str,
     body: &str,
 ) -> (u16, String, String) {
+    request_with(addr, method, path, content_type, "", body)
+}
+
+/// [`request`] with extra header lines (each ending in CRLF).
+fn request_with(
+    addr: &str,
+    method: &str,
+    path: &str,
+    content_type: &str,
+    headers: &str,
+    body: &str,
+) -> (u16, String, String) {
     let mut s = TcpStream::connect(addr).unwrap();
     write!(
         s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: {content_type}\r\n{headers}Content-Length: {}\r\n\r\n{body}",
         body.len()
     )
     .unwrap();
@@ -225,4 +246,88 @@ fn stores_records_with_a_token_from_the_environment() {
     drop(server);
     // The SQLite file is where DATABASE_URL said.
     assert!(db.exists());
+}
+
+/// The referee on the real binary: a whole Banqi game dealt, viewed, listed and played with
+/// the sealed token only (two seats taking turns), then validated with the token.
+#[test]
+fn a_whole_game_refereed_with_tokens_only() {
+    // Request logs off: nobody reads the server's stderr here, and a full pipe would stall it.
+    let env = [
+        (
+            "ANQI_SEAL_KEY",
+            "e2e:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+        ),
+        ("ANQI_LOG", "warn"),
+    ];
+    let mut server = start_with_env(&[], &env);
+    let a = server.addr.clone();
+    let post = |path: &str, body: serde_json::Value| {
+        let (status, _, text) = request(&a, "POST", path, "application/json", &body.to_string());
+        assert_eq!(status, 200, "{path}: {text}");
+        serde_json::from_str::<serde_json::Value>(&text).unwrap()
+    };
+    let deal = post(
+        "/v1/deal",
+        serde_json::json!({"seed": 2026, "players": ["east", "west"]}),
+    );
+    assert!(deal.get("layout").is_none(), "no layout in clear");
+    let (token, game_id) = (deal["token"].clone(), deal["game_id"].clone());
+    let mut position = deal["position"].clone();
+    let mut sent = Vec::new();
+    let mut end = serde_json::Value::Null;
+    while end.is_null() && sent.len() < 1000 {
+        // The game so far: the referee replays it, so the draw and chase rules see it all.
+        let mut so_far = deal["record"].clone();
+        so_far["actions"] = serde_json::json!(sent);
+        let sealed = serde_json::json!({"record": so_far, "token": token, "game_id": game_id});
+        let actions = post("/v1/actions", sealed.clone());
+        assert_eq!(actions["position"], position);
+        let seat = actions["to_move"].as_str().unwrap().to_owned();
+        let mut view_request = sealed.clone();
+        view_request["player"] = serde_json::json!(seat);
+        let view = post("/v1/view", view_request);
+        assert_eq!(view["your_turn"], true);
+        let list = view["actions"].as_array().unwrap();
+        let choice = list[sent.len() * 7 % list.len()].clone();
+        let mut play = sealed;
+        play["action"] = choice.clone();
+        let played = post("/v1/play", play);
+        position = played["position"].clone();
+        end = played
+            .get("end")
+            .cloned()
+            .unwrap_or(serde_json::Value::Null);
+        sent.push(choice);
+    }
+    assert!(!end.is_null(), "the game ended by the rules");
+    let mut record = deal["record"].clone();
+    record["actions"] = serde_json::json!(sent);
+    let (status, _, text) = request_with(
+        &a,
+        "POST",
+        "/v1/validate",
+        "application/json",
+        &format!("Anqi-Token: {}\r\n", token.as_str().unwrap()),
+        &record.to_string(),
+    );
+    assert_eq!(status, 200, "{text}");
+    let verdict: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(verdict["valid"], true, "{verdict}");
+    assert_eq!(verdict["final_position"], position);
+    assert_eq!(verdict["derived"]["reason"], end["reason"]);
+    assert_eq!(verdict["derived"]["outcome"], end["outcome"]);
+    // A second instance with the same key referees the same game: the service is stateless.
+    let other = start_with_env(&[], &env);
+    let (status, _, text) = request_with(
+        &other.addr,
+        "POST",
+        "/v1/validate",
+        "application/json",
+        &format!("Anqi-Token: {}\r\n", token.as_str().unwrap()),
+        &record.to_string(),
+    );
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains("\"valid\":true"), "{text}");
+    let _ = server.child.kill();
 }

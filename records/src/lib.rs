@@ -9,5 +9,7 @@
 pub mod core;
 pub mod formats;
 pub mod games;
+#[cfg(feature = "seal")]
+pub mod seal;
 #[cfg(feature = "store")]
 pub mod store;

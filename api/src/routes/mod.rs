@@ -144,3 +144,59 @@ pub(crate) fn hidden<G: Rules>(
         .map_err(|e| Problem::new("invalid-position", e).field("layout"))?;
     Ok(Some(hidden))
 }
+
+/// The hidden truth of a request: opened from the referee's sealed `token` (bound to the
+/// game, its preset and `game_id`), or taken from a trusted caller's clear `layout`; checked
+/// against `pos`.
+pub(crate) fn hidden_truth<G: Rules>(
+    keys: &records::seal::Keys,
+    sealed: &Sealed,
+    preset: Option<&str>,
+    layout: Option<&Value>,
+    pos: &G::Position,
+) -> Result<Option<G::Hidden>, Problem> {
+    let Some(token) = &sealed.token else {
+        return hidden::<G>(layout, pos);
+    };
+    if layout.is_some() {
+        return Err(
+            Problem::new("bad-parameter", "give either a token or a layout, not both")
+                .field("layout"),
+        );
+    }
+    let game_id = sealed.game_id.as_deref().ok_or_else(|| {
+        Problem::new("bad-parameter", "a token needs the game_id its deal gave").field("game_id")
+    })?;
+    let preset = records::core::rules::find_preset(G::presets(), preset)
+        .map_err(|e| Problem::new("unknown-preset", e.to_string()).field("preset"))?
+        .name;
+    let binding = records::seal::Binding {
+        game: G::NAME,
+        preset,
+        game_id,
+    };
+    let hidden = keys
+        .open::<G>(token, binding)
+        .map_err(|e| Problem::new("invalid-token", e.to_string()).field("token"))?;
+    G::hidden_fits(&hidden, pos).map_err(|_| {
+        Problem::new(
+            "invalid-token",
+            "the token's game does not fit this position: it belongs to another game",
+        )
+        .field("token")
+    })?;
+    Ok(Some(hidden))
+}
+
+/// The referee's sealed state a request carries.
+#[derive(serde::Deserialize, utoipa::ToSchema, Default, Clone)]
+pub struct Sealed {
+    /// The sealed hidden truth `POST /v1/deal` gave (in place of a clear `layout`).
+    #[serde(default)]
+    #[schema(example = "v1.ephemeral.q0Jb…")]
+    pub token: Option<String>,
+    /// The game id `POST /v1/deal` gave: the token opens only for it.
+    #[serde(default)]
+    #[schema(example = "9f2c4e1a7b3d5f60a1b2c3d4e5f60718")]
+    pub game_id: Option<String>,
+}

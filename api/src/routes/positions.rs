@@ -1,7 +1,7 @@
 //! Positions: legal actions, play one action, deal a new game, a player's view, a picture.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use records::core::play::{deal as deal_game, step};
+use records::core::play::{deal as deal_game, step_match};
 use records::core::replay::final_match;
 use records::core::{End, Record, Rules, Seat};
 use records::games::GameKind;
@@ -11,10 +11,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::Settings;
 use crate::body::{self, Limits};
 use crate::examples;
 use crate::problem::Problem;
-use crate::routes::{action, default_game, game_kind, hidden, position, ruleset};
+use crate::routes::{Sealed, action, default_game, game_kind, hidden_truth, position, ruleset};
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -33,6 +34,20 @@ pub struct ActionsRequest {
     /// A position string; the start when absent.
     #[serde(default)]
     pub position: Option<String>,
+    /// The game so far, in place of `position`: replayed (with the token or layout filling in
+    /// its flips) so that the repetition and long-chase rules see the whole history. A referee
+    /// should send it; a bare position has no history.
+    #[serde(default)]
+    pub record: Option<Record>,
+    /// The referee's sealed state from `POST /v1/deal`, accepted and checked
+    /// (the legal actions never depend on it).
+    #[serde(default)]
+    #[schema(example = "v1.ephemeral.q0Jb…")]
+    pub token: Option<String>,
+    /// The game id from `POST /v1/deal`: a token opens only for its own game.
+    #[serde(default)]
+    #[schema(example = "9f2c4e1a7b3d5f60a1b2c3d4e5f60718")]
+    pub game_id: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -61,16 +76,31 @@ pub async fn actions(
     req: HttpRequest,
     body: web::Bytes,
     limits: web::Data<Limits>,
+    settings: web::Data<Settings>,
 ) -> Result<web::Json<ActionsResponse>, Problem> {
     let request: ActionsRequest = body::json(&req, &body, &limits)?;
     let kind = game_kind(&request.game)?;
-    with_game!(kind, G => actions_of::<G>(&request)).map(web::Json)
+    with_game!(kind, G => actions_of::<G>(&request, &settings)).map(web::Json)
 }
 
-fn actions_of<G: Rules>(request: &ActionsRequest) -> Result<ActionsResponse, Problem> {
-    let rules = ruleset::<G>(request.preset.as_deref(), &request.options)?;
-    let pos = position::<G>(request.position.as_deref(), &rules)?;
-    let m = G::new_match(rules, pos.clone());
+fn actions_of<G: Rules>(
+    request: &ActionsRequest,
+    settings: &Settings,
+) -> Result<ActionsResponse, Problem> {
+    let sealed = Sealed {
+        token: request.token.clone(),
+        game_id: request.game_id.clone(),
+    };
+    let (m, _) = the_match::<G>(
+        &request.preset,
+        &request.options,
+        &request.position,
+        &request.record,
+        None,
+        &sealed,
+        settings,
+    )?;
+    let pos = G::position(&m).clone();
     let end = G::end(&m);
     let mut list = Vec::new();
     if end.is_none() {
@@ -107,7 +137,21 @@ pub struct PlayRequest {
     #[serde(default)]
     #[schema(value_type = Option<records::games::banqi::Layout>)]
     pub layout: Option<Value>,
-    /// The action in notation: `b6(K)`, `b6` (with a layout), `a2-a3`, `a2-a3(k)-a4`.
+    /// The game so far, in place of `position`: replayed (with the token or layout filling in
+    /// its flips) so that the repetition and long-chase rules see the whole history. A referee
+    /// should send it; a bare position has no history.
+    #[serde(default)]
+    pub record: Option<Record>,
+    /// The referee's sealed state from `POST /v1/deal`, in place of a clear `layout`: the
+    /// service opens it to fill in what flips and dark captures reveal.
+    #[serde(default)]
+    #[schema(example = "v1.ephemeral.q0Jb…")]
+    pub token: Option<String>,
+    /// The game id from `POST /v1/deal`: a token opens only for its own game.
+    #[serde(default)]
+    #[schema(example = "9f2c4e1a7b3d5f60a1b2c3d4e5f60718")]
+    pub game_id: Option<String>,
+    /// The action in notation: `b6(K)`, `b6` (with a layout or token), `a2-a3`, `a2-a3(k)-a4`.
     pub action: String,
 }
 
@@ -139,18 +183,30 @@ pub async fn play(
     req: HttpRequest,
     body: web::Bytes,
     limits: web::Data<Limits>,
+    settings: web::Data<Settings>,
 ) -> Result<web::Json<PlayResponse>, Problem> {
     let request: PlayRequest = body::json(&req, &body, &limits)?;
     let kind = game_kind(&request.game)?;
-    with_game!(kind, G => play_of::<G>(&request)).map(web::Json)
+    with_game!(kind, G => play_of::<G>(&request, &settings)).map(web::Json)
 }
 
-fn play_of<G: Rules>(request: &PlayRequest) -> Result<PlayResponse, Problem> {
-    let rules = ruleset::<G>(request.preset.as_deref(), &request.options)?;
-    let pos = position::<G>(request.position.as_deref(), &rules)?;
+fn play_of<G: Rules>(request: &PlayRequest, settings: &Settings) -> Result<PlayResponse, Problem> {
     let parsed = action::<G>(&request.action, "action")?;
-    let hidden = hidden::<G>(request.layout.as_ref(), &pos)?;
-    let played = step::<G>(rules, pos.clone(), hidden.as_ref(), parsed).map_err(|e| {
+    let sealed = Sealed {
+        token: request.token.clone(),
+        game_id: request.game_id.clone(),
+    };
+    let (m, hidden) = the_match::<G>(
+        &request.preset,
+        &request.options,
+        &request.position,
+        &request.record,
+        request.layout.as_ref(),
+        &sealed,
+        settings,
+    )?;
+    let pos = G::position(&m).clone();
+    let played = step_match::<G>(m, hidden.as_ref(), parsed).map_err(|e| {
         Problem::new("illegal-action", e.detail)
             .code(e.reason.code())
             .action(request.action.clone())
@@ -184,14 +240,24 @@ pub struct DealRequest {
     /// Player names for the record.
     #[serde(default)]
     pub players: Vec<String>,
+    /// Also give the layout in clear (in `layout` and the record): for a trusted server that
+    /// keeps its own records. Never for a player's client.
+    #[serde(default)]
+    pub include_layout: bool,
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct DealResponse {
     pub seed: u64,
-    /// The hidden truth: keep it on the server, never show it to a player.
-    #[schema(value_type = records::games::banqi::Layout)]
-    pub layout: Value,
+    /// The game's id: the token opens only for it (also in the record's `metadata.game_id`).
+    pub game_id: String,
+    /// The hidden truth sealed by the referee: pass it (and `game_id`) to `/v1/play`,
+    /// `/v1/view`, `/v1/actions` and `/v1/validate`. Opaque: a client cannot read it.
+    pub token: String,
+    /// The hidden truth in clear, only when `include_layout` asked for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<records::games::banqi::Layout>)]
+    pub layout: Option<Value>,
     /// The start position (all covered).
     pub position: String,
     /// An empty record of the game, with the layout: append actions to it as the game goes.
@@ -211,6 +277,7 @@ pub async fn deal(
     req: HttpRequest,
     body: web::Bytes,
     limits: web::Data<Limits>,
+    settings: web::Data<Settings>,
 ) -> Result<web::Json<DealResponse>, Problem> {
     let request: DealRequest = if body.iter().all(u8::is_ascii_whitespace) {
         DealRequest {
@@ -224,10 +291,14 @@ pub async fn deal(
     let seed = request
         .seed
         .unwrap_or_else(|| rand::RngExt::random(&mut rand::rng()));
-    with_game!(kind, G => deal_of::<G>(&request, seed)).map(web::Json)
+    with_game!(kind, G => deal_of::<G>(&request, seed, &settings)).map(web::Json)
 }
 
-fn deal_of<G: Rules>(request: &DealRequest, seed: u64) -> Result<DealResponse, Problem> {
+fn deal_of<G: Rules>(
+    request: &DealRequest,
+    seed: u64,
+    settings: &Settings,
+) -> Result<DealResponse, Problem> {
     // The ruleset is checked first, so that a bad one is the caller's problem, not a deal.
     ruleset::<G>(request.preset.as_deref(), &request.options)?;
     let dealt = deal_game::<G>(
@@ -237,11 +308,33 @@ fn deal_of<G: Rules>(request: &DealRequest, seed: u64) -> Result<DealResponse, P
         seed,
     )
     .map_err(|e| Problem::new("invalid-ruleset", e.to_string()).field("options"))?;
+    let game_id = records::seal::new_game_id();
+    let preset = dealt.record.preset.clone().unwrap_or_default();
+    let token = settings.keys.seal::<G>(
+        records::seal::Binding {
+            game: G::NAME,
+            preset: &preset,
+            game_id: &game_id,
+        },
+        &dealt.hidden,
+    );
+    let mut record = dealt.record;
+    record
+        .metadata
+        .insert("game_id".into(), Value::from(game_id.clone()));
+    let layout = request
+        .include_layout
+        .then(|| G::hidden_value(&dealt.hidden));
+    if !request.include_layout {
+        record.layout = None;
+    }
     Ok(DealResponse {
         seed,
-        layout: G::hidden_value(&dealt.hidden),
+        game_id,
+        token,
+        layout,
         position: dealt.start.to_string(),
-        record: dealt.record,
+        record,
     })
 }
 
@@ -270,6 +363,15 @@ pub struct ViewRequest {
     #[serde(default)]
     #[schema(value_type = Option<records::games::banqi::Layout>)]
     pub layout: Option<Value>,
+    /// The referee's sealed state from `POST /v1/deal`, in place of a clear `layout`: used
+    /// like a layout, never shown.
+    #[serde(default)]
+    #[schema(example = "v1.ephemeral.q0Jb…")]
+    pub token: Option<String>,
+    /// The game id from `POST /v1/deal`: a token opens only for its own game.
+    #[serde(default)]
+    #[schema(example = "9f2c4e1a7b3d5f60a1b2c3d4e5f60718")]
+    pub game_id: Option<String>,
 }
 
 /// What one player may see: the position with covered pieces as `X` (never the layout or a
@@ -285,6 +387,7 @@ pub async fn view(
     req: HttpRequest,
     body: web::Bytes,
     limits: web::Data<Limits>,
+    settings: web::Data<Settings>,
 ) -> Result<HttpResponse, Problem> {
     let request: ViewRequest = body::json(&req, &body, &limits)?;
     let game = match &request.record {
@@ -292,10 +395,10 @@ pub async fn view(
         None => &request.game,
     };
     let kind = game_kind(game)?;
-    with_game!(kind, G => view_of::<G>(request))
+    with_game!(kind, G => view_of::<G>(request, &settings))
 }
 
-fn view_of<G: Rules>(request: ViewRequest) -> Result<HttpResponse, Problem> {
+fn view_of<G: Rules>(request: ViewRequest, settings: &Settings) -> Result<HttpResponse, Problem> {
     let (m, rules) = match (&request.position, request.record) {
         (Some(_), Some(_)) => {
             return Err(Problem::new(
@@ -308,6 +411,25 @@ fn view_of<G: Rules>(request: ViewRequest) -> Result<HttpResponse, Problem> {
             if record.layout.is_none() {
                 record.layout = request.layout;
             }
+            if let Some(token) = &request.token {
+                // The sealed truth completes the record, as a layout would.
+                let sealed = Sealed {
+                    token: Some(token.clone()),
+                    game_id: request.game_id.clone(),
+                };
+                let start = match &record.start {
+                    Some(text) => position::<G>(Some(text), &G::presets()[0].ruleset)?,
+                    None => G::start(&G::presets()[0].ruleset),
+                };
+                let hidden = hidden_truth::<G>(
+                    &settings.keys,
+                    &sealed,
+                    record.preset.as_deref(),
+                    record.layout.as_ref(),
+                    &start,
+                )?;
+                record.layout = hidden.map(|h| G::hidden_value(&h));
+            }
             let m = final_match::<G>(&record).map_err(|e| Problem::from_replay(&e))?;
             let rules = ruleset::<G>(record.preset.as_deref(), &record.options)?;
             (m, rules)
@@ -315,6 +437,17 @@ fn view_of<G: Rules>(request: ViewRequest) -> Result<HttpResponse, Problem> {
         (text, None) => {
             let rules = ruleset::<G>(request.preset.as_deref(), &request.options)?;
             let pos = position::<G>(text.as_deref(), &rules)?;
+            let sealed = Sealed {
+                token: request.token.clone(),
+                game_id: request.game_id.clone(),
+            };
+            hidden_truth::<G>(
+                &settings.keys,
+                &sealed,
+                request.preset.as_deref(),
+                request.layout.as_ref(),
+                &pos,
+            )?;
             (G::new_match(rules, pos), rules)
         }
     };
@@ -394,4 +527,62 @@ fn svg_of<G: Rules>(request: &RenderRequest) -> Result<String, Problem> {
         None => None,
     };
     Ok(G::svg(&pos, last.as_ref()))
+}
+
+/// The match a request is about: its `record` replayed (the history the draw and chase rules
+/// need), or its bare `position`; with the hidden truth from the token or the clear layout.
+fn the_match<G: Rules>(
+    preset: &Option<String>,
+    options: &Map<String, Value>,
+    at: &Option<String>,
+    record: &Option<Record>,
+    layout: Option<&Value>,
+    sealed: &Sealed,
+    settings: &Settings,
+) -> Result<(G::Match, Option<G::Hidden>), Problem> {
+    let Some(record) = record else {
+        let rules = ruleset::<G>(preset.as_deref(), options)?;
+        let pos = position::<G>(at.as_deref(), &rules)?;
+        let hidden = hidden_truth::<G>(&settings.keys, sealed, preset.as_deref(), layout, &pos)?;
+        return Ok((G::new_match(rules, pos), hidden));
+    };
+    if at.is_some() {
+        return Err(Problem::new(
+            "bad-parameter",
+            "give either a position or a record, not both",
+        )
+        .field("record"));
+    }
+    if record.game != G::NAME {
+        return Err(
+            Problem::new("bad-parameter", "the record is of another game than `game`")
+                .field("game"),
+        );
+    }
+    let mut record = record.clone();
+    if record.layout.is_none() {
+        record.layout = layout.cloned();
+    }
+    let start = match &record.start {
+        Some(text) => position::<G>(Some(text), &G::presets()[0].ruleset)?,
+        None => G::start(&G::presets()[0].ruleset),
+    };
+    let hidden = hidden_truth::<G>(
+        &settings.keys,
+        sealed,
+        record.preset.as_deref(),
+        if sealed.token.is_some() {
+            None
+        } else {
+            record.layout.as_ref()
+        },
+        &start,
+    )?;
+    if sealed.token.is_some() {
+        record.layout = hidden.as_ref().map(G::hidden_value);
+    }
+    // The result a record states is not checked here: the game goes on from its last ply.
+    record.result = None;
+    let m = final_match::<G>(&record).map_err(|e| Problem::from_replay(&e))?;
+    Ok((m, hidden))
 }

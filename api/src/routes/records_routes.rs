@@ -21,6 +21,7 @@ use crate::routes::{default_game, game_kind, position, ruleset};
 /// (`text/plain`). An invalid record is a verdict (200), not an error; a body that is not a
 /// record at all is a 400.
 #[utoipa::path(post, path = "/v1/validate", tag = "records",
+    params(("anqi-token" = Option<String>, Header, description = "The referee's sealed state from `POST /v1/deal`, in place of the record's layout (the game id is the record's `metadata.game_id`).", example = "v1.ephemeral.q0Jb…")),
     request_body(description = "A JSON record, or a TCGA record as text.", content(
         (Record = "application/json", example = examples::validate_request),
         (String = "text/plain", example = examples::tcga_text))),
@@ -29,14 +30,54 @@ use crate::routes::{default_game, game_kind, position, ruleset};
         (status = 400, description = "Not a record (malformed JSON or TCGA text).", body = Problem,
             content_type = "application/problem+json", example = examples::malformed_json),
         (status = 413, description = "Body too large.", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Neither JSON nor text.", body = Problem, content_type = "application/problem+json")))]
+        (status = 415, description = "Neither JSON nor text.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The token does not open for this record's game.", body = Problem, content_type = "application/problem+json")))]
 pub async fn validate(
     req: HttpRequest,
     body: web::Bytes,
     limits: web::Data<Limits>,
+    settings: web::Data<crate::Settings>,
 ) -> Result<web::Json<Verdict>, Problem> {
-    let record = read_record(&req, &body, &limits)?;
+    let mut record = read_record(&req, &body, &limits)?;
+    if let Some(token) = req.headers().get(TOKEN_HEADER) {
+        let token = token
+            .to_str()
+            .map_err(|_| Problem::new("invalid-token", "the token is not text").field("token"))?;
+        let kind = game_kind(&record.game)?;
+        with_game!(kind, G => unseal::<G>(&mut record, token, &settings))?;
+    }
     Ok(web::Json(records::games::validate(&record)))
+}
+
+/// The header that carries the referee's sealed state to `/v1/validate`.
+pub const TOKEN_HEADER: &str = "anqi-token";
+
+/// Completes `record` with the hidden truth its token seals (the game id is the record's
+/// `metadata.game_id`, as the deal wrote it).
+fn unseal<G: Rules>(
+    record: &mut Record,
+    token: &str,
+    settings: &crate::Settings,
+) -> Result<(), Problem> {
+    let sealed = crate::routes::Sealed {
+        token: Some(token.to_owned()),
+        game_id: record
+            .metadata
+            .get("game_id")
+            .and_then(|v| v.as_str())
+            .map(str::to_owned),
+    };
+    let rules = ruleset::<G>(None, &Map::new())?;
+    let start = position::<G>(record.start.as_deref(), &rules)?;
+    let hidden = crate::routes::hidden_truth::<G>(
+        &settings.keys,
+        &sealed,
+        record.preset.as_deref(),
+        record.layout.as_ref(),
+        &start,
+    )?;
+    record.layout = hidden.map(|h| G::hidden_value(&h));
+    Ok(())
 }
 
 /// A record from a JSON or TCGA body.

@@ -21,15 +21,25 @@ pub struct Step<G: Rules> {
     pub end: Option<End>,
 }
 
-/// Plays `action` on the bare position `pos`: refused when the game is already over there;
-/// the identities it reveals are filled in from (or checked against) `hidden` when known.
+/// Plays `action` on the bare position `pos` (no history: see [`step_match`]).
 pub fn step<G: Rules>(
     rules: G::Ruleset,
     pos: G::Position,
     hidden: Option<&G::Hidden>,
     action: G::Action,
 ) -> Result<Step<G>, IllegalAction> {
-    let mut m = G::new_match(rules, pos.clone());
+    step_match::<G>(G::new_match(rules, pos), hidden, action)
+}
+
+/// Plays `action` in the match `m` (a game replayed so far, with the history its draw and
+/// chase rules need): refused when the game is already over; the identities it reveals are
+/// filled in from (or checked against) `hidden` when known.
+pub fn step_match<G: Rules>(
+    mut m: G::Match,
+    hidden: Option<&G::Hidden>,
+    action: G::Action,
+) -> Result<Step<G>, IllegalAction> {
+    let pos = G::position(&m).clone();
     if let Some(end) = G::end(&m) {
         return Err(IllegalAction::new(
             Violation::GAME_OVER,

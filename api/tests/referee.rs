@@ -1,0 +1,211 @@
+//! The stateless referee: deal → (view, actions, play)* → validate with the sealed token only,
+//! and what a player's client can read. One service (one key) for a whole game.
+
+use actix_web::test as actix_test;
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+fn settings() -> api::Settings {
+    api::Settings {
+        keys: records::seal::Keys::parse("test:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=")
+            .unwrap(),
+        ..api::Settings::default()
+    }
+}
+
+/// Sends `body` (JSON) to `uri` on `app`, with extra headers; gives status and body.
+macro_rules! post {
+    ($app:expr, $uri:expr, $body:expr $(, $header:expr)*) => {{
+        let req = actix_test::TestRequest::post()
+            .uri($uri)
+            .insert_header(("content-type", "application/json"))
+            $(.insert_header($header))*
+            .set_payload($body.to_string())
+            .to_request();
+        let res = actix_test::call_service(&$app, req).await;
+        let status = res.status().as_u16();
+        let text = String::from_utf8(actix_test::read_body(res).await.to_vec()).unwrap();
+        (status, text)
+    }};
+}
+
+/// The pieces under the covered squares of `position` in `layout`, as `square(piece)`: what
+/// no answer to a player may contain.
+fn secrets(position: &str, layout: &str) -> Vec<String> {
+    let pos: records::games::banqi::Position = position.parse().unwrap();
+    let layout: records::games::banqi::Layout = layout.parse().unwrap();
+    pos.covered()
+        .map(|sq| format!("{sq}({})", layout.piece(sq)))
+        .collect()
+}
+
+fn assert_hidden(text: &str, position: &str, layout: &str) {
+    assert!(!text.contains(layout), "the layout leaked: {text}");
+    for s in secrets(position, layout) {
+        assert!(!text.contains(&s), "{s} leaked: {text}");
+    }
+}
+
+/// Plays a whole game through the referee with tokens only; checks every answer for leaks.
+async fn referee_game(seed: u64, preset: &str, max_plies: usize) {
+    let app = actix_test::init_service(api::app(settings())).await;
+    // The trusted server's view, to know what must stay hidden (a client never asks this).
+    let (_, truth) = post!(
+        app,
+        "/v1/deal",
+        json!({"seed": seed, "preset": preset, "include_layout": true})
+    );
+    let layout = serde_json::from_str::<Value>(&truth).unwrap()["layout"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, text) = post!(
+        app,
+        "/v1/deal",
+        json!({"seed": seed, "preset": preset, "players": ["A", "B"]})
+    );
+    assert_eq!(status, 200, "{text}");
+    let start_position =
+        "XXXX/XXXX/XXXX/XXXX/XXXX/XXXX/XXXX/XXXX - K1G2M2R2N2C2P5k1g2m2r2n2c2p5 0 0";
+    assert_hidden(&text, start_position, &layout);
+    let deal: Value = serde_json::from_str(&text).unwrap();
+    let (token, game_id) = (deal["token"].clone(), deal["game_id"].clone());
+    let mut position = deal["position"].as_str().unwrap().to_owned();
+    let mut sent: Vec<String> = Vec::new();
+    let mut rng = seed;
+    let mut end = Value::Null;
+    while sent.len() < max_plies && end.is_null() {
+        // The game so far: the referee replays it, so the draw and chase rules see it all.
+        let mut so_far = deal["record"].clone();
+        so_far["actions"] = json!(sent);
+        let common = json!({"record": so_far, "token": token, "game_id": game_id});
+        let (status, text) = post!(app, "/v1/actions", common);
+        assert_eq!(status, 200, "{text}");
+        assert_hidden(&text, &position, &layout);
+        let actions: Value = serde_json::from_str(&text).unwrap();
+        let to_move = actions["to_move"].clone();
+        for seat in ["player1", "player2"] {
+            let mut request = common.clone();
+            request["player"] = json!(seat);
+            let (status, text) = post!(app, "/v1/view", request);
+            assert_eq!(status, 200, "{text}");
+            assert_hidden(&text, &position, &layout);
+            let view: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(view["your_turn"], json!(to_move == json!(seat)));
+            if to_move == json!(seat) {
+                assert_eq!(view["actions"], actions["actions"]);
+            }
+        }
+        let list = actions["actions"].as_array().unwrap();
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let choice = list[(rng >> 33) as usize % list.len()]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let mut request = common.clone();
+        request["action"] = json!(choice);
+        if list.is_empty() {
+            break;
+        }
+        let (status, text) = post!(app, "/v1/play", request);
+        assert_eq!(status, 200, "{choice}: {text}");
+        let played: Value = serde_json::from_str(&text).unwrap();
+        position = played["position"].as_str().unwrap().to_owned();
+        assert_hidden(&text, &position, &layout);
+        end = played.get("end").cloned().unwrap_or(Value::Null);
+        sent.push(choice);
+    }
+    // The client's record: the deal's, with the actions as sent (flips without identity).
+    let mut record = deal["record"].clone();
+    record["actions"] = json!(sent);
+    let header = ("anqi-token", token.as_str().unwrap().to_owned());
+    let (status, text) = post!(app, "/v1/validate", record, header);
+    assert_eq!(status, 200, "{text}");
+    assert_hidden(&text, &position, &layout);
+    let verdict: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(verdict["valid"], true, "{verdict}");
+    assert_eq!(verdict["final_position"], json!(position));
+    if !end.is_null() {
+        assert_eq!(verdict["derived"]["reason"], end["reason"]);
+    }
+    // Without the token the same record cannot be validated: its flips name no piece.
+    let (_, text) = post!(app, "/v1/validate", record);
+    assert!(text.contains("reveal_missing") || sent.is_empty(), "{text}");
+}
+
+#[actix_web::test]
+async fn a_whole_game_with_tokens_only() {
+    referee_game(42, "tcga", 400).await;
+    referee_game(7, "taiwan-full", 400).await;
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, .. ProptestConfig::default() })]
+
+    /// No answer a player's client can get holds a hidden identity, for random deals and
+    /// random games under every preset.
+    #[test]
+    fn no_answer_leaks_a_covered_identity(seed in any::<u64>(), preset in 0usize..8, plies in 1usize..120) {
+        let preset = records::games::banqi::PRESETS[preset].name;
+        actix_web::rt::System::new().block_on(referee_game(seed, preset, plies));
+    }
+}
+
+#[actix_web::test]
+async fn a_token_opens_only_for_its_own_game() {
+    let app = actix_test::init_service(api::app(settings())).await;
+    let (_, a) = post!(app, "/v1/deal", json!({"seed": 1}));
+    let (_, b) = post!(app, "/v1/deal", json!({"seed": 2}));
+    let (a, b): (Value, Value) = (
+        serde_json::from_str(&a).unwrap(),
+        serde_json::from_str(&b).unwrap(),
+    );
+    let play = |token: &Value, game_id: &Value| json!({"position": a["position"], "action": "a1", "token": token, "game_id": game_id});
+    let (status, text) = post!(app, "/v1/play", play(&a["token"], &a["game_id"]));
+    assert_eq!(status, 200, "{text}");
+    // A's token for B's game, B's for A's: refused.
+    for request in [
+        play(&a["token"], &b["game_id"]),
+        play(&b["token"], &a["game_id"]),
+    ] {
+        let (status, text) = post!(app, "/v1/play", request);
+        assert_eq!(status, 422, "{text}");
+        assert!(text.contains("invalid-token"), "{text}");
+    }
+    // Another preset than the deal's.
+    let mut other = play(&a["token"], &a["game_id"]);
+    other["preset"] = json!("olympiad");
+    let (status, _) = post!(app, "/v1/play", other);
+    assert_eq!(status, 422);
+    // Altered or cut tokens: 422, never a 500 or an answer.
+    let token = a["token"].as_str().unwrap();
+    for bad in [
+        format!("{}A", &token[..token.len() - 1]),
+        token[..token.len() / 2].to_owned(),
+        format!("v2{}", &token[2..]),
+        "garbage".to_owned(),
+    ] {
+        let (status, text) = post!(app, "/v1/play", play(&json!(bad), &a["game_id"]));
+        assert_eq!(status, 422, "{bad}: {text}");
+    }
+    // Another service's key cannot open it.
+    let other_app = actix_test::init_service(api::app(api::Settings::default())).await;
+    let (status, _) = post!(other_app, "/v1/play", play(&a["token"], &a["game_id"]));
+    assert_eq!(status, 422);
+    // A token needs its game id, and is not given with a layout.
+    let (status, text) = post!(
+        app,
+        "/v1/play",
+        json!({"action": "a1", "token": a["token"]})
+    );
+    assert_eq!(status, 400, "{text}");
+    let (status, text) = post!(
+        app,
+        "/v1/play",
+        json!({"action": "a1", "token": a["token"], "game_id": a["game_id"],
+        "layout": "KGGMMRRNNCCPPPPPkggmmrrnnccppppp"})
+    );
+    assert_eq!(status, 400, "{text}");
+}

@@ -1,0 +1,312 @@
+//! The referee's sealed state: a game's hidden truth (Banqi's layout …) encrypted and
+//! authenticated under a server key, as an opaque token a client may hold but not read. A
+//! stateless service deals a game, hands the players the token, and takes it back with every
+//! request; every instance that shares the keys can referee the game.
+//!
+//! A token is `v1.<key id>.<base64url(nonce ‖ ciphertext)>`: XChaCha20-Poly1305 (RustCrypto)
+//! with a random 192-bit nonce. The associated data binds it to its game: the kind, the preset
+//! and the game id the deal gave. A token from another game, or altered in any bit, fails
+//! authentication: nothing of it is used.
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use chacha20poly1305::aead::{Aead, Generate, KeyInit, Payload};
+use chacha20poly1305::{XChaCha20Poly1305, XNonce};
+use thiserror::Error;
+
+use crate::core::Rules;
+
+/// The keys a service seals with (the first) and opens with (any, by key id): a key can be
+/// rotated by putting the new one first and keeping the old one until its tokens are done.
+#[derive(Clone)]
+pub struct Keys {
+    keys: Vec<(String, XChaCha20Poly1305)>,
+}
+
+impl std::fmt::Debug for Keys {
+    /// Key ids only: a key never reaches a log.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ids: Vec<&str> = self.keys.iter().map(|(id, _)| id.as_str()).collect();
+        write!(f, "Keys({ids:?})")
+    }
+}
+
+/// What a sealed state belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Binding<'a> {
+    /// The kind of game (`banqi`).
+    pub game: &'a str,
+    /// The preset's name.
+    pub preset: &'a str,
+    /// The game's id, from its deal.
+    pub game_id: &'a str,
+}
+
+#[derive(Error, Debug, Clone, PartialEq, Eq)]
+pub enum KeyError {
+    #[error(
+        "a seal key is `id:key` with the key as 32 bytes in base64 (e.g. `2026a:$(head -c32 /dev/urandom | base64)`); keys are separated by commas, the first seals: {0}"
+    )]
+    Format(String),
+}
+
+/// Why a token cannot be opened. Nothing of a token that fails is used.
+#[derive(Error, Debug, Clone, PartialEq, Eq)]
+pub enum TokenError {
+    #[error("the token is not a sealed state of this service (expected v1.<key id>.<data>)")]
+    Malformed,
+    #[error("the token was sealed with key {0:?}, which this service does not have")]
+    UnknownKey(String),
+    #[error(
+        "the token does not open: it was altered, or it belongs to another game, preset or deal"
+    )]
+    Rejected,
+}
+
+const NONCE: usize = 24;
+
+impl Keys {
+    /// Keys from `id:base64key[,id:base64key…]`; the first seals.
+    pub fn parse(spec: &str) -> Result<Keys, KeyError> {
+        let mut keys = Vec::new();
+        for part in spec
+            .split([',', '\n'])
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
+            let (id, key) = part
+                .split_once(':')
+                .ok_or_else(|| KeyError::Format("a key without its id".into()))?;
+            if id.is_empty()
+                || id.len() > 32
+                || !id
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            {
+                return Err(KeyError::Format(format!(
+                    "the key id {id:?} must be 1–32 letters, digits, - or _"
+                )));
+            }
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(key.trim())
+                .or_else(|_| URL_SAFE_NO_PAD.decode(key.trim()))
+                .map_err(|_| KeyError::Format(format!("key {id:?} is not base64")))?;
+            let cipher = XChaCha20Poly1305::new_from_slice(&bytes).map_err(|_| {
+                KeyError::Format(format!("key {id:?} has {} bytes, not 32", bytes.len()))
+            })?;
+            if keys.iter().any(|(k, _)| k == id) {
+                return Err(KeyError::Format(format!("key id {id:?} twice")));
+            }
+            keys.push((id.to_owned(), cipher));
+        }
+        if keys.is_empty() {
+            return Err(KeyError::Format("no key".into()));
+        }
+        Ok(Keys { keys })
+    }
+
+    /// One fresh random key (id `ephemeral`): its tokens die with the process.
+    pub fn random() -> Keys {
+        let key = chacha20poly1305::Key::generate();
+        Keys {
+            keys: vec![("ephemeral".to_owned(), XChaCha20Poly1305::new(&key))],
+        }
+    }
+
+    /// The id of the key that seals.
+    pub fn current_id(&self) -> &str {
+        &self.keys[0].0
+    }
+
+    /// Seals `hidden` of game `G` for `binding`.
+    pub fn seal<G: Rules>(&self, binding: Binding, hidden: &G::Hidden) -> String {
+        let (id, cipher) = &self.keys[0];
+        let nonce = XNonce::generate();
+        let plain = serde_json::to_vec(&G::hidden_value(hidden)).expect("a value serialises");
+        let aad = associated_data(id, binding);
+        let sealed = cipher
+            .encrypt(
+                &nonce,
+                Payload {
+                    msg: &plain,
+                    aad: &aad,
+                },
+            )
+            .expect("a short message seals");
+        let mut bytes = Vec::with_capacity(NONCE + sealed.len());
+        bytes.extend_from_slice(&nonce);
+        bytes.extend_from_slice(&sealed);
+        format!("v1.{id}.{}", URL_SAFE_NO_PAD.encode(bytes))
+    }
+
+    /// Opens a token of game `G` for `binding`.
+    pub fn open<G: Rules>(&self, token: &str, binding: Binding) -> Result<G::Hidden, TokenError> {
+        let mut parts = token.splitn(3, '.');
+        let (Some("v1"), Some(id), Some(data)) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(TokenError::Malformed);
+        };
+        let bytes = URL_SAFE_NO_PAD
+            .decode(data)
+            .map_err(|_| TokenError::Malformed)?;
+        if bytes.len() < NONCE + 16 {
+            return Err(TokenError::Malformed);
+        }
+        let cipher = self
+            .keys
+            .iter()
+            .find(|(k, _)| k == id)
+            .map(|(_, c)| c)
+            .ok_or_else(|| TokenError::UnknownKey(id.chars().take(32).collect()))?;
+        let nonce = XNonce::try_from(&bytes[..NONCE]).map_err(|_| TokenError::Malformed)?;
+        let aad = associated_data(id, binding);
+        let plain = cipher
+            .decrypt(
+                &nonce,
+                Payload {
+                    msg: &bytes[NONCE..],
+                    aad: &aad,
+                },
+            )
+            .map_err(|_| TokenError::Rejected)?;
+        // An authentic token holds what this service sealed: a failure here is a bug.
+        let value: serde_json::Value =
+            serde_json::from_slice(&plain).map_err(|_| TokenError::Rejected)?;
+        G::parse_hidden(&value).map_err(|_| TokenError::Rejected)
+    }
+}
+
+fn associated_data(key_id: &str, b: Binding) -> Vec<u8> {
+    // NUL-separated: no field holds a NUL, so no two bindings give the same bytes.
+    format!(
+        "anqi-seal-v1\0{key_id}\0{}\0{}\0{}",
+        b.game, b.preset, b.game_id
+    )
+    .into_bytes()
+}
+
+/// A new game's id: 128 random bits in hex.
+pub fn new_game_id() -> String {
+    let bytes = chacha20poly1305::Key::generate();
+    let bytes = &bytes[..16];
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::banqi::{Banqi, Layout};
+    use rand::SeedableRng;
+
+    fn layout() -> Layout {
+        Layout::shuffled(&mut rand::rngs::StdRng::seed_from_u64(3))
+    }
+
+    const BINDING: Binding = Binding {
+        game: "banqi",
+        preset: "tcga",
+        game_id: "0123abcd",
+    };
+
+    #[test]
+    fn a_token_round_trips_and_hides_the_layout() {
+        let keys = Keys::random();
+        let token = keys.seal::<Banqi>(BINDING, &layout());
+        assert!(token.starts_with("v1.ephemeral."));
+        assert!(!token.contains(&layout().to_string()));
+        assert_eq!(keys.open::<Banqi>(&token, BINDING), Ok(layout()));
+        // Sealed twice, two different tokens (random nonces).
+        assert_ne!(keys.seal::<Banqi>(BINDING, &layout()), token);
+    }
+
+    #[test]
+    fn every_bit_flip_is_rejected() {
+        let keys = Keys::random();
+        let token = keys.seal::<Banqi>(BINDING, &layout());
+        let data = token.rsplit('.').next().unwrap();
+        let bytes = URL_SAFE_NO_PAD.decode(data).unwrap();
+        for i in 0..bytes.len() * 8 {
+            let mut flipped = bytes.clone();
+            flipped[i / 8] ^= 1 << (i % 8);
+            let altered = format!("v1.ephemeral.{}", URL_SAFE_NO_PAD.encode(&flipped));
+            assert_eq!(
+                keys.open::<Banqi>(&altered, BINDING),
+                Err(TokenError::Rejected),
+                "bit {i}"
+            );
+        }
+        for cut in [0, 10, data.len() / 2, data.len() - 1] {
+            let truncated = format!("v1.ephemeral.{}", &data[..cut]);
+            assert!(
+                keys.open::<Banqi>(&truncated, BINDING).is_err(),
+                "cut at {cut}"
+            );
+        }
+        for bad in [
+            "",
+            "v1",
+            "v2.ephemeral.AAAA",
+            "v1.ephemeral.!!!!",
+            "v1.other.AAAA",
+        ] {
+            assert!(keys.open::<Banqi>(bad, BINDING).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_token_is_bound_to_its_game_preset_and_deal() {
+        let keys = Keys::random();
+        let token = keys.seal::<Banqi>(BINDING, &layout());
+        for other in [
+            Binding {
+                game_id: "0123abce",
+                ..BINDING
+            },
+            Binding {
+                preset: "olympiad",
+                ..BINDING
+            },
+            Binding {
+                game: "three-kingdoms",
+                ..BINDING
+            },
+        ] {
+            assert_eq!(keys.open::<Banqi>(&token, other), Err(TokenError::Rejected));
+        }
+        // Another service's key.
+        assert!(matches!(
+            Keys::random().open::<Banqi>(&token, BINDING),
+            Err(TokenError::Rejected)
+        ));
+    }
+
+    #[test]
+    fn keys_rotate() {
+        let old = Keys::parse("k2025:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=").unwrap();
+        let token = old.seal::<Banqi>(BINDING, &layout());
+        let both = Keys::parse(
+            "k2026:HxwdHhsaGRgXFhUUExIREA8ODQwLCgkIBwYFBAMCAQA=,k2025:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+        )
+        .unwrap();
+        assert_eq!(both.current_id(), "k2026");
+        assert_eq!(both.open::<Banqi>(&token, BINDING), Ok(layout()));
+        assert!(
+            both.seal::<Banqi>(BINDING, &layout())
+                .starts_with("v1.k2026.")
+        );
+        let new_only = Keys::parse("k2026:HxwdHhsaGRgXFhUUExIREA8ODQwLCgkIBwYFBAMCAQA=").unwrap();
+        assert_eq!(
+            new_only.open::<Banqi>(&token, BINDING),
+            Err(TokenError::UnknownKey("k2025".into()))
+        );
+        for bad in [
+            "",
+            "nokey",
+            "id:notbase64!",
+            "id:AAAA",
+            "bad id:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+        ] {
+            assert!(Keys::parse(bad).is_err(), "{bad:?}");
+        }
+        assert!(!format!("{both:?}").contains("AAEC"), "keys never print");
+    }
+}
