@@ -190,6 +190,19 @@ async fn a_token_opens_only_for_its_own_game() {
         let (status, text) = post!(app, "/v1/play", play(&json!(bad), &a["game_id"]));
         assert_eq!(status, 422, "{bad}: {text}");
     }
+    // On /v1/validate the token comes as a header: a bad one is a 422 too.
+    let mut record = a["record"].clone();
+    record["actions"] = json!(["a1"]);
+    let (status, text) = post!(app, "/v1/validate", record, ("anqi-token", "v1.test.AAAA"));
+    assert_eq!(status, 422, "{text}");
+    let (status, text) = post!(
+        app,
+        "/v1/validate",
+        record,
+        ("anqi-token", a["token"].as_str().unwrap())
+    );
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains("\"valid\":true"), "{text}");
     // Another service's key cannot open it.
     let other_app = actix_test::init_service(api::app(api::Settings::default())).await;
     let (status, _) = post!(other_app, "/v1/play", play(&a["token"], &a["game_id"]));
