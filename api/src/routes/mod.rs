@@ -188,6 +188,28 @@ pub(crate) fn hidden_truth<G: Rules>(
     Ok(Some(hidden))
 }
 
+/// Completes `record` with the hidden truth a sealed token holds (as a layout would), and
+/// gives that truth (or the record's own layout, when there is no token).
+pub(crate) fn unseal_record<G: Rules>(
+    record: &mut records::core::Record,
+    sealed: &Sealed,
+    keys: &records::seal::Keys,
+) -> Result<Option<G::Hidden>, Problem> {
+    let rules = ruleset::<G>(None, &Map::new())?;
+    let start = position::<G>(record.start.as_deref(), &rules)?;
+    let hidden = hidden_truth::<G>(
+        keys,
+        sealed,
+        record.preset.as_deref(),
+        record.layout.as_ref(),
+        &start,
+    )?;
+    if sealed.token.is_some() {
+        record.layout = hidden.as_ref().map(G::hidden_value);
+    }
+    Ok(hidden)
+}
+
 /// The referee's sealed state a request carries.
 #[derive(serde::Deserialize, utoipa::ToSchema, Default, Clone)]
 pub struct Sealed {

@@ -15,7 +15,9 @@ use crate::Settings;
 use crate::body::{self, Limits};
 use crate::examples;
 use crate::problem::Problem;
-use crate::routes::{Sealed, action, default_game, game_kind, hidden_truth, position, ruleset};
+use crate::routes::{
+    Sealed, action, default_game, game_kind, hidden_truth, position, ruleset, unseal_record,
+};
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -411,25 +413,11 @@ fn view_of<G: Rules>(request: ViewRequest, settings: &Settings) -> Result<HttpRe
             if record.layout.is_none() {
                 record.layout = request.layout;
             }
-            if let Some(token) = &request.token {
-                // The sealed truth completes the record, as a layout would.
-                let sealed = Sealed {
-                    token: Some(token.clone()),
-                    game_id: request.game_id.clone(),
-                };
-                let start = match &record.start {
-                    Some(text) => position::<G>(Some(text), &G::presets()[0].ruleset)?,
-                    None => G::start(&G::presets()[0].ruleset),
-                };
-                let hidden = hidden_truth::<G>(
-                    &settings.keys,
-                    &sealed,
-                    record.preset.as_deref(),
-                    record.layout.as_ref(),
-                    &start,
-                )?;
-                record.layout = hidden.map(|h| G::hidden_value(&h));
-            }
+            let sealed = Sealed {
+                token: request.token.clone(),
+                game_id: request.game_id.clone(),
+            };
+            unseal_record::<G>(&mut record, &sealed, &settings.keys)?;
             let m = final_match::<G>(&record).map_err(|e| Problem::from_replay(&e))?;
             let rules = ruleset::<G>(record.preset.as_deref(), &record.options)?;
             (m, rules)
@@ -563,24 +551,7 @@ fn the_match<G: Rules>(
     if record.layout.is_none() {
         record.layout = layout.cloned();
     }
-    let start = match &record.start {
-        Some(text) => position::<G>(Some(text), &G::presets()[0].ruleset)?,
-        None => G::start(&G::presets()[0].ruleset),
-    };
-    let hidden = hidden_truth::<G>(
-        &settings.keys,
-        sealed,
-        record.preset.as_deref(),
-        if sealed.token.is_some() {
-            None
-        } else {
-            record.layout.as_ref()
-        },
-        &start,
-    )?;
-    if sealed.token.is_some() {
-        record.layout = hidden.as_ref().map(G::hidden_value);
-    }
+    let hidden = unseal_record::<G>(&mut record, sealed, &settings.keys)?;
     // The result a record states is not checked here: the game goes on from its last ply.
     record.result = None;
     let m = final_match::<G>(&record).map_err(|e| Problem::from_replay(&e))?;

@@ -67,17 +67,7 @@ fn unseal<G: Rules>(
             .and_then(|v| v.as_str())
             .map(str::to_owned),
     };
-    let rules = ruleset::<G>(None, &Map::new())?;
-    let start = position::<G>(record.start.as_deref(), &rules)?;
-    let hidden = crate::routes::hidden_truth::<G>(
-        &settings.keys,
-        &sealed,
-        record.preset.as_deref(),
-        record.layout.as_ref(),
-        &start,
-    )?;
-    record.layout = hidden.map(|h| G::hidden_value(&h));
-    Ok(())
+    crate::routes::unseal_record::<G>(record, &sealed, &settings.keys).map(|_| ())
 }
 
 /// A record from a JSON or TCGA body.
