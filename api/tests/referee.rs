@@ -111,6 +111,13 @@ async fn referee_game(seed: u64, preset: &str, max_plies: usize) {
         }
         let (status, text) = post!(app, "/v1/play", request);
         assert_eq!(status, 200, "{choice}: {text}");
+        // The token answers exactly as the clear layout does.
+        let mut clear = request.clone();
+        clear.as_object_mut().unwrap().remove("token");
+        clear.as_object_mut().unwrap().remove("game_id");
+        clear["layout"] = json!(layout);
+        let (_, with_layout) = post!(app, "/v1/play", clear);
+        assert_eq!(text, with_layout, "token and layout answer alike");
         let played: Value = serde_json::from_str(&text).unwrap();
         position = played["position"].as_str().unwrap().to_owned();
         assert_hidden(&text, &position, &layout);
