@@ -184,11 +184,11 @@ fn associated_data(key_id: &str, b: Binding) -> Vec<u8> {
     .into_bytes()
 }
 
-/// A new game's id: 128 random bits in hex.
+/// A new game's id: 128 random bits in hex, from the operating system's generator (the one
+/// the AEAD crate draws keys and nonces from), so that ids cannot be guessed or repeated.
 pub fn new_game_id() -> String {
-    let bytes = chacha20poly1305::Key::generate();
-    let bytes = &bytes[..16];
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    let random = chacha20poly1305::Key::generate();
+    random[..16].iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

@@ -210,15 +210,9 @@ pub(crate) fn unseal_record<G: Rules>(
     Ok(hidden)
 }
 
-/// The referee's sealed state a request carries.
-#[derive(serde::Deserialize, utoipa::ToSchema, Default, Clone)]
-pub struct Sealed {
-    /// The sealed hidden truth `POST /v1/deal` gave (in place of a clear `layout`).
-    #[serde(default)]
-    #[schema(example = "v1.ephemeral.q0Jb…")]
+/// The referee's sealed state a request carries (its `token` and `game_id` fields).
+#[derive(Default, Clone)]
+pub(crate) struct Sealed {
     pub token: Option<String>,
-    /// The game id `POST /v1/deal` gave: the token opens only for it.
-    #[serde(default)]
-    #[schema(example = "9f2c4e1a7b3d5f60a1b2c3d4e5f60718")]
     pub game_id: Option<String>,
 }
