@@ -12,6 +12,7 @@ use crate::core::replay::{RecordProblem, ReplayError, Status, Verdict};
 use crate::core::{Reason, Record, Rules, Summary, Violation};
 
 pub mod banqi;
+pub mod three_kingdoms;
 
 /// A kind of game.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]

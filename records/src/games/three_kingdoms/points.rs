@@ -1,0 +1,297 @@
+//! The board of Three Kingdoms Banqi (RULES.md §7): the 45 intersections of half a xiangqi
+//! board, files `a`–`i`, ranks `1`–`5`, and sets of them as 64-bit bitboards.
+
+use std::fmt;
+use std::ops::{BitAnd, BitOr, Not};
+use std::str::FromStr;
+
+use thiserror::Error;
+
+pub const FILES: u8 = 9;
+pub const RANKS: u8 = 5;
+
+/// One of the 45 points `a1` … `i5`; the index runs a1 b1 … i1 a2 … i5.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Point(u8);
+
+impl Point {
+    pub const COUNT: usize = 45;
+
+    pub const fn new(index: u8) -> Option<Point> {
+        if (index as usize) < Point::COUNT {
+            Some(Point(index))
+        } else {
+            None
+        }
+    }
+
+    /// `file` 0..9 (a–i), `rank` 0..5 (1–5).
+    pub const fn from_coords(file: i8, rank: i8) -> Option<Point> {
+        if file >= 0 && file < FILES as i8 && rank >= 0 && rank < RANKS as i8 {
+            Some(Point(rank as u8 * FILES + file as u8))
+        } else {
+            None
+        }
+    }
+
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    pub const fn file(self) -> u8 {
+        self.0 % FILES
+    }
+
+    pub const fn rank(self) -> u8 {
+        self.0 / FILES
+    }
+
+    /// The point `df` files and `dr` ranks away, if on the board.
+    pub const fn offset(self, df: i8, dr: i8) -> Option<Point> {
+        Point::from_coords(self.file() as i8 + df, self.rank() as i8 + dr)
+    }
+
+    pub fn all() -> impl Iterator<Item = Point> {
+        (0..Point::COUNT as u8).map(Point)
+    }
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+    }
+}
+
+#[derive(Error, Debug, Clone, PartialEq, Eq)]
+#[error("invalid point {0:?}: expected a file a–i and a rank 1–5, like e3")]
+pub struct ParsePointError(pub String);
+
+impl FromStr for Point {
+    type Err = ParsePointError;
+    fn from_str(s: &str) -> Result<Point, ParsePointError> {
+        match s.as_bytes() {
+            [f @ b'a'..=b'i', r @ b'1'..=b'5'] => Ok(Point((r - b'1') * FILES + (f - b'a'))),
+            _ => Err(ParsePointError(s.to_owned())),
+        }
+    }
+}
+
+/// A set of points, one bit per point (bit = index).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Points(pub u64);
+
+impl Points {
+    pub const EMPTY: Points = Points(0);
+    pub const ALL: Points = Points((1 << Point::COUNT) - 1);
+
+    pub const fn single(p: Point) -> Points {
+        Points(1 << p.0)
+    }
+
+    #[inline]
+    pub const fn contains(self, p: Point) -> bool {
+        self.0 >> p.0 & 1 != 0
+    }
+
+    #[inline]
+    pub fn set(&mut self, p: Point) {
+        self.0 |= 1 << p.0;
+    }
+
+    #[inline]
+    pub fn clear(&mut self, p: Point) {
+        self.0 &= !(1 << p.0);
+    }
+
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The points where every piece starts, face down: all but file e and rank 3.
+    pub const START: Points = {
+        let mut bits = 0u64;
+        let mut i = 0;
+        while i < Point::COUNT as u8 {
+            let p = Point(i);
+            if p.file() != 4 && p.rank() != 2 {
+                bits |= 1 << i;
+            }
+            i += 1;
+        }
+        Points(bits)
+    };
+}
+
+impl Iterator for Points {
+    type Item = Point;
+    #[inline]
+    fn next(&mut self) -> Option<Point> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(Point(i))
+    }
+}
+
+impl BitAnd for Points {
+    type Output = Points;
+    fn bitand(self, o: Points) -> Points {
+        Points(self.0 & o.0)
+    }
+}
+
+impl BitOr for Points {
+    type Output = Points;
+    fn bitor(self, o: Points) -> Points {
+        Points(self.0 | o.0)
+    }
+}
+
+impl Not for Points {
+    type Output = Points;
+    fn not(self) -> Points {
+        Points(!self.0 & Points::ALL.0)
+    }
+}
+
+/// The four orthogonal directions: up, right, down, left.
+const ORTHOGONAL: [(i8, i8); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+
+const fn table(steps: &[(i8, i8)]) -> [Points; Point::COUNT] {
+    let mut out = [Points::EMPTY; Point::COUNT];
+    let mut i = 0;
+    while i < Point::COUNT {
+        let p = Point(i as u8);
+        let mut bits = 0u64;
+        let mut k = 0;
+        while k < steps.len() {
+            if let Some(q) = p.offset(steps[k].0, steps[k].1) {
+                bits |= 1 << q.0;
+            }
+            k += 1;
+        }
+        out[i] = Points(bits);
+        i += 1;
+    }
+    out
+}
+
+/// Soldiers: one step orthogonally, any direction (RULES.md §7: no river).
+pub const SOLDIER: [Points; Point::COUNT] = table(&ORTHOGONAL);
+/// Advisors: one step diagonally, anywhere (no palace).
+pub const ADVISOR: [Points; Point::COUNT] = table(&[(1, 1), (1, -1), (-1, 1), (-1, -1)]);
+/// Elephants: exactly two steps diagonally, jumping (no elephant eye, no river).
+pub const ELEPHANT: [Points; Point::COUNT] = table(&[(2, 2), (2, -2), (-2, 2), (-2, -2)]);
+/// Horses: the L, jumping (no horse leg).
+pub const HORSE: [Points; Point::COUNT] = table(&[
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+]);
+
+/// The points from `from` in direction `dir` (0 up, 1 right, 2 down, 3 left), nearest first,
+/// up to the edge.
+pub fn ray(from: Point, dir: usize) -> impl Iterator<Item = Point> {
+    let (df, dr) = ORTHOGONAL[dir];
+    (1..FILES as i8).map_while(move |k| from.offset(df * k, dr * k))
+}
+
+/// What a sliding piece (general, chariot) on `from` reaches: the empty points along each
+/// line, and the first occupied point of each line (a capture when it holds a revealed enemy).
+pub fn slides(from: Point, occupied: Points) -> (Points, Points) {
+    let (mut empty, mut first) = (Points::EMPTY, Points::EMPTY);
+    for dir in 0..4 {
+        for p in ray(from, dir) {
+            if occupied.contains(p) {
+                first.set(p);
+                break;
+            }
+            empty.set(p);
+        }
+    }
+    (empty, first)
+}
+
+/// The points a cannon on `from` could capture on: along each line, the first occupied point
+/// beyond exactly one screen (any piece).
+pub fn cannon_targets(from: Point, occupied: Points) -> Points {
+    let mut out = Points::EMPTY;
+    for dir in 0..4 {
+        let mut screened = false;
+        for p in ray(from, dir) {
+            if occupied.contains(p) {
+                if screened {
+                    out.set(p);
+                    break;
+                }
+                screened = true;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Point {
+        s.parse().unwrap()
+    }
+
+    fn names(set: Points) -> Vec<String> {
+        let mut v: Vec<String> = set.map(|q| q.to_string()).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn points_round_trip_and_the_start_has_32() {
+        for q in Point::all() {
+            assert_eq!(q.to_string().parse::<Point>(), Ok(q));
+        }
+        assert_eq!(p("a1").index(), 0);
+        assert_eq!(p("i1").index(), 8);
+        assert_eq!(p("i5").index(), 44);
+        assert!("j1".parse::<Point>().is_err() && "a6".parse::<Point>().is_err());
+        assert_eq!(Points::START.count(), 32);
+        assert!(!Points::START.contains(p("e1")) && !Points::START.contains(p("a3")));
+        assert!(Points::START.contains(p("d2")) && Points::START.contains(p("f4")));
+    }
+
+    #[test]
+    fn steps_and_jumps_are_hand_checked() {
+        assert_eq!(names(SOLDIER[p("a1").index()]), ["a2", "b1"]);
+        assert_eq!(names(SOLDIER[p("e3").index()]), ["d3", "e2", "e4", "f3"]);
+        assert_eq!(names(ADVISOR[p("a1").index()]), ["b2"]);
+        assert_eq!(names(ADVISOR[p("e3").index()]), ["d2", "d4", "f2", "f4"]);
+        assert_eq!(names(ELEPHANT[p("a1").index()]), ["c3"]);
+        assert_eq!(names(ELEPHANT[p("e3").index()]), ["c1", "c5", "g1", "g5"]);
+        assert_eq!(names(HORSE[p("a1").index()]), ["b3", "c2"]);
+        assert_eq!(HORSE[p("e3").index()].count(), 8);
+        assert_eq!(names(HORSE[p("i5").index()]), ["g4", "h3"]);
+    }
+
+    #[test]
+    fn slides_stop_at_any_piece_and_cannons_need_one_screen() {
+        let occupied = Points::single(p("c1")) | Points::single(p("a4")) | Points::single(p("a5"));
+        let (empty, first) = slides(p("a1"), occupied);
+        assert_eq!(names(empty), ["a2", "a3", "b1"]);
+        assert_eq!(names(first), ["a4", "c1"]);
+        // From a1: over a4 onto a5; over c1 onto nothing.
+        assert_eq!(names(cannon_targets(p("a1"), occupied)), ["a5"]);
+        let with_d1 = occupied | Points::single(p("d1"));
+        assert_eq!(names(cannon_targets(p("a1"), with_d1)), ["a5", "d1"]);
+    }
+}
