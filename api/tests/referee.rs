@@ -97,6 +97,10 @@ async fn referee_game(seed: u64, preset: &str, max_plies: usize) {
             }
         }
         let list = actions["actions"].as_array().unwrap();
+        assert!(
+            !list.is_empty(),
+            "a game that has not ended has a legal action"
+        );
         rng = rng
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
@@ -106,9 +110,6 @@ async fn referee_game(seed: u64, preset: &str, max_plies: usize) {
             .to_owned();
         let mut request = common.clone();
         request["action"] = json!(choice);
-        if list.is_empty() {
-            break;
-        }
         let (status, text) = post!(app, "/v1/play", request);
         assert_eq!(status, 200, "{choice}: {text}");
         // The token answers exactly as the clear layout does.

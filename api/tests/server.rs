@@ -260,7 +260,7 @@ fn a_whole_game_refereed_with_tokens_only() {
         ),
         ("ANQI_LOG", "warn"),
     ];
-    let mut server = start_with_env(&[], &env);
+    let server = start_with_env(&[], &env);
     let a = server.addr.clone();
     let post = |path: &str, body: serde_json::Value| {
         let (status, _, text) = request(&a, "POST", path, "application/json", &body.to_string());
@@ -303,14 +303,17 @@ fn a_whole_game_refereed_with_tokens_only() {
     assert!(!end.is_null(), "the game ended by the rules");
     let mut record = deal["record"].clone();
     record["actions"] = serde_json::json!(sent);
-    let (status, _, text) = request_with(
-        &a,
-        "POST",
-        "/v1/validate",
-        "application/json",
-        &format!("Anqi-Token: {}\r\n", token.as_str().unwrap()),
-        &record.to_string(),
-    );
+    let validate = |addr: &str| {
+        request_with(
+            addr,
+            "POST",
+            "/v1/validate",
+            "application/json",
+            &format!("Anqi-Token: {}\r\n", token.as_str().unwrap()),
+            &record.to_string(),
+        )
+    };
+    let (status, _, text) = validate(&a);
     assert_eq!(status, 200, "{text}");
     let verdict: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(verdict["valid"], true, "{verdict}");
@@ -319,15 +322,7 @@ fn a_whole_game_refereed_with_tokens_only() {
     assert_eq!(verdict["derived"]["outcome"], end["outcome"]);
     // A second instance with the same key referees the same game: the service is stateless.
     let other = start_with_env(&[], &env);
-    let (status, _, text) = request_with(
-        &other.addr,
-        "POST",
-        "/v1/validate",
-        "application/json",
-        &format!("Anqi-Token: {}\r\n", token.as_str().unwrap()),
-        &record.to_string(),
-    );
+    let (status, _, text) = validate(&other.addr);
     assert_eq!(status, 200, "{text}");
     assert!(text.contains("\"valid\":true"), "{text}");
-    let _ = server.child.kill();
 }

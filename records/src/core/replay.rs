@@ -228,12 +228,20 @@ pub fn replay_with<G: Rules>(record: &Record, after_ply: impl FnMut(&Ply<G>)) ->
     run::<G>(record, after_ply).0
 }
 
+/// What a replay ends with besides its verdict: the match after the last legal ply, and the
+/// record's preset and seats (so that nobody reads the ruleset twice).
+pub struct Replayed<G: Rules> {
+    pub m: G::Match,
+    pub preset: &'static str,
+    pub seats: u8,
+}
+
 /// Replays a valid `record` to the match after its last ply (with the history the rules
 /// need); an invalid record gives its error.
 pub fn final_match<G: Rules>(record: &Record) -> Result<G::Match, ReplayError> {
     match run::<G>(record, |_| {}) {
         (Verdict { error: Some(e), .. }, _) => Err(e),
-        (_, m) => Ok(m.expect("a record without error was prepared")),
+        (_, replayed) => Ok(replayed.expect("a record without error was prepared").m),
     }
 }
 
@@ -254,7 +262,7 @@ pub fn validate<G: Rules>(record: &Record) -> Verdict {
 pub fn run<G: Rules>(
     record: &Record,
     mut after_ply: impl FnMut(&Ply<G>),
-) -> (Verdict, Option<G::Match>) {
+) -> (Verdict, Option<Replayed<G>>) {
     let prepared = match prepare::<G>(record) {
         Ok(p) => p,
         Err(error) => {
@@ -335,7 +343,12 @@ pub fn run<G: Rules>(
         final_position: G::position(&m).to_string(),
         error,
     };
-    (verdict, Some(m))
+    let replayed = Replayed {
+        m,
+        preset: prepared.preset,
+        seats,
+    };
+    (verdict, Some(replayed))
 }
 
 fn describe(status: Status) -> String {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::outcome::{Outcome, Reason};
 use super::record::Record;
-use super::replay::{Ply, ReplayError, Status, Verdict, run};
+use super::replay::{Ply, ReplayError, Replayed, Status, Verdict, run};
 use super::rules::Rules;
 use super::seat::{MAX_SEATS, Seat};
 
@@ -177,7 +177,7 @@ pub fn score<G: Rules>(
     let mut tally = Tally::default();
     let mut started = false;
     let mut first_plies = Vec::with_capacity(2);
-    let (verdict, m) = run::<G>(record, |ply| {
+    let (verdict, replayed) = run::<G>(record, |ply| {
         if ply.number <= 2 {
             first_plies.push((ply.action.clone(), ply.effect));
         }
@@ -191,17 +191,11 @@ pub fn score<G: Rules>(
     if let Some(error) = verdict.error.clone() {
         return Err(error);
     }
-    let m = m.expect("a valid record was prepared");
+    let Replayed { m, preset, seats } = replayed.expect("a valid record was prepared");
     let last = G::position(&m).clone();
     if !started {
         G::start_credits(&last, |c| tally.add(c));
     }
-    let rules = super::rules::ruleset::<G>(record.preset.as_deref(), &record.options)
-        .expect("a valid record has a ruleset");
-    let seats = G::seats(&rules);
-    let preset = super::rules::find_preset(G::presets(), record.preset.as_deref())
-        .expect("a valid record has a preset")
-        .name;
     Ok(Scored {
         result: scored_result(record, verdict.derived, seats),
         verdict,
