@@ -165,6 +165,30 @@ fn lists_filter_and_paginate() {
             })
             .unwrap();
         assert!(none.is_empty());
+        // The game filter: every stored game is Banqi, none is another game.
+        let by_game = |game: &str| {
+            store
+                .list(&GameFilter {
+                    game: Some(game.into()),
+                    limit: 1000,
+                    ..GameFilter::default()
+                })
+                .unwrap()
+                .len()
+        };
+        assert_eq!(by_game("banqi"), every.len().min(1000));
+        assert_eq!(by_game("luzhanqi"), 0);
+        // Every game has its two seats, sides known once a piece was flipped.
+        assert!(
+            every
+                .iter()
+                .all(|g| g.seats.len() == 2 && g.seats[0].name == g.player1)
+        );
+        assert!(
+            every
+                .iter()
+                .all(|g| g.seats[0].side.is_some() == g.seats[1].side.is_some())
+        );
         // Scoring went in: points are consistent with the result where someone was eliminated.
         assert!(every.iter().all(|g| g.points1 <= 50 && g.points2 <= 50));
     }
