@@ -5,9 +5,10 @@
 use rand::rngs::SmallRng;
 use records::core::{Outcome, Ply, Record, Rules, Scored, Seat};
 
-use crate::report::facts::{Facts, GameFacts, SeatFacts};
+use crate::report::facts::{Facts, SeatFacts};
 
 pub mod banqi;
+pub mod three_kingdoms;
 
 /// A game as the batch tool knows it.
 pub trait Tool: Rules {
@@ -41,6 +42,7 @@ pub trait Tool: Rules {
 #[derive(Clone, Debug)]
 pub enum Part {
     Banqi(banqi::report::Facts),
+    ThreeKingdoms(three_kingdoms::report::Facts),
 }
 
 /// The bot named `name` of game `G`, as an index into its [`Tool::BOTS`].
@@ -82,6 +84,7 @@ impl Part {
     pub fn settle(&mut self, seats: &[SeatFacts], books: &mut Books) {
         match self {
             Part::Banqi(facts) => facts.settle(seats, &mut books.banqi),
+            Part::ThreeKingdoms(_) => {}
         }
     }
 }
@@ -93,15 +96,20 @@ pub fn write_parts(
     data: &std::path::Path,
     part: usize,
 ) -> polars::prelude::PolarsResult<usize> {
-    let banqi: Vec<(&GameFacts, &banqi::report::Facts)> = facts
-        .iter()
-        .map(|f| match &f.part {
-            Part::Banqi(p) => (&f.game, p),
-        })
-        .collect();
+    let mut banqi = Vec::new();
+    let mut three_kingdoms = Vec::new();
+    for f in facts {
+        match &f.part {
+            Part::Banqi(p) => banqi.push((&f.game, p)),
+            Part::ThreeKingdoms(p) => three_kingdoms.push((&f.game, p)),
+        }
+    }
     let mut details = 0;
     if !banqi.is_empty() {
         details += banqi::report::write(&banqi, data, part)?;
+    }
+    if !three_kingdoms.is_empty() {
+        three_kingdoms::report::write(&three_kingdoms, data, part)?;
     }
     Ok(details)
 }
@@ -111,5 +119,7 @@ pub fn part_tables(
     data: &std::path::Path,
     options: &PartOptions,
 ) -> polars::prelude::PolarsResult<Vec<crate::report::table::Table>> {
-    banqi::report::tables(data, options)
+    let mut tables = banqi::report::tables(data, options)?;
+    tables.extend(three_kingdoms::report::tables(data)?);
+    Ok(tables)
 }

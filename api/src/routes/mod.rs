@@ -115,10 +115,13 @@ pub(crate) fn position<G: Rules>(
     let Some(text) = text else {
         return Ok(G::start(rules));
     };
-    G::parse_position(text).map_err(|e| match e {
+    let pos = G::parse_position(text).map_err(|e| match e {
         PositionProblem::Malformed(e) => Problem::new("malformed-position", e).field("position"),
         PositionProblem::Impossible(e) => Problem::new("invalid-position", e).field("position"),
-    })
+    })?;
+    G::position_fits(rules, &pos)
+        .map_err(|e| Problem::new("invalid-position", e).field("position"))?;
+    Ok(pos)
 }
 
 /// An action in notation.

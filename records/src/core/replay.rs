@@ -192,6 +192,8 @@ pub fn prepare<G: Rules>(record: &Record) -> Result<Prepared<G>, ReplayError> {
         Some(text) => G::parse_position(text)
             .map_err(|e| ReplayError::invalid(InvalidStart, format!("start position: {e}")))?,
     };
+    G::position_fits(&rules, &start)
+        .map_err(|e| ReplayError::invalid(InvalidStart, format!("start position: {e}")))?;
     let hidden = match &record.layout {
         None => None,
         Some(value) => {

@@ -66,6 +66,12 @@ pub trait Rules: Sized + Send + Sync + 'static {
     // Notation.
 
     fn parse_position(text: &str) -> Result<Self::Position, PositionProblem>;
+    /// Whether `pos` can be played under `rules`: a position string may say something only
+    /// a ruleset also says (Three Kingdoms names its faction split once a faction is claimed).
+    fn position_fits(rules: &Self::Ruleset, pos: &Self::Position) -> Result<(), String> {
+        let _ = (rules, pos);
+        Ok(())
+    }
     /// An action in notation; a failure is a [`Violation::MALFORMED_NOTATION`].
     fn parse_action(text: &str) -> Result<Self::Action, IllegalAction>;
     /// The hidden truth as a record's `layout` holds it.
@@ -236,4 +242,26 @@ pub fn overrides<G: Rules>(options: &Map<String, Value>) -> Result<G::Overrides,
     }
     serde_json::from_value(Value::Object(options.clone()))
         .map_err(|e| RulesetError::Malformed(e.to_string()))
+}
+
+/// Serde for an option that can turn a rule off: absent → None, `null` → Some(None), a value
+/// → Some(Some(v)).
+pub mod double_option {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<T: Serialize, S: Serializer>(
+        v: &Option<Option<T>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(inner) => inner.serialize(s),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Option<T>>, D::Error> {
+        Option::<T>::deserialize(d).map(Some)
+    }
 }

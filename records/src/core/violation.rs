@@ -31,6 +31,11 @@ impl Violation {
     pub const BLOCKED: Violation = Violation("blocked");
     /// The target holds a piece of the mover's own side.
     pub const OWN_PIECE: Violation = Violation("own_piece");
+    /// A cannon captures only by jumping exactly one screen (Banqi's Taiwan cannon, Three
+    /// Kingdoms).
+    pub const CANNON_NEEDS_ONE_SCREEN: Violation = Violation("cannon_needs_one_screen");
+    /// Covered pieces cannot be captured (Banqi without dark capture, Three Kingdoms).
+    pub const COVERED_TARGET: Violation = Violation("covered_target");
     /// A flip or attack on a hidden piece without the piece revealed, and no hidden truth
     /// (layout, setup) to fill it from.
     pub const REVEAL_MISSING: Violation = Violation("reveal_missing");
@@ -52,6 +57,8 @@ impl Violation {
         Violation::UNREACHABLE,
         Violation::BLOCKED,
         Violation::OWN_PIECE,
+        Violation::CANNON_NEEDS_ONE_SCREEN,
+        Violation::COVERED_TARGET,
         Violation::REVEAL_MISSING,
         Violation::REVEAL_UNEXPECTED,
         Violation::REVEAL_IMPOSSIBLE,

@@ -18,6 +18,7 @@ pub mod three_kingdoms;
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum GameKind {
     Banqi,
+    ThreeKingdoms,
 }
 
 /// Binds `$G` to the [`Rules`] type of `$kind` and evaluates `$body`: the one place a game kind
@@ -37,13 +38,16 @@ macro_rules! with_game {
                 type $G = $crate::games::banqi::Banqi;
                 $body
             }
+            $crate::games::GameKind::ThreeKingdoms => {
+                type $G = $crate::games::three_kingdoms::ThreeKingdoms;
+                $body
+            }
         }
     };
 }
 
 /// Games the toolkit will play (RULES.md §7–9) but does not yet: listed, not playable.
 pub const PLANNED: &[(&str, &str)] = &[
-    ("three-kingdoms", "Three Kingdoms Banqi (三國暗棋)"),
     (
         "luzhanqi",
         "Luzhanqi (陸軍棋): open, dark with referee, flip",
@@ -52,7 +56,7 @@ pub const PLANNED: &[(&str, &str)] = &[
 ];
 
 impl GameKind {
-    pub const ALL: &'static [GameKind] = &[GameKind::Banqi];
+    pub const ALL: &'static [GameKind] = &[GameKind::Banqi, GameKind::ThreeKingdoms];
 
     /// The `game` value of a record.
     pub fn name(self) -> &'static str {

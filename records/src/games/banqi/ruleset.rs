@@ -198,7 +198,7 @@ pub struct Overrides {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        with = "double_option"
+        with = "crate::core::rules::double_option"
     )]
     pub no_progress: Option<Option<u16>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -206,7 +206,7 @@ pub struct Overrides {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        with = "double_option"
+        with = "crate::core::rules::double_option"
     )]
     pub long_chase: Option<Option<u8>>,
 }
@@ -214,27 +214,6 @@ pub struct Overrides {
 impl Overrides {
     pub fn is_empty(&self) -> bool {
         *self == Overrides::default()
-    }
-}
-
-/// `absent` → None, `null` → Some(None), a value → Some(Some(v)).
-mod double_option {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub fn serialize<T: Serialize, S: Serializer>(
-        v: &Option<Option<T>>,
-        s: S,
-    ) -> Result<S::Ok, S::Error> {
-        match v {
-            Some(inner) => inner.serialize(s),
-            None => s.serialize_none(),
-        }
-    }
-
-    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
-        d: D,
-    ) -> Result<Option<Option<T>>, D::Error> {
-        Option::<T>::deserialize(d).map(Some)
     }
 }
 

@@ -141,7 +141,7 @@ fn parse_board(text: &str) -> Result<[Cell; 32], ParseSetupError> {
     Ok(board)
 }
 
-fn parse_pool(text: &str) -> Result<Pool, ParseSetupError> {
+pub(crate) fn parse_pool(text: &str) -> Result<Pool, ParseSetupError> {
     let err = || ParseSetupError::Covered(text.to_owned());
     let mut pool = Pool::default();
     if text == "-" {

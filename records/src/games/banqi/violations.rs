@@ -5,10 +5,6 @@ use crate::core::Violation;
 impl Violation {
     /// The rank rule forbids this capture.
     pub const RANK_FORBIDS_CAPTURE: Violation = Violation::new("rank_forbids_capture");
-    /// A Taiwan cannon captures only by jumping exactly one screen.
-    pub const CANNON_NEEDS_ONE_SCREEN: Violation = Violation::new("cannon_needs_one_screen");
-    /// Covered pieces cannot be captured under this ruleset (no dark capture).
-    pub const COVERED_TARGET: Violation = Violation::new("covered_target");
     /// Chain capture is off in this ruleset.
     pub const CHAIN_NOT_ALLOWED: Violation = Violation::new("chain_not_allowed");
     /// After a non-capturing move, or within a chain, every hop must capture.
@@ -24,8 +20,6 @@ impl Violation {
 /// Banqi's own codes, for the registry and the docs.
 pub const VIOLATIONS: &[Violation] = &[
     Violation::RANK_FORBIDS_CAPTURE,
-    Violation::CANNON_NEEDS_ONE_SCREEN,
-    Violation::COVERED_TARGET,
     Violation::CHAIN_NOT_ALLOWED,
     Violation::CHAIN_NEEDS_CAPTURE,
     Violation::DARK_LINK_NOT_ALLOWED,

@@ -58,6 +58,38 @@ impl Split {
             Split::Soldiers => ["soldiers", "commanders", "armies"],
         }
     }
+
+    /// The factions' letters in a position string, by index: each split has its own, so
+    /// that a position names its split once a faction is claimed.
+    pub const fn letters(self) -> [char; 3] {
+        match self {
+            Split::Generals => ['g', 'r', 'b'],
+            Split::Soldiers => ['s', 'c', 'a'],
+        }
+    }
+
+    /// The split and faction a position-string letter names.
+    pub fn from_letter(c: char) -> Option<(Split, Faction)> {
+        [Split::Generals, Split::Soldiers]
+            .into_iter()
+            .find_map(|split| {
+                let i = split.letters().iter().position(|l| *l == c)?;
+                Some((split, Faction(i as u8)))
+            })
+    }
+
+    /// The faction's name.
+    pub const fn name(self, faction: Faction) -> &'static str {
+        self.factions()[faction.0 as usize]
+    }
+
+    /// The points of a faction's pieces at the start (320 each in the first split).
+    pub fn total_points(self, faction: Faction) -> u32 {
+        Piece::all()
+            .filter(|p| self.faction(*p) == faction)
+            .map(|p| points(p.role) * p.role.count() as u32)
+            .sum()
+    }
 }
 
 #[cfg(test)]
@@ -80,7 +112,15 @@ mod tests {
                     assert_eq!(sizes, [12, 10, 10]);
                     assert_eq!(totals, [320, 320, 320]);
                 }
-                Split::Soldiers => assert_eq!(sizes, [10, 10, 12]),
+                Split::Soldiers => {
+                    assert_eq!(sizes, [10, 10, 12]);
+                    assert_eq!(totals, [220, 260, 480]);
+                }
+            }
+            for f in 0..3 {
+                assert_eq!(split.total_points(Faction(f)), totals[f as usize]);
+                let letter = split.letters()[f as usize];
+                assert_eq!(Split::from_letter(letter), Some((split, Faction(f))));
             }
         }
         assert_eq!(Split::default(), Split::Generals);

@@ -207,17 +207,55 @@ pub fn ray(from: Point, dir: usize) -> impl Iterator<Item = Point> {
     (1..FILES as i8).map_while(move |k| from.offset(df * k, dr * k))
 }
 
+const fn rays() -> [[Points; 4]; Point::COUNT] {
+    let mut out = [[Points::EMPTY; 4]; Point::COUNT];
+    let mut i = 0;
+    while i < Point::COUNT {
+        let mut dir = 0;
+        while dir < 4 {
+            let (df, dr) = ORTHOGONAL[dir];
+            let mut bits = 0u64;
+            let mut k = 1;
+            while let Some(q) = Point(i as u8).offset(df * k, dr * k) {
+                bits |= 1 << q.0;
+                k += 1;
+            }
+            out[i][dir] = Points(bits);
+            dir += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Every point from a point to the edge, per direction (0 up, 1 right, 2 down, 3 left).
+pub const RAYS: [[Points; 4]; Point::COUNT] = rays();
+
+/// The nearest point of `set` (a subset of one ray) to the ray's origin: up and right run
+/// to higher indices, down and left to lower.
+#[inline]
+fn nearest(set: Points, dir: usize) -> Option<Point> {
+    if set.0 == 0 {
+        None
+    } else if dir < 2 {
+        Some(Point(set.0.trailing_zeros() as u8))
+    } else {
+        Some(Point(63 - set.0.leading_zeros() as u8))
+    }
+}
+
 /// What a sliding piece (general, chariot) on `from` reaches: the empty points along each
 /// line, and the first occupied point of each line (a capture when it holds a revealed enemy).
+#[inline]
 pub fn slides(from: Point, occupied: Points) -> (Points, Points) {
     let (mut empty, mut first) = (Points::EMPTY, Points::EMPTY);
-    for dir in 0..4 {
-        for p in ray(from, dir) {
-            if occupied.contains(p) {
-                first.set(p);
-                break;
+    for (dir, ray) in RAYS[from.index()].iter().enumerate() {
+        match nearest(*ray & occupied, dir) {
+            Some(blocker) => {
+                first.set(blocker);
+                empty = empty | (*ray & !RAYS[blocker.index()][dir] & !Points::single(blocker));
             }
-            empty.set(p);
+            None => empty = empty | *ray,
         }
     }
     (empty, first)
@@ -225,21 +263,28 @@ pub fn slides(from: Point, occupied: Points) -> (Points, Points) {
 
 /// The points a cannon on `from` could capture on: along each line, the first occupied point
 /// beyond exactly one screen (any piece).
+#[inline]
 pub fn cannon_targets(from: Point, occupied: Points) -> Points {
     let mut out = Points::EMPTY;
-    for dir in 0..4 {
-        let mut screened = false;
-        for p in ray(from, dir) {
-            if occupied.contains(p) {
-                if screened {
-                    out.set(p);
-                    break;
-                }
-                screened = true;
-            }
+    for (dir, ray) in RAYS[from.index()].iter().enumerate() {
+        if let Some(screen) = nearest(*ray & occupied, dir)
+            && let Some(target) = nearest(RAYS[screen.index()][dir] & occupied, dir)
+        {
+            out.set(target);
         }
     }
     out
+}
+
+/// The points strictly between `a` and `b` on one rank or file (empty when they share
+/// neither, or are neighbours).
+pub fn between(a: Point, b: Point) -> Points {
+    for (dir, ray) in RAYS[a.index()].iter().enumerate() {
+        if ray.contains(b) {
+            return *ray & !RAYS[b.index()][dir] & !Points::single(b);
+        }
+    }
+    Points::EMPTY
 }
 
 #[cfg(test)]
@@ -293,5 +338,22 @@ mod tests {
         assert_eq!(names(cannon_targets(p("a1"), occupied)), ["a5"]);
         let with_d1 = occupied | Points::single(p("d1"));
         assert_eq!(names(cannon_targets(p("a1"), with_d1)), ["a5", "d1"]);
+        // The tables agree with walking the rays, from every point over scattered pieces.
+        let scattered = Points(0x0001_2345_6789_abcd & Points::ALL.0);
+        for from in Point::all() {
+            let walked: Points = (0..4)
+                .flat_map(|d| ray(from, d))
+                .fold(Points::EMPTY, |a, q| a | Points::single(q));
+            let all_rays = RAYS[from.index()].iter().fold(Points::EMPTY, |a, r| a | *r);
+            assert_eq!(walked, all_rays);
+            let (empty, first) = slides(from, scattered);
+            assert!((empty & scattered).is_empty() && (first & !scattered).is_empty());
+        }
+        assert_eq!(names(between(p("a1"), p("a5"))), ["a2", "a3", "a4"]);
+        assert_eq!(
+            names(between(p("i2"), p("c2"))),
+            ["d2", "e2", "f2", "g2", "h2"]
+        );
+        assert!(between(p("a1"), p("b2")).is_empty() && between(p("a1"), p("a2")).is_empty());
     }
 }

@@ -1,0 +1,93 @@
+//! Three Kingdoms Banqi in the batch tool: its bots, its `anqi score` line and its part of
+//! the report.
+
+use rand::RngExt;
+use rand::rngs::SmallRng;
+use records::core::{Outcome, Ply, Record, Scored, Seat};
+use records::games::banqi::Cell;
+use records::games::three_kingdoms::scoring::ScoreSheet;
+use records::games::three_kingdoms::{Action, Match, ThreeKingdoms, piece_points};
+
+use super::{Part, Tool};
+
+pub mod report;
+
+/// The bots: uniform random, and a greedy one that takes the capture worth the most points
+/// (recalling when it may: that finishes first), else plays at random.
+const RANDOM: usize = 0;
+
+impl Tool for ThreeKingdoms {
+    const BOTS: &'static [&'static str] = &["random", "greedy"];
+
+    fn choose(bot: usize, m: &Match, rng: &mut SmallRng, buffer: &mut Vec<Action>) -> Action {
+        m.pos.legal_actions(&m.rules, buffer);
+        debug_assert!(!buffer.is_empty(), "asked to move in a finished game");
+        if bot == RANDOM {
+            return buffer[rng.random_range(0..buffer.len())];
+        }
+        let value = |a: &Action| match a {
+            Action::Recall => 1000,
+            Action::Move { to, .. } => match m.pos.cell(*to) {
+                Cell::Revealed(p) => piece_points(p.role),
+                _ => 0,
+            },
+            Action::Flip { .. } => 0,
+        };
+        let best = buffer.iter().map(value).max().unwrap_or(0);
+        let ties = buffer.iter().filter(|a| value(a) == best).count();
+        let pick = rng.random_range(0..ties);
+        *buffer
+            .iter()
+            .filter(|a| value(a) == best)
+            .nth(pick)
+            .expect("pick < ties")
+    }
+
+    fn outcome(sheet: &ScoreSheet) -> Option<Outcome> {
+        sheet.result.map(|r| r.outcome)
+    }
+
+    /// Three Kingdoms is not played for coins.
+    fn payment(_: &ScoreSheet) -> Option<(Seat, Seat, u64)> {
+        None
+    }
+
+    fn score_text(sheet: &ScoreSheet) -> String {
+        let result = match sheet.result {
+            None => "unfinished".to_owned(),
+            Some(r) => {
+                let why = r.reason.map_or(String::new(), |r| format!(" by {r}"));
+                format!("{}{why}", r.outcome.describe())
+            }
+        };
+        let seats: Vec<String> = sheet
+            .seats
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {}: captured {} ({} points), {} points",
+                    s.seat,
+                    s.faction.unwrap_or("no faction"),
+                    if s.captured.is_empty() {
+                        "nothing"
+                    } else {
+                        &s.captured
+                    },
+                    s.captured_points,
+                    s.points
+                )
+            })
+            .collect();
+        format!("{}\t{result}\t{}", sheet.preset, seats.join(" · "))
+    }
+
+    type Watch = report::Watch;
+
+    fn watch(watch: &mut report::Watch, ply: &Ply<ThreeKingdoms>) {
+        report::watch(watch, ply)
+    }
+
+    fn part(watch: report::Watch, _: &Record, scored: &Scored<ThreeKingdoms>) -> Part {
+        Part::ThreeKingdoms(report::facts(watch, scored))
+    }
+}

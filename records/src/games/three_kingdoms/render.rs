@@ -1,0 +1,150 @@
+//! A Three Kingdoms position as an SVG picture: the 9×5 intersections of half a xiangqi
+//! board, rank 5 at the top (as the position string reads), pieces on the points as their
+//! Chinese characters ringed in their faction's colour, covered pieces as plain backs, the
+//! last action's points marked, and a legend of the seats' factions.
+
+use std::fmt::Write;
+
+use crate::core::Seat;
+use crate::games::banqi::{Cell, Color};
+
+use super::notation::Action;
+use super::pieces::Faction;
+use super::points::Point;
+use super::position::Position;
+
+const GAP: u32 = 64;
+const MARGIN: u32 = 40;
+const LEGEND: u32 = 34;
+
+/// Each faction's colour, by index (the first split's generals, red, black).
+const FACTION_COLOURS: [&str; 3] = ["#2e7d32", "#b3121b", "#1f3a8a"];
+
+/// The points an action touches.
+fn marked(last: Option<&Action>) -> Vec<Point> {
+    match last {
+        Some(Action::Flip { point, .. }) => vec![*point],
+        Some(Action::Move { from, to }) => vec![*from, *to],
+        Some(Action::Recall) | None => Vec::new(),
+    }
+}
+
+fn centre(p: Point) -> (u32, u32) {
+    (
+        MARGIN + p.file() as u32 * GAP,
+        MARGIN + (4 - p.rank() as u32) * GAP,
+    )
+}
+
+/// The SVG document of `pos`, the points of `last` marked.
+pub fn svg(pos: &Position, last: Option<&Action>) -> String {
+    let (w, h) = (2 * MARGIN + 8 * GAP, 2 * MARGIN + 4 * GAP + LEGEND);
+    let mut s = String::with_capacity(12 * 1024);
+    let _ = write!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="'Noto Serif CJK TC','Noto Serif TC','Songti TC','SimSun',serif"><title>{pos}</title><rect x="0" y="0" width="{w}" height="{h}" fill="#f3e3c0"/>"##
+    );
+    for rank in 0..5 {
+        let y = MARGIN + rank * GAP;
+        let _ = write!(
+            s,
+            r##"<line x1="{MARGIN}" y1="{y}" x2="{}" y2="{y}" stroke="#5a4020" stroke-width="1.5"/><text x="{}" y="{}" font-size="14" text-anchor="middle" fill="#5a4020" font-family="sans-serif">{}</text>"##,
+            MARGIN + 8 * GAP,
+            MARGIN / 2 - 4,
+            y + 5,
+            5 - rank
+        );
+    }
+    for file in 0..9 {
+        let x = MARGIN + file * GAP;
+        let _ = write!(
+            s,
+            r##"<line x1="{x}" y1="{MARGIN}" x2="{x}" y2="{}" stroke="#5a4020" stroke-width="1.5"/><text x="{x}" y="{}" font-size="14" text-anchor="middle" fill="#5a4020" font-family="sans-serif">{}</text>"##,
+            MARGIN + 4 * GAP,
+            MARGIN + 4 * GAP + 26,
+            (b'a' + file as u8) as char
+        );
+    }
+    let r = GAP / 2 - 5;
+    for p in marked(last) {
+        let (cx, cy) = centre(p);
+        let _ = write!(
+            s,
+            r##"<circle class="last" cx="{cx}" cy="{cy}" r="{}" fill="#f6d55c" data-point="{p}"/>"##,
+            r + 4
+        );
+    }
+    for p in Point::all() {
+        let (cx, cy) = centre(p);
+        match pos.cell(p) {
+            Cell::Empty => {}
+            Cell::Covered => {
+                let _ = write!(
+                    s,
+                    r##"<g class="covered" data-point="{p}"><circle cx="{cx}" cy="{cy}" r="{r}" fill="#7a4b2a" stroke="#3d2412" stroke-width="2"/><circle cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="#d9b27c" stroke-width="2"/></g>"##,
+                    r - 6
+                );
+            }
+            Cell::Revealed(piece) => {
+                let faction = pos.split().faction(piece);
+                let ring = FACTION_COLOURS[faction.0 as usize];
+                let ink = match piece.color {
+                    Color::Red => "#b3121b",
+                    Color::Black => "#1a1a1a",
+                };
+                let _ = write!(
+                    s,
+                    r##"<g class="piece" data-point="{p}" data-piece="{}" data-faction="{}"><circle cx="{cx}" cy="{cy}" r="{r}" fill="#fbf1da" stroke="{ring}" stroke-width="4"/><text x="{cx}" y="{}" font-size="26" text-anchor="middle" fill="{ink}">{}</text></g>"##,
+                    piece.char(),
+                    pos.split().name(faction),
+                    cy + 9,
+                    piece.chinese()
+                );
+            }
+        }
+    }
+    legend(&mut s, pos, h - LEGEND + 8);
+    s.push_str("</svg>");
+    s
+}
+
+/// A line under the board: each seat, its faction in its colour, and who is to move.
+fn legend(s: &mut String, pos: &Position, y: u32) {
+    for seat in Seat::all(3) {
+        let x = MARGIN + seat.index() as u32 * 3 * GAP;
+        let (name, colour) = match pos.faction_of(seat) {
+            Some(Faction(f)) => (pos.split().name(Faction(f)), FACTION_COLOURS[f as usize]),
+            None => ("no faction", "#8a6a3a"),
+        };
+        let mark = if pos.to_move() == seat { " ◀" } else { "" };
+        let _ = write!(
+            s,
+            r##"<g class="seat" data-seat="{}"><circle cx="{x}" cy="{}" r="7" fill="{colour}"/><text x="{}" y="{}" font-size="14" fill="#3d2412" font-family="sans-serif">{seat}: {name}{mark}</text></g>"##,
+            seat.code(),
+            y + 6,
+            x + 12,
+            y + 11
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draws_points_factions_and_the_last_move() {
+        let pos: Position = "K3X4/p8/9/9/4R3m rgb 2 k1 -/-/- --- 0 9".parse().unwrap();
+        let action: Action = "e1-e2".parse().unwrap();
+        let svg = svg(&pos, Some(&action));
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+        assert!(
+            svg.contains("帥") && svg.contains("俥") && svg.contains("卒") && svg.contains("象")
+        );
+        assert_eq!(svg.matches(r#"class="covered""#).count(), 1);
+        assert_eq!(svg.matches(r#"class="piece""#).count(), 4);
+        assert_eq!(svg.matches(r#"class="last""#).count(), 2);
+        assert!(svg.contains(r#"data-point="a5" data-piece="K" data-faction="generals""#));
+        assert!(svg.contains("player 2: generals ◀"));
+    }
+}

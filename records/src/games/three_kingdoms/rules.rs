@@ -1,0 +1,216 @@
+//! Three Kingdoms' [`Rules`]: how the game-generic core reaches the engine.
+
+use serde_json::Value;
+
+use crate::core::{
+    Credit, End, IllegalAction, OptionInfo, PositionProblem, Reason, Record, Rules, RulesetError,
+    ScoreError, Seat, Table, Violation,
+};
+
+use super::layout::Layout;
+use super::notation::{Action, ParsePositionError};
+use super::play::Effect;
+use super::position::Position;
+use super::render::svg;
+use super::ruleset::{OPTIONS, Overrides, PRESETS, Preset, Ruleset};
+use super::scoring;
+use super::view::{SeatView, seat_view};
+
+/// Three Kingdoms Banqi (三國暗棋), RULES.md §7.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ThreeKingdoms;
+
+/// A position and its ruleset: the game keeps no other history (no repetition rule; the
+/// no-progress counter is in the position).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Match {
+    pub rules: Ruleset,
+    pub pos: Position,
+}
+
+impl Match {
+    /// A match from `pos` under `rules`; a position where no faction is claimed yet takes
+    /// the ruleset's split.
+    pub fn new(rules: Ruleset, mut pos: Position) -> Match {
+        if pos.factions.iter().all(|f| *f == super::position::NONE) {
+            pos.split = rules.split;
+        }
+        Match { rules, pos }
+    }
+}
+
+impl Rules for ThreeKingdoms {
+    const NAME: &'static str = "three-kingdoms";
+    const TITLE: &'static str = "Three Kingdoms Banqi (三國暗棋)";
+    const REASONS: &'static [Reason] = super::violations::REASONS;
+    const VIOLATIONS: &'static [Violation] = super::violations::VIOLATIONS;
+
+    type Ruleset = Ruleset;
+    type Overrides = Overrides;
+    type Position = Position;
+    type Match = Match;
+    type Action = Action;
+    type Effect = Effect;
+    type Hidden = Layout;
+    type View = SeatView;
+    type Score = scoring::ScoreSheet;
+    type PositionScore = scoring::PositionScore;
+
+    fn presets() -> &'static [Preset] {
+        PRESETS
+    }
+
+    fn options() -> &'static [OptionInfo] {
+        OPTIONS
+    }
+
+    fn apply(base: Ruleset, overrides: &Overrides) -> Result<Ruleset, RulesetError> {
+        base.with(overrides)
+    }
+
+    fn seats(_: &Ruleset) -> u8 {
+        3
+    }
+
+    fn parse_position(text: &str) -> Result<Position, PositionProblem> {
+        text.parse().map_err(|e| match e {
+            ParsePositionError::Syntax(e) => PositionProblem::Malformed(e.to_string()),
+            ParsePositionError::Invalid(e) => PositionProblem::Impossible(e.to_string()),
+        })
+    }
+
+    fn position_fits(rules: &Ruleset, pos: &Position) -> Result<(), String> {
+        let claimed = pos.factions.iter().any(|f| *f != super::position::NONE);
+        if claimed && pos.split() != rules.split {
+            return Err(format!(
+                "the position's factions are of the {:?} split, the ruleset plays the {:?} split",
+                pos.split(),
+                rules.split
+            )
+            .to_lowercase());
+        }
+        Ok(())
+    }
+
+    fn parse_action(text: &str) -> Result<Action, IllegalAction> {
+        text.parse()
+            .map_err(|e: super::notation::ParseActionError| {
+                IllegalAction::new(Violation::MALFORMED_NOTATION, e.to_string())
+            })
+    }
+
+    fn parse_hidden(value: &Value) -> Result<Layout, String> {
+        match value {
+            Value::String(s) => s
+                .parse()
+                .map_err(|e: super::ParseLayoutError| e.to_string()),
+            _ => Err(
+                "a Three Kingdoms layout is a string of 32 piece letters, one per start point"
+                    .to_owned(),
+            ),
+        }
+    }
+
+    fn hidden_value(layout: &Layout) -> Value {
+        Value::String(layout.to_string())
+    }
+
+    fn start(rules: &Ruleset) -> Position {
+        Position::start(rules.split)
+    }
+
+    fn new_match(rules: Ruleset, start: Position) -> Match {
+        Match::new(rules, start)
+    }
+
+    fn position(m: &Match) -> &Position {
+        &m.pos
+    }
+
+    fn to_move(pos: &Position) -> Seat {
+        pos.to_move()
+    }
+
+    fn ply(pos: &Position) -> u32 {
+        pos.ply()
+    }
+
+    fn end(m: &Match) -> Option<End> {
+        m.pos.end(&m.rules)
+    }
+
+    fn legal_actions(m: &Match, out: &mut Vec<Action>) {
+        m.pos.legal_actions(&m.rules, out)
+    }
+
+    fn play(m: &mut Match, action: &Action) -> Result<Effect, IllegalAction> {
+        m.pos.play(&m.rules, action)
+    }
+
+    fn hidden_fits(layout: &Layout, pos: &Position) -> Result<(), String> {
+        layout.fits(pos)
+    }
+
+    fn reveal(
+        action: Action,
+        _: &Position,
+        layout: Option<&Layout>,
+    ) -> Result<Action, IllegalAction> {
+        match layout {
+            Some(layout) => layout.fill(action),
+            None => Ok(action),
+        }
+    }
+
+    fn deal<R: rand::RngExt + ?Sized>(_: &Ruleset, rng: &mut R) -> Layout {
+        Layout::shuffled(rng)
+    }
+
+    fn disguise<R: rand::RngExt + ?Sized>(
+        layout: &Layout,
+        pos: &Position,
+        _: Seat,
+        rng: &mut R,
+    ) -> Layout {
+        // All three seats see the same: revealed pieces, and the covered ones as a multiset.
+        layout.shuffle_covered(pos, rng)
+    }
+
+    fn start_credits(start: &Position, credit: impl FnMut(Credit)) {
+        scoring::start_credits(start, credit)
+    }
+
+    fn credits(before: &Position, _: &Position, effect: &Effect, credit: impl FnMut(Credit)) {
+        scoring::credits(before, effect, credit)
+    }
+
+    /// Three Kingdoms is not played for coins: the table is not used.
+    fn score(record: &Record, _: &Table, _: u32) -> Result<Self::Score, ScoreError> {
+        scoring::score_sheet(record)
+    }
+
+    fn score_position(pos: &Position) -> Self::PositionScore {
+        scoring::score_position(pos)
+    }
+
+    fn side(pos: &Position, seat: Seat) -> Option<&'static str> {
+        pos.faction_of(seat).map(|f| pos.split().name(f))
+    }
+
+    fn view(m: &Match, seat: Seat) -> SeatView {
+        seat_view(m, seat)
+    }
+
+    fn effect_code(effect: &Effect) -> &'static str {
+        match effect {
+            Effect::Flip { .. } => "flip",
+            Effect::Move => "move",
+            Effect::Capture { .. } => "capture",
+            Effect::Recall { .. } => "recall",
+        }
+    }
+
+    fn svg(pos: &Position, last: Option<&Action>) -> String {
+        svg(pos, last)
+    }
+}

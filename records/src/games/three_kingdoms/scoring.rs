@@ -1,0 +1,125 @@
+//! Scoring a Three Kingdoms game (RULES.md §7): every captured piece credited to the seat that
+//! captured it, with seed 003's points (將帥車 50, 象相士仕 20, 卒兵 22, 馬 30, 包炮 40), and
+//! each seat's points in the sense of the points ending (its faction's 320 − lost + captured).
+
+use serde::Serialize;
+
+use crate::core::scoring::{ScoredResult, score};
+use crate::core::{Credit, Record, ScoreError, Seat};
+use crate::games::banqi::Piece;
+
+use super::pieces::points;
+use super::play::Effect;
+use super::position::Position;
+use super::rules::ThreeKingdoms;
+
+/// The captures a start position says were made before it.
+pub fn start_credits(start: &Position, mut credit: impl FnMut(Credit)) {
+    for seat in Seat::all(3) {
+        for piece in Piece::all() {
+            for _ in 0..start.captured(seat).count(piece) {
+                credit(Credit {
+                    seat,
+                    piece: piece.char(),
+                    points: points(piece.role),
+                });
+            }
+        }
+    }
+}
+
+/// The piece a ply captured, credited to the mover.
+pub fn credits(before: &Position, effect: &Effect, mut credit: impl FnMut(Credit)) {
+    if let Effect::Capture { piece } = effect {
+        credit(Credit {
+            seat: before.to_move(),
+            piece: piece.char(),
+            points: points(piece.role),
+        });
+    }
+}
+
+/// One seat's score.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = ThreeKingdomsSeatScore))]
+pub struct SeatScore {
+    pub seat: Seat,
+    /// The faction it claimed (absent while it has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub faction: Option<&'static str>,
+    /// What it captured, as piece letters in the order of capture.
+    pub captured: String,
+    pub captured_points: u32,
+    /// The points of its faction's pieces the others captured.
+    pub lost_points: u32,
+    /// Its faction's starting points − lost + captured (seed 003's 計分法).
+    pub points: i64,
+    /// Its place once it is out or the game is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub place: Option<u8>,
+}
+
+/// A scored Three Kingdoms record.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = ThreeKingdomsScoreSheet))]
+pub struct ScoreSheet {
+    pub preset: &'static str,
+    /// How the game ended (stated, else derived); absent while it goes on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<ScoredResult>,
+    pub seats: Vec<SeatScore>,
+}
+
+/// Replays and scores `record`.
+pub fn score_sheet(record: &Record) -> Result<ScoreSheet, ScoreError> {
+    let scored = score::<ThreeKingdoms>(record, |_| {})?;
+    let seats = Seat::all(3)
+        .map(|seat| {
+            seat_score(
+                &scored.last,
+                seat,
+                scored.tally.captured(seat).to_owned(),
+                scored.result.map(|r| r.outcome.place(seat)),
+            )
+        })
+        .collect();
+    Ok(ScoreSheet {
+        preset: scored.preset,
+        result: scored.result,
+        seats,
+    })
+}
+
+fn seat_score(pos: &Position, seat: Seat, captured: String, place: Option<u8>) -> SeatScore {
+    let faction = pos.faction_of(seat);
+    SeatScore {
+        seat,
+        faction: faction.map(|f| pos.split().name(f)),
+        captured,
+        captured_points: pos.captured_points(seat),
+        lost_points: faction.map_or(0, |f| pos.lost_points(f)),
+        points: pos.points_score(seat),
+        place: place.or(pos.place(seat)),
+    }
+}
+
+/// What a bare position says about each seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = ThreeKingdomsPositionScore))]
+pub struct PositionScore {
+    pub seats: Vec<SeatScore>,
+}
+
+/// The score of a bare position (captures in the order of the position string's pools).
+pub fn score_position(pos: &Position) -> PositionScore {
+    let seats = Seat::all(3)
+        .map(|seat| {
+            let captured = pos.captured(seat).letters();
+            seat_score(pos, seat, captured, None)
+        })
+        .collect();
+    PositionScore { seats }
+}
