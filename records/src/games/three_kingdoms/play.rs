@@ -331,7 +331,7 @@ impl Position {
     /// The turn passes to the next seat in rotation that is in the game and has a legal
     /// action: the others pass. When nobody can act, it stays with the next seat in the game
     /// (and the game is over: [`Position::end`]).
-    fn pass_turn(&mut self, rules: &Ruleset, mover: Seat) {
+    pub(crate) fn pass_turn(&mut self, rules: &Ruleset, mover: Seat) {
         let mut first_in_play = None;
         let mut seat = mover;
         for _ in 0..3 {

@@ -30,10 +30,15 @@ pub struct Match {
 
 impl Match {
     /// A match from `pos` under `rules`; a position where no faction is claimed yet takes
-    /// the ruleset's split.
+    /// the ruleset's split, and a position string whose seat to move has no legal action
+    /// passes the turn on, as play would have.
     pub fn new(rules: Ruleset, mut pos: Position) -> Match {
         if pos.factions.iter().all(|f| *f == super::position::NONE) {
             pos.split = rules.split;
+        }
+        let seat = pos.to_move();
+        if pos.place(seat).is_none() && !pos.has_action(&rules, seat) {
+            pos.pass_turn(&rules, seat);
         }
         Match { rules, pos }
     }
