@@ -14,9 +14,11 @@ use utoipa_swagger_ui::SwaggerUi;
 
 pub mod body;
 pub mod examples;
+pub mod examples_tk;
 pub mod openapi;
 pub mod problem;
 pub mod routes;
+pub mod schemas;
 
 pub use body::Limits;
 pub use problem::Problem;

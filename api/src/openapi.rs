@@ -12,7 +12,8 @@ use crate::routes::{games, meta, positions, records_routes};
     info(
         title = "Anqi",
         description = "Rules, validation, scoring and pictures for Banqi (暗棋, Chinese Dark Chess) \
-            and its house rules. Stateless: every request carries the position or record it is about. \
+            and its house rules, and Three Kingdoms Banqi (三國暗棋, three players): every request \
+            names its `game` (default `banqi`). Stateless: every request carries the position or record it is about. \
             Errors are RFC 9457 problem details (application/problem+json): 400 malformed input, \
             422 well-formed but illegal, 404/405 unknown route or method, 413 too large, 415 wrong \
             media type; `GET /problems` lists the problem types.",
@@ -25,7 +26,7 @@ use crate::routes::{games, meta, positions, records_routes};
         positions::render, positions::render_get,
         games::create, games::get, games::list,
     ),
-    modifiers(&BearerToken),
+    modifiers(&BearerToken, &GameExamples),
     components(schemas(crate::problem::Problem)),
     tags(
         (name = "meta", description = "What the service knows: games, presets, options."),
@@ -46,5 +47,62 @@ impl Modify for BearerToken {
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
         );
+    }
+}
+
+/// Each game's examples of the operations that take a game: the `example` an operation
+/// declares is Banqi's; this names it `banqi` and adds the other games' beside it.
+struct GameExamples;
+
+impl Modify for GameExamples {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::RefOr;
+        use utoipa::openapi::example::ExampleBuilder;
+        let named = |content: &mut utoipa::openapi::content::Content, game: &str, value| {
+            if let Some(banqi) = content.example.take() {
+                content.examples.insert(
+                    "banqi".into(),
+                    RefOr::T(
+                        ExampleBuilder::new()
+                            .summary("Banqi")
+                            .value(Some(banqi))
+                            .build(),
+                    ),
+                );
+            }
+            content.examples.insert(
+                game.into(),
+                RefOr::T(
+                    ExampleBuilder::new()
+                        .summary("Three Kingdoms Banqi")
+                        .value(Some(value))
+                        .build(),
+                ),
+            );
+        };
+        for (path, request, response) in crate::examples_tk::by_path() {
+            let Some(op) = openapi
+                .paths
+                .paths
+                .get_mut(path)
+                .and_then(|item| item.post.as_mut())
+            else {
+                panic!("no POST {path} for its example");
+            };
+            if let Some(RefOr::T(body)) = op.request_body.as_mut() {
+                for content in body.content.values_mut() {
+                    if let RefOr::T(content) = content {
+                        named(content, "three-kingdoms", request.clone());
+                    }
+                }
+            }
+            if let Some(RefOr::T(ok)) = op.responses.responses.get_mut("200") {
+                for content in ok.content.values_mut() {
+                    if let RefOr::T(content) = content {
+                        named(content, "three-kingdoms", response.clone());
+                    }
+                }
+            }
+        }
     }
 }

@@ -9,27 +9,64 @@ fn spec() -> Value {
     serde_json::to_value(api::openapi::ApiDoc::openapi()).unwrap()
 }
 
-/// (method, path, request content type, request example, 200 response content type and example)
-fn operations(spec: &Value) -> Vec<(String, String, Option<(String, Value)>, (String, Value))> {
+/// One example exchange: method, path, the request (content type, example) and the 200
+/// response (content type, example).
+type Exchange = (String, String, Option<(String, Value)>, (String, Value));
+
+/// A media type's examples by name: its `example` as `""`, or each of its named `examples`.
+fn named(media: &Value) -> Vec<(String, Value)> {
+    match media["examples"].as_object() {
+        Some(examples) => examples
+            .iter()
+            .map(|(name, e)| (name.clone(), e["value"].clone()))
+            .collect(),
+        None => vec![(String::new(), media["example"].clone())],
+    }
+}
+
+/// Every operation's example exchanges: a request example and the response example of the
+/// same name (an operation that takes a game has one per game).
+fn operations(spec: &Value) -> Vec<Exchange> {
     let mut out = Vec::new();
     for (path, item) in spec["paths"].as_object().unwrap() {
         for (method, op) in item.as_object().unwrap() {
-            let request = op["requestBody"]["content"].as_object().map(|c| {
-                let (ct, media) = c.iter().next().unwrap();
-                (ct.clone(), media["example"].clone())
-            });
             // The first success response: 201 for a store, else 200.
             let success = ["201", "200"]
                 .iter()
                 .find_map(|s| op["responses"][*s]["content"].as_object())
                 .unwrap_or_else(|| panic!("{method} {path}: no success content"));
-            let (ct, media) = success.iter().next().unwrap();
-            out.push((
-                method.clone(),
-                path.clone(),
-                request,
-                (ct.clone(), media["example"].clone()),
-            ));
+            let (response_type, response) = success.iter().next().unwrap();
+            let responses = named(response);
+            let Some(request) = op["requestBody"]["content"].as_object() else {
+                for (_, example) in responses {
+                    out.push((
+                        method.clone(),
+                        path.clone(),
+                        None,
+                        (response_type.clone(), example),
+                    ));
+                }
+                continue;
+            };
+            let (request_type, request) = request.iter().next().unwrap();
+            let requests = named(request);
+            assert_eq!(
+                requests.len(),
+                responses.len(),
+                "{method} {path}: examples pair by name"
+            );
+            for (name, example) in requests {
+                let (_, answer) = responses
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .unwrap_or_else(|| panic!("{method} {path}: no response example {name:?}"));
+                out.push((
+                    method.clone(),
+                    path.clone(),
+                    Some((request_type.clone(), example)),
+                    (response_type.clone(), answer.clone()),
+                ));
+            }
         }
     }
     out
@@ -46,7 +83,18 @@ async fn every_example_is_what_the_service_answers() {
     let app = test::init_service(api::app(settings)).await;
     let spec = spec();
     let mut ops = operations(&spec);
-    assert!(ops.len() >= 17, "{}", ops.len());
+    assert!(ops.len() >= 17 + 8, "{}", ops.len());
+    // Every game has its examples.
+    for game in ["three-kingdoms"] {
+        let n = ops
+            .iter()
+            .filter(|(_, _, r, _)| {
+                r.as_ref()
+                    .is_some_and(|(_, v)| v["game"] == game || v["record"]["game"] == game)
+            })
+            .count();
+        assert!(n >= 8, "{game}: {n} examples");
+    }
     // Store first, so that the game examples find game 1.
     ops.sort_by_key(|(method, path, ..)| !(method == "post" && path == "/v1/games"));
     let print = std::env::var("ANQI_PRINT_EXAMPLES").is_ok();

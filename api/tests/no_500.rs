@@ -32,6 +32,14 @@ const WORDS: &[&str] = &[
     "PppcPmGrpRpCrmGpgMPRNPKnCcgnPNkM",
     "PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPP",
     "tcga",
+    "three-kingdoms",
+    "three-kingdoms-recall",
+    "recall",
+    "i5-a5",
+    "k7g/9/2P1R1c2/4M4/X7N rgb 1 p1 -/-/- --- 0 10",
+    "9/9/9/9/9 --- 1 - -/-/- --- 0 0",
+    "9/9/9/9/R7c rgb 1 - k1/R1r1/- -3- 0 50",
+    "9/9/9/9/R7c rgb 4 - k1/R1r1/- -9- 0 50",
     "blitz",
     "player1",
     "player3",
@@ -112,13 +120,19 @@ async fn mutated_requests_never_get_a_500() {
     let doc = serde_json::to_value(api::openapi::ApiDoc::openapi()).unwrap();
     let mut seeds: Vec<(String, Value)> = Vec::new();
     for (path, item) in doc["paths"].as_object().unwrap() {
-        if let Some(example) =
-            item["post"]["requestBody"]["content"]["application/json"]["example"].as_object()
-        {
+        let media = &item["post"]["requestBody"]["content"]["application/json"];
+        if let Some(example) = media["example"].as_object() {
             seeds.push((path.clone(), Value::Object(example.clone())));
         }
+        for named in media["examples"]
+            .as_object()
+            .into_iter()
+            .flat_map(|m| m.values())
+        {
+            seeds.push((path.clone(), named["value"].clone()));
+        }
     }
-    assert!(seeds.len() >= 9, "{}", seeds.len());
+    assert!(seeds.len() >= 17, "{}", seeds.len());
     let mut rng = SmallRng::seed_from_u64(20261122);
     let mut seen = std::collections::BTreeMap::new();
     for round in 0..3000 {

@@ -25,7 +25,10 @@ fn playouts(c: &mut Criterion) {
     const GAMES: u64 = 1000;
     let mut group = c.benchmark_group("playout");
     group.sample_size(20);
-    for (preset, name) in [(0, "annihilation_1000_games_plies"), (1, "recall_1000_games_plies")] {
+    for (preset, name) in [
+        (0, "annihilation_1000_games_plies"),
+        (1, "recall_1000_games_plies"),
+    ] {
         group.throughput(Throughput::Elements(playout_plies(preset, GAMES)));
         group.bench_function(name, |b| b.iter(|| playout_plies(preset, GAMES)));
     }

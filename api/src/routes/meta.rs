@@ -2,7 +2,6 @@
 
 use actix_web::{HttpResponse, web};
 use records::core::{OptionInfo, Rules};
-use records::games::banqi::Ruleset;
 use records::games::{GameKind, PLANNED};
 use records::with_game;
 use serde::{Deserialize, Serialize};
@@ -90,8 +89,8 @@ fn kind_of(query: &GameQuery) -> Result<GameKind, Problem> {
 pub struct Preset {
     pub name: &'static str,
     pub title: &'static str,
-    /// The complete ruleset (the game's own fields; Banqi's below).
-    #[schema(value_type = Ruleset)]
+    /// The complete ruleset (the game's own fields).
+    #[schema(value_type = crate::schemas::AnyRuleset)]
     pub ruleset: serde_json::Value,
 }
 

@@ -1,11 +1,11 @@
 //! Positions: legal actions, play one action, deal a new game, a player's view, a picture.
 
+use crate::schemas::{AnyOverrides, AnyView};
 use actix_web::{HttpRequest, HttpResponse, web};
 use records::core::play::{deal as deal_game, step_match};
 use records::core::replay::final_match;
 use records::core::{End, Record, Rules, Seat};
 use records::games::GameKind;
-use records::games::banqi::Overrides;
 use records::with_game;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -29,9 +29,9 @@ pub struct ActionsRequest {
     /// A preset of the game (its first preset, Banqi's `tcga`, when absent).
     #[serde(default)]
     pub preset: Option<String>,
-    /// Options overriding the preset's (the game's own; Banqi's are below).
+    /// Options overriding the preset's (the game's own).
     #[serde(default)]
-    #[schema(value_type = Overrides)]
+    #[schema(value_type = AnyOverrides)]
     pub options: Map<String, Value>,
     /// A position string; the start when absent.
     #[serde(default)]
@@ -129,7 +129,7 @@ pub struct PlayRequest {
     #[serde(default)]
     pub preset: Option<String>,
     #[serde(default)]
-    #[schema(value_type = Overrides)]
+    #[schema(value_type = AnyOverrides)]
     pub options: Map<String, Value>,
     /// A position string; the start when absent.
     #[serde(default)]
@@ -237,7 +237,7 @@ pub struct DealRequest {
     #[serde(default)]
     pub preset: Option<String>,
     #[serde(default)]
-    #[schema(value_type = Overrides)]
+    #[schema(value_type = AnyOverrides)]
     pub options: Map<String, Value>,
     /// Player names for the record.
     #[serde(default)]
@@ -353,7 +353,7 @@ pub struct ViewRequest {
     #[serde(default)]
     pub preset: Option<String>,
     #[serde(default)]
-    #[schema(value_type = Overrides)]
+    #[schema(value_type = AnyOverrides)]
     pub options: Map<String, Value>,
     /// A position string (or give `record`; neither means the start).
     #[serde(default)]
@@ -381,7 +381,7 @@ pub struct ViewRequest {
 #[utoipa::path(post, path = "/v1/view", tag = "positions",
     request_body(content = ViewRequest, example = examples::view_request),
     responses(
-        (status = 200, description = "The player's view.", body = records::games::banqi::view::PlayerView, example = examples::view_response),
+        (status = 200, description = "The player's view.", body = AnyView, example = examples::view_response),
         (status = 400, description = "Malformed JSON or position, or both a position and a record.", body = Problem,
             content_type = "application/problem+json"),
         (status = 422, description = "Invalid record or ruleset.", body = Problem, content_type = "application/problem+json")))]

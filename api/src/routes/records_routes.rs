@@ -1,9 +1,9 @@
 //! Records: validate one, score one (points and coins), score a bare position.
 
+use crate::schemas::{AnyPositionScore, AnyScore};
 use actix_web::HttpResponse;
 use actix_web::{HttpRequest, web};
 use records::core::{Record, Rules, ScoreError, Table, Verdict};
-use records::games::banqi::scoring::{PositionScore, ScoreSheet};
 use records::games::banqi::tcga;
 use records::with_game;
 use serde::Deserialize;
@@ -127,7 +127,7 @@ pub struct ScoreRequest {
 #[utoipa::path(post, path = "/v1/score", tag = "records",
     request_body(content = ScoreRequest, example = examples::score_request),
     responses(
-        (status = 200, description = "Points and settlement (Banqi's below).", body = ScoreSheet, example = examples::score_response),
+        (status = 200, description = "The game's scoring: Banqi's points and settlement, Three Kingdoms' seats and points.", body = AnyScore, example = examples::score_response),
         (status = 400, description = "Malformed JSON.", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The record does not replay, or the settlement overflows.", body = Problem,
             content_type = "application/problem+json", example = examples::invalid_record)))]
@@ -167,7 +167,7 @@ pub struct PositionScoreRequest {
 #[utoipa::path(post, path = "/v1/score/position", tag = "records",
     request_body(content = PositionScoreRequest, example = examples::position_score_request),
     responses(
-        (status = 200, description = "Material and points.", body = PositionScore, example = examples::position_score_response),
+        (status = 200, description = "Material and points.", body = AnyPositionScore, example = examples::position_score_response),
         (status = 400, description = "Malformed position.", body = Problem, content_type = "application/problem+json",
             example = examples::malformed_position),
         (status = 422, description = "A position that cannot occur.", body = Problem, content_type = "application/problem+json")))]

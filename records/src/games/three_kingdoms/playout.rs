@@ -20,7 +20,8 @@ pub fn random_playout<R: rand::RngExt + ?Sized>(
         pos.legal_actions(rules, buffer);
         let pick = buffer[rng.random_range(0..buffer.len())];
         let action = layout.fill(pick).expect("a layout fills its own flips");
-        pos.play(rules, &action).expect("a generated action is legal");
+        pos.play(rules, &action)
+            .expect("a generated action is legal");
         on_ply(&pos, &action);
     }
     pos

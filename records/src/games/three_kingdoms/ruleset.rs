@@ -39,6 +39,7 @@ impl Ending {
 /// A complete Three Kingdoms ruleset.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = ThreeKingdomsRuleset))]
 pub struct Ruleset {
     pub split: Split,
     pub ending: Ending,
