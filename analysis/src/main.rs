@@ -85,7 +85,7 @@ enum Command {
     /// JSON Lines records (with the hidden truth, every action and the result). The same seed
     /// gives the same games, whatever the number of threads.
     Simulate {
-        /// The game (banqi).
+        /// The game: banqi or three-kingdoms.
         #[arg(long, default_value = "banqi")]
         game: String,
         /// The preset the games are played under (the game's first preset by default: Banqi's
@@ -99,7 +99,7 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// The bots: one for every seat, or one per seat in turn order separated by commas
-        /// (Banqi: random, greedy, search).
+        /// (Banqi: random, greedy, search; Three Kingdoms: random, greedy).
         #[arg(long, default_value = "random")]
         bot: String,
         /// The output file (JSON Lines).
@@ -115,7 +115,8 @@ enum Command {
     /// Replay game logs of any game into Polars tables (Parquet, hive layout by game and
     /// preset) and write a statistics report: results by preset, variant, seat and side, game
     /// length, endings, and each game's own tables (Banqi: flip openings, point margins,
-    /// bonuses and settlements); each rate with a 95% interval; charts (PNG and SVG), a
+    /// bonuses and settlements; Three Kingdoms: results by claim order, points by place per
+    /// ending); each rate with a 95% interval; charts (PNG and SVG), a
     /// self-contained HTML page, the numbers as JSON and CSV. Invalid games are counted and
     /// listed, not dropped silently. Every table is counts: `--merge` adds up reports of parts
     /// of a data set into the report of the whole.

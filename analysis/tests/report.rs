@@ -430,3 +430,95 @@ fn two_halves_merged_are_the_whole() {
             .sum();
     assert_eq!(merged_rows, 150);
 }
+
+/// Three Kingdoms' part: claim order, results by claim rank, points by place per ending.
+#[test]
+fn three_kingdoms_statistics_of_a_hand_made_set() {
+    let dir = std::env::temp_dir().join(format!("anqi-report-tk-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // A: player 1 claims red, player 3 generals, player 2 is given black; player 3 is stated
+    // first by a resignation, player 1 second. B: a points game from a position one capture
+    // from its end (claims not seen): player 2 370, player 1 360, player 3 230.
+    let lines = [
+        json!({"game": "three-kingdoms", "players": ["Wei", "Shu", "Wu"],
+               "actions": ["a1(R)", "b1(M)", "c1(P)"],
+               "result": {"outcome": "player3>player1>player2", "reason": "resignation"}}),
+        json!({"game": "three-kingdoms", "preset": "three-kingdoms-points",
+               "start": "9/9/9/9/R7c rgb 1 - k1/R1r1/- -3- 0 50", "actions": ["a1-i1"]}),
+    ];
+    let input = dir.join("games.jsonl");
+    let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    std::fs::write(&input, text.join("\n")).unwrap();
+    let out = dir.join("report");
+    let status = Command::new(env!("CARGO_BIN_EXE_anqi"))
+        .args([
+            "report",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let stats: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
+    assert_eq!(stats["summary"]["games"], 2);
+    let tk = json!("three-kingdoms");
+    let rank = |r: u64| {
+        row(
+            &stats,
+            "tk_claim_rank",
+            &[("preset", tk.clone()), ("claim_rank", json!(r.to_string()))],
+        )
+    };
+    assert_eq!(
+        (rank(1)["wins"].as_u64(), rank(1)["losses"].as_u64()),
+        (Some(0), Some(1))
+    );
+    assert_eq!(
+        (rank(2)["wins"].as_u64(), rank(2)["losses"].as_u64()),
+        (Some(1), Some(0))
+    );
+    assert_eq!(rank(3)["losses"].as_u64(), Some(1));
+    assert_eq!(
+        rows(&stats, "tk_claim_rank").len(),
+        3,
+        "game B's claims were not seen"
+    );
+    let order = row(
+        &stats,
+        "tk_claim_order",
+        &[("claim_order", json!("red>generals>black"))],
+    );
+    assert_eq!(
+        (order["winner_faction"].clone(), order["games"].as_u64()),
+        (json!("generals"), Some(1))
+    );
+    let points = |place: u64, points: i64| {
+        row(
+            &stats,
+            "tk_points",
+            &[
+                ("preset", json!("three-kingdoms-points")),
+                ("place", json!(place.to_string())),
+                ("points", json!(points.to_string())),
+            ],
+        )["games"]
+            .as_u64()
+    };
+    assert_eq!(
+        [points(1, 370), points(2, 360), points(3, 230)],
+        [Some(1); 3]
+    );
+    // The game-generic tables count the three seats: by side, the factions (keys are text).
+    let generals = row(
+        &stats,
+        "by_side",
+        &[("variant", tk.clone()), ("side", json!("generals"))],
+    );
+    assert_eq!(
+        (generals["games"].as_u64(), generals["wins"].as_u64()),
+        (Some(1), Some(1))
+    );
+}

@@ -31,29 +31,43 @@ macro_rules! post {
 
 /// The pieces under the covered squares of `position` in `layout`, as `square(piece)`: what
 /// no answer to a player may contain.
-fn secrets(position: &str, layout: &str) -> Vec<String> {
-    let pos: records::games::banqi::Position = position.parse().unwrap();
-    let layout: records::games::banqi::Layout = layout.parse().unwrap();
+fn secrets(game: &str, position: &str, layout: &str) -> Vec<String> {
+    use records::games::{banqi, three_kingdoms};
+    if game == "three-kingdoms" {
+        let pos: three_kingdoms::Position = position.parse().unwrap();
+        let layout: three_kingdoms::Layout = layout.parse().unwrap();
+        return pos
+            .covered()
+            .map(|p| format!("{p}({})", layout.piece(p).unwrap()))
+            .collect();
+    }
+    let pos: banqi::Position = position.parse().unwrap();
+    let layout: banqi::Layout = layout.parse().unwrap();
     pos.covered()
         .map(|sq| format!("{sq}({})", layout.piece(sq)))
         .collect()
 }
 
-fn assert_hidden(text: &str, position: &str, layout: &str) {
+fn assert_hidden(game: &str, text: &str, position: &str, layout: &str) {
     assert!(!text.contains(layout), "the layout leaked: {text}");
-    for s in secrets(position, layout) {
+    for s in secrets(game, position, layout) {
         assert!(!text.contains(&s), "{s} leaked: {text}");
     }
 }
 
 /// Plays a whole game through the referee with tokens only; checks every answer for leaks.
-async fn referee_game(seed: u64, preset: &str, max_plies: usize) {
+async fn referee_game(game: &str, seed: u64, preset: &str, max_plies: usize) {
+    let seats: &[&str] = if game == "three-kingdoms" {
+        &["player1", "player2", "player3"]
+    } else {
+        &["player1", "player2"]
+    };
     let app = actix_test::init_service(api::app(settings())).await;
     // The trusted server's view, to know what must stay hidden (a client never asks this).
     let (_, truth) = post!(
         app,
         "/v1/deal",
-        json!({"seed": seed, "preset": preset, "include_layout": true})
+        json!({"game": game, "seed": seed, "preset": preset, "include_layout": true})
     );
     let layout = serde_json::from_str::<Value>(&truth).unwrap()["layout"]
         .as_str()
@@ -62,13 +76,11 @@ async fn referee_game(seed: u64, preset: &str, max_plies: usize) {
     let (status, text) = post!(
         app,
         "/v1/deal",
-        json!({"seed": seed, "preset": preset, "players": ["A", "B"]})
+        json!({"game": game, "seed": seed, "preset": preset, "players": seats})
     );
     assert_eq!(status, 200, "{text}");
-    let start_position =
-        "XXXX/XXXX/XXXX/XXXX/XXXX/XXXX/XXXX/XXXX - K1G2M2R2N2C2P5k1g2m2r2n2c2p5 0 0";
-    assert_hidden(&text, start_position, &layout);
     let deal: Value = serde_json::from_str(&text).unwrap();
+    assert_hidden(game, &text, deal["position"].as_str().unwrap(), &layout);
     let (token, game_id) = (deal["token"].clone(), deal["game_id"].clone());
     let mut position = deal["position"].as_str().unwrap().to_owned();
     let mut sent: Vec<String> = Vec::new();
@@ -78,18 +90,18 @@ async fn referee_game(seed: u64, preset: &str, max_plies: usize) {
         // The game so far: the referee replays it, so the draw and chase rules see it all.
         let mut so_far = deal["record"].clone();
         so_far["actions"] = json!(sent);
-        let common = json!({"record": so_far, "token": token, "game_id": game_id});
+        let common = json!({"game": game, "record": so_far, "token": token, "game_id": game_id});
         let (status, text) = post!(app, "/v1/actions", common);
         assert_eq!(status, 200, "{text}");
-        assert_hidden(&text, &position, &layout);
+        assert_hidden(game, &text, &position, &layout);
         let actions: Value = serde_json::from_str(&text).unwrap();
         let to_move = actions["to_move"].clone();
-        for seat in ["player1", "player2"] {
+        for seat in seats {
             let mut request = common.clone();
             request["player"] = json!(seat);
             let (status, text) = post!(app, "/v1/view", request);
             assert_eq!(status, 200, "{text}");
-            assert_hidden(&text, &position, &layout);
+            assert_hidden(game, &text, &position, &layout);
             let view: Value = serde_json::from_str(&text).unwrap();
             assert_eq!(view["your_turn"], json!(to_move == json!(seat)));
             if to_move == json!(seat) {
@@ -121,7 +133,7 @@ async fn referee_game(seed: u64, preset: &str, max_plies: usize) {
         assert_eq!(text, with_layout, "token and layout answer alike");
         let played: Value = serde_json::from_str(&text).unwrap();
         position = played["position"].as_str().unwrap().to_owned();
-        assert_hidden(&text, &position, &layout);
+        assert_hidden(game, &text, &position, &layout);
         end = played.get("end").cloned().unwrap_or(Value::Null);
         sent.push(choice);
     }
@@ -131,7 +143,7 @@ async fn referee_game(seed: u64, preset: &str, max_plies: usize) {
     let header = ("anqi-token", token.as_str().unwrap().to_owned());
     let (status, text) = post!(app, "/v1/validate", record, header);
     assert_eq!(status, 200, "{text}");
-    assert_hidden(&text, &position, &layout);
+    assert_hidden(game, &text, &position, &layout);
     let verdict: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(verdict["valid"], true, "{verdict}");
     assert_eq!(verdict["final_position"], json!(position));
@@ -145,8 +157,9 @@ async fn referee_game(seed: u64, preset: &str, max_plies: usize) {
 
 #[actix_web::test]
 async fn a_whole_game_with_tokens_only() {
-    referee_game(42, "tcga", 400).await;
-    referee_game(7, "taiwan-full", 400).await;
+    referee_game("banqi", 42, "tcga", 400).await;
+    referee_game("banqi", 7, "taiwan-full", 400).await;
+    referee_game("three-kingdoms", 42, "three-kingdoms-recall", 400).await;
 }
 
 proptest! {
@@ -156,8 +169,10 @@ proptest! {
     /// random games under every preset.
     #[test]
     fn no_answer_leaks_a_covered_identity(seed in any::<u64>(), preset in 0usize..8, plies in 1usize..120) {
-        let preset = records::games::banqi::PRESETS[preset].name;
-        actix_web::rt::System::new().block_on(referee_game(seed, preset, plies));
+        let banqi = records::games::banqi::PRESETS[preset].name;
+        actix_web::rt::System::new().block_on(referee_game("banqi", seed, banqi, plies));
+        let three = records::games::three_kingdoms::PRESETS[preset % 4].name;
+        actix_web::rt::System::new().block_on(referee_game("three-kingdoms", seed, three, plies));
     }
 }
 

@@ -193,3 +193,74 @@ fn lists_filter_and_paginate() {
         assert!(every.iter().all(|g| g.points1 <= 50 && g.points2 <= 50));
     }
 }
+
+/// Three Kingdoms games: three seats each, with their factions, captured points and places;
+/// a second import finds them all; the game filter tells the games apart.
+#[test]
+fn three_kingdoms_games_keep_three_seats() {
+    use rand::SeedableRng;
+    use records::core::play::stated_result;
+    use records::games::three_kingdoms::{Layout, PRESETS, random_playout};
+    let mut games = Vec::new();
+    for seed in 0..40u64 {
+        let preset = &PRESETS[seed as usize % PRESETS.len()];
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let layout = Layout::shuffled(&mut rng);
+        let mut actions = Vec::new();
+        let mut buffer = Vec::new();
+        let end = random_playout(
+            &preset.ruleset,
+            &layout,
+            &mut rng,
+            400,
+            &mut buffer,
+            |_, a| actions.push(a.to_string()),
+        );
+        let mut record = Record::new("three-kingdoms", preset.name, actions);
+        record.players = vec!["Wei".into(), "Shu".into(), "Wu".into()];
+        record.layout = Some(serde_json::Value::from(layout.to_string()));
+        record.result = Some(stated_result(end.end(&preset.ruleset)));
+        games.push((incoming(record), end));
+    }
+    let incoming: Vec<Incoming> = games.iter().map(|(i, _)| i.clone()).collect();
+    for store in stores("three-kingdoms") {
+        let first = store.import(&incoming).unwrap();
+        assert!(
+            first.iter().all(|o| matches!(o, Imported::Stored { .. })),
+            "{first:?}"
+        );
+        let again = store.import(&incoming).unwrap();
+        assert!(
+            again
+                .iter()
+                .all(|o| matches!(o, Imported::Duplicate { .. }))
+        );
+        let listed = |game: &str| {
+            store
+                .list(&GameFilter {
+                    game: Some(game.into()),
+                    limit: 1000,
+                    ..GameFilter::default()
+                })
+                .unwrap()
+        };
+        assert_eq!(listed("three-kingdoms").len(), 40, "{}", store.backend());
+        assert!(listed("banqi").is_empty());
+        for (outcome, (sent, end)) in first.iter().zip(&games) {
+            let Imported::Stored { id, .. } = outcome else {
+                panic!()
+            };
+            let (row, record) = store.get(*id).unwrap().unwrap();
+            assert_eq!(record, sent.record);
+            assert_eq!(row.game, "three-kingdoms");
+            assert_eq!(row.seats.len(), 3);
+            for (i, seat) in row.seats.iter().enumerate() {
+                let s = records::core::Seat::new(i).unwrap();
+                assert_eq!(seat.name, ["Wei", "Shu", "Wu"][i]);
+                let faction = end.faction_of(s).map(|f| end.split().name(f));
+                assert_eq!(seat.side.as_deref(), faction);
+                assert_eq!(seat.points as u32, end.captured_points(s));
+            }
+        }
+    }
+}

@@ -123,6 +123,13 @@ pub fn draw_all(tables: &[Table], dir: &Path) -> Result<Vec<Chart>> {
             "coins",
         ),
         ("length", "plies_from", "lengths", "Game length", "plies"),
+        (
+            "tk_points",
+            "points",
+            "three-kingdoms-points",
+            "Three Kingdoms: each seat's points at the end",
+            "its faction's points − lost + captured",
+        ),
     ] {
         let Some(t) = find(tables, table) else {
             continue;

@@ -51,17 +51,22 @@ pub struct Facts {
 pub fn facts(watch: Watch, scored: &Scored<ThreeKingdoms>) -> Facts {
     let last = &scored.last;
     let outcome = scored.result.map(|r| r.outcome);
+    // Two claims seen: the third seat was given the last faction. Fewer (a record from a
+    // position where factions were already claimed): the order is not known.
     let mut order = watch.claims.clone();
-    for seat in Seat::all(3) {
-        if last.faction_of(seat).is_some() && !order.contains(&seat) {
-            order.push(seat);
-        }
+    if order.len() == 2
+        && let Some(third) = Seat::all(3).find(|s| !order.contains(s))
+        && last.faction_of(third).is_some()
+    {
+        order.push(third);
     }
     let name = |s: Seat| last.faction_of(s).map(|f| last.split().name(f));
     let seats = Seat::all(3)
         .map(|seat| SeatPart {
             faction: name(seat),
-            claim_rank: order.iter().position(|s| *s == seat).map(|i| i as u32 + 1),
+            claim_rank: (order.len() == 3)
+                .then(|| order.iter().position(|s| *s == seat).map(|i| i as u32 + 1))
+                .flatten(),
             captured_points: last.captured_points(seat),
             points: last.points_score(seat),
             place: outcome.map(|o| o.place(seat) as u32),
