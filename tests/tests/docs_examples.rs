@@ -58,3 +58,24 @@ fn the_series_example_settles_as_the_seed_says() {
         .collect();
     assert_eq!(amounts, [155, 100, 0, 255]);
 }
+
+#[test]
+fn the_three_kingdoms_example_ends_by_recall() {
+    let record = example("three-kingdoms-record.json");
+    let verdict = validate(&record);
+    assert!(verdict.valid, "{:?}", verdict.error);
+    let Status::Ended { end, ply } = verdict.derived else {
+        panic!()
+    };
+    assert_eq!(
+        (end.outcome.to_string(), end.reason.code(), ply),
+        ("player1>player2>player3".to_owned(), "recall", 32)
+    );
+    // Stating another ranking is a mismatch.
+    let mut wrong = record;
+    wrong.result = Some(
+        serde_json::from_str(r#"{"outcome": "player2>player1>player3", "reason": "recall"}"#)
+            .unwrap(),
+    );
+    assert_eq!(validate(&wrong).error.unwrap().code(), "result_mismatch");
+}
