@@ -223,7 +223,7 @@ fn three_kingdoms_games_keep_three_seats() {
         games.push((incoming(record), end));
     }
     let incoming: Vec<Incoming> = games.iter().map(|(i, _)| i.clone()).collect();
-    for store in stores("three-kingdoms") {
+    for store in stores("three_kingdoms") {
         let first = store.import(&incoming).unwrap();
         assert!(
             first.iter().all(|o| matches!(o, Imported::Stored { .. })),
