@@ -207,7 +207,11 @@ async fn a_token_opens_only_for_its_own_game() {
     // One character of the sealed part changed (to another: the tokens are random, and the
     // last character may carry unused bits, so change one in the middle).
     let mid = token.len() * 3 / 4;
-    let other = if &token[mid..mid + 1] == "A" { "B" } else { "A" };
+    let other = if &token[mid..mid + 1] == "A" {
+        "B"
+    } else {
+        "A"
+    };
     for bad in [
         format!("{}{other}{}", &token[..mid], &token[mid + 1..]),
         token[..token.len() / 2].to_owned(),
