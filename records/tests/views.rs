@@ -20,7 +20,8 @@ fn random_record<G: Rules>(preset: usize, seed: u64, plies: usize) -> Record {
     let preset = &G::presets()[preset % G::presets().len()];
     let mut rng = StdRng::seed_from_u64(seed);
     let hidden = G::deal(&preset.ruleset, &mut rng);
-    let mut m = G::new_match(preset.ruleset, G::start(&preset.ruleset));
+    let start = G::start(&preset.ruleset, Some(&hidden)).unwrap();
+    let mut m = G::new_match(preset.ruleset, start);
     let mut actions = Vec::new();
     let mut legal = Vec::new();
     while actions.len() < plies && G::end(&m).is_none() {
@@ -44,7 +45,7 @@ fn views_hide_what_a_seat_may_not_know<G: Rules>(preset: usize, seed: u64, plies
     for seat in Seat::all(G::seats(&rules)) {
         let seen = serde_json::to_vec(&G::view(&m, seat)).unwrap();
         for _ in 0..4 {
-            let other = G::disguise(&hidden, G::position(&m), seat, &mut rng);
+            let other = G::disguise(&hidden, &m, seat, &mut rng);
             let mut disguised = record.clone();
             disguised.layout = Some(G::hidden_value(&other));
             let m2 = final_match::<G>(&disguised).expect("a disguise replays the same actions");
@@ -86,7 +87,7 @@ fn a_leaking_view_would_be_caught() {
     };
     let mut rng = StdRng::seed_from_u64(1);
     let changed = (0..8).any(|_| {
-        let other = Banqi::disguise(&layout, Banqi::position(&m), Seat::FIRST, &mut rng);
+        let other = Banqi::disguise(&layout, &m, Seat::FIRST, &mut rng);
         leaky(&other) != leaky(&layout)
     });
     assert!(changed, "disguises move the covered identities");

@@ -88,7 +88,7 @@ pub fn deal<G: Rules>(
     record.metadata.insert("seed".into(), Value::from(seed));
     Ok(Deal {
         seed,
-        start: G::start(&rules),
+        start: G::start(&rules, Some(&hidden)).expect("a dealt truth sets up a start"),
         hidden,
         record,
     })

@@ -187,24 +187,25 @@ pub fn prepare<G: Rules>(record: &Record) -> Result<Prepared<G>, ReplayError> {
             ),
         ));
     }
+    let hidden = match &record.layout {
+        None => None,
+        Some(value) => Some(
+            G::parse_hidden(value)
+                .map_err(|e| ReplayError::invalid(InvalidLayout, format!("layout: {e}")))?,
+        ),
+    };
     let start = match &record.start {
-        None => G::start(&rules),
+        None => G::start(&rules, hidden.as_ref())
+            .map_err(|e| ReplayError::invalid(InvalidStart, format!("start position: {e}")))?,
         Some(text) => G::parse_position(text)
             .map_err(|e| ReplayError::invalid(InvalidStart, format!("start position: {e}")))?,
     };
     G::position_fits(&rules, &start)
         .map_err(|e| ReplayError::invalid(InvalidStart, format!("start position: {e}")))?;
-    let hidden = match &record.layout {
-        None => None,
-        Some(value) => {
-            let hidden = G::parse_hidden(value)
-                .map_err(|e| ReplayError::invalid(InvalidLayout, format!("layout: {e}")))?;
-            G::hidden_fits(&hidden, &start).map_err(|e| {
-                ReplayError::invalid(LayoutMismatch, format!("start position: {e}"))
-            })?;
-            Some(hidden)
-        }
-    };
+    if let Some(hidden) = &hidden {
+        G::hidden_fits(hidden, &start)
+            .map_err(|e| ReplayError::invalid(LayoutMismatch, format!("start position: {e}")))?;
+    }
     Ok(Prepared {
         preset,
         rules,
@@ -272,7 +273,9 @@ pub fn run<G: Rules>(
                 valid: false,
                 plies: 0,
                 derived: Status::Ongoing,
-                final_position: G::start(&G::presets()[0].ruleset).to_string(),
+                final_position: G::start(&G::presets()[0].ruleset, None)
+                    .map(|p| p.to_string())
+                    .unwrap_or_default(),
                 error: Some(error),
             };
             return (verdict, None);

@@ -80,7 +80,13 @@ pub trait Rules: Sized + Send + Sync + 'static {
 
     // Play.
 
-    fn start(rules: &Self::Ruleset) -> Self::Position;
+    /// The position a game starts from: the standard start, or the one the hidden truth sets
+    /// up (Luzhanqi's open and dark games start from the two setups); an error when the game
+    /// has no start without the hidden truth.
+    fn start(
+        rules: &Self::Ruleset,
+        hidden: Option<&Self::Hidden>,
+    ) -> Result<Self::Position, String>;
     /// A match from a bare position: its history is unknown, so it starts empty.
     fn new_match(rules: Self::Ruleset, start: Self::Position) -> Self::Match;
     fn position(m: &Self::Match) -> &Self::Position;
@@ -107,11 +113,11 @@ pub trait Rules: Sized + Send + Sync + 'static {
     ) -> Result<Self::Action, IllegalAction>;
     /// A random hidden truth for a new game (a deal, random legal setups).
     fn deal<R: rand::RngExt + ?Sized>(rules: &Self::Ruleset, rng: &mut R) -> Self::Hidden;
-    /// Another hidden truth that `seat` cannot tell from `hidden` at `pos`: the tests of what
-    /// a seat may see compare the answers for both.
+    /// Another hidden truth that `seat` cannot tell from `hidden` once `m` is played: the tests
+    /// of what a seat may see compare the answers for both.
     fn disguise<R: rand::RngExt + ?Sized>(
         hidden: &Self::Hidden,
-        pos: &Self::Position,
+        m: &Self::Match,
         seat: Seat,
         rng: &mut R,
     ) -> Self::Hidden;

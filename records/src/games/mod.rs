@@ -12,6 +12,7 @@ use crate::core::replay::{RecordProblem, ReplayError, Status, Verdict};
 use crate::core::{Reason, Record, Rules, Summary, Violation};
 
 pub mod banqi;
+pub mod luzhanqi;
 pub mod three_kingdoms;
 
 /// A kind of game.
@@ -19,6 +20,7 @@ pub mod three_kingdoms;
 pub enum GameKind {
     Banqi,
     ThreeKingdoms,
+    Luzhanqi,
 }
 
 /// Binds `$G` to the [`Rules`] type of `$kind` and evaluates `$body`: the one place a game kind
@@ -42,21 +44,20 @@ macro_rules! with_game {
                 type $G = $crate::games::three_kingdoms::ThreeKingdoms;
                 $body
             }
+            $crate::games::GameKind::Luzhanqi => {
+                type $G = $crate::games::luzhanqi::Luzhanqi;
+                $body
+            }
         }
     };
 }
 
 /// Games the toolkit will play (RULES.md §7–9) but does not yet: listed, not playable.
-pub const PLANNED: &[(&str, &str)] = &[
-    (
-        "luzhanqi",
-        "Luzhanqi (陸軍棋): open, dark with referee, flip",
-    ),
-    ("xiangqi-3g", "Third-generation xiangqi (番兵象棋)"),
-];
+pub const PLANNED: &[(&str, &str)] = &[("xiangqi-3g", "Third-generation xiangqi (番兵象棋)")];
 
 impl GameKind {
-    pub const ALL: &'static [GameKind] = &[GameKind::Banqi, GameKind::ThreeKingdoms];
+    pub const ALL: &'static [GameKind] =
+        &[GameKind::Banqi, GameKind::ThreeKingdoms, GameKind::Luzhanqi];
 
     /// The `game` value of a record.
     pub fn name(self) -> &'static str {
@@ -259,7 +260,7 @@ mod tests {
             assert_eq!(kind.name().parse::<GameKind>(), Ok(*kind));
         }
         assert!(matches!(
-            "luzhanqi".parse::<GameKind>(),
+            "xiangqi-3g".parse::<GameKind>(),
             Err(UnknownGame::Planned(_))
         ));
         assert!(matches!(

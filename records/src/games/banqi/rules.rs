@@ -81,8 +81,8 @@ impl Rules for Banqi {
         Value::String(layout.to_string())
     }
 
-    fn start(_: &Ruleset) -> Position {
-        Position::start()
+    fn start(_: &Ruleset, _: Option<&Layout>) -> Result<Position, String> {
+        Ok(Position::start())
     }
 
     fn new_match(rules: Ruleset, start: Position) -> Match {
@@ -131,10 +131,11 @@ impl Rules for Banqi {
 
     fn disguise<R: rand::RngExt + ?Sized>(
         layout: &Layout,
-        pos: &Position,
+        m: &Match,
         _: Seat,
         rng: &mut R,
     ) -> Layout {
+        let pos = Self::position(m);
         // Both seats see the same: every revealed piece, and the covered pieces as a multiset.
         shuffle_covered(layout, pos, rng)
     }

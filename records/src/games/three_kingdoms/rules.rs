@@ -120,8 +120,8 @@ impl Rules for ThreeKingdoms {
         Value::String(layout.to_string())
     }
 
-    fn start(rules: &Ruleset) -> Position {
-        Position::start(rules.split)
+    fn start(rules: &Ruleset, _: Option<&Layout>) -> Result<Position, String> {
+        Ok(Position::start(rules.split))
     }
 
     fn new_match(rules: Ruleset, start: Position) -> Match {
@@ -173,10 +173,11 @@ impl Rules for ThreeKingdoms {
 
     fn disguise<R: rand::RngExt + ?Sized>(
         layout: &Layout,
-        pos: &Position,
+        m: &Match,
         _: Seat,
         rng: &mut R,
     ) -> Layout {
+        let pos = Self::position(m);
         // All three seats see the same: revealed pieces, and the covered ones as a multiset.
         layout.shuffle_covered(pos, rng)
     }

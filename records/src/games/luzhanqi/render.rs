@@ -1,0 +1,248 @@
+//! A Luzhanqi position as an SVG picture: the 5×12 board, rank 12 at the top; the railway
+//! drawn double, roads single, camps as circles, headquarters as arches (rectangles), the two
+//! mountains between the halves; pieces as their Chinese names in their side's colour,
+//! face-down pieces and unidentified enemy pieces (a dark seat's view) as backs, the last
+//! action's points marked.
+
+use std::fmt::Write;
+
+use super::board::{CAMPS, HQS, MOUNTAIN_RING, Point, neighbours_of, rail_neighbours_of};
+use super::notation::Action;
+use super::pieces::{Piece, Side};
+use super::position::{Cell, FlagState, Position};
+
+const GAP_X: u32 = 80;
+const GAP_Y: u32 = 52;
+const FRONT: u32 = 40;
+const MARGIN: u32 = 40;
+
+/// What a point shows.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Shown {
+    Empty,
+    /// Face down (flip games).
+    Covered,
+    /// An enemy piece the seat may not identify (dark views): a back in its side's colour.
+    Unknown(Side),
+    Piece(Piece),
+}
+
+fn centre(p: Point) -> (u32, u32) {
+    if p.is_mountain() {
+        let x = MARGIN + p.file() as u32 * GAP_X;
+        return (x, MARGIN + 6 * GAP_Y - GAP_Y + FRONT / 2 + GAP_Y / 2);
+    }
+    let row = 11 - p.rank() as u32; // 0 for rank 12
+    let y = MARGIN + row * GAP_Y + if row >= 6 { FRONT } else { 0 };
+    (MARGIN + p.file() as u32 * GAP_X, y)
+}
+
+/// The SVG of `pos`, the points of `last` marked.
+pub fn svg(pos: &Position, last: Option<&Action>) -> String {
+    let shown = |p: Point| match pos.cell(p) {
+        Cell::Empty => Shown::Empty,
+        Cell::Covered => Shown::Covered,
+        Cell::Piece(q) => Shown::Piece(q),
+    };
+    let carried: Vec<Point> = Side::BOTH
+        .iter()
+        .filter_map(|s| match pos.flag_state(*s) {
+            FlagState::Carried(p) | FlagState::Under(p) => Some(p),
+            FlagState::Alone => None,
+        })
+        .collect();
+    picture(&shown, &carried, last, &pos.to_string())
+}
+
+/// The picture of any board: `shown` says what each point shows; `flags` the points where a
+/// flag shares a point.
+pub fn picture(
+    shown: &dyn Fn(Point) -> Shown,
+    flags: &[Point],
+    last: Option<&Action>,
+    title: &str,
+) -> String {
+    let (w, h) = (2 * MARGIN + 4 * GAP_X, 2 * MARGIN + 11 * GAP_Y + FRONT);
+    let mut s = String::with_capacity(24 * 1024);
+    let _ = write!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="'Noto Serif CJK TC','Noto Serif TC','Songti TC','SimSun',serif"><title>{}</title><rect x="0" y="0" width="{w}" height="{h}" fill="#e9dcb8"/>"##,
+        escape(title)
+    );
+    // Edges: roads thin, railways thick and dashed like sleepers.
+    for p in Point::all() {
+        let (x1, y1) = centre(p);
+        for q in neighbours_of(p).filter(|q| *q > p) {
+            let (x2, y2) = centre(q);
+            let rail = rail_neighbours_of(p).contains(q);
+            let style = if rail {
+                r##"stroke="#222" stroke-width="5" class="rail""##
+            } else {
+                r##"stroke="#6b5330" stroke-width="1.5" class="road""##
+            };
+            let _ = write!(
+                s,
+                r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" {style}/>"##
+            );
+        }
+    }
+    for (i, ring) in MOUNTAIN_RING.iter().enumerate() {
+        let m = Point::new((Point::BOARD + i) as u8).expect("a mountain");
+        let (cx, cy) = centre(m);
+        let _ = write!(
+            s,
+            r##"<g class="mountain" data-point="{m}" data-ring="{}"><path d="M{} {} L{cx} {} L{} {} Z" fill="#8d7a52" opacity="0.6"/><text x="{cx}" y="{}" font-size="13" text-anchor="middle" fill="#3d2412">山界</text></g>"##,
+            ring.map(|p| p.to_string()).collect::<Vec<_>>().join(" "),
+            cx - 26,
+            cy + 12,
+            cy - 14,
+            cx + 26,
+            cy + 12,
+            cy + 26
+        );
+    }
+    for p in Point::all() {
+        let (cx, cy) = centre(p);
+        if CAMPS.contains(p) {
+            let _ = write!(
+                s,
+                r##"<circle class="camp" cx="{cx}" cy="{cy}" r="20" fill="#f6efd8" stroke="#6b5330" stroke-width="1.5"/>"##
+            );
+        } else if HQS.contains(p) {
+            let _ = write!(
+                s,
+                r##"<rect class="hq" x="{}" y="{}" width="52" height="36" rx="14" fill="#f6efd8" stroke="#6b5330" stroke-width="1.5"/>"##,
+                cx - 26,
+                cy - 18
+            );
+        }
+    }
+    let marked: Vec<Point> = match last {
+        Some(Action::Flip { point, .. }) => vec![*point],
+        Some(Action::Move { from, to, .. }) => vec![*from, *to],
+        _ => Vec::new(),
+    };
+    for p in marked {
+        let (cx, cy) = centre(p);
+        let _ = write!(
+            s,
+            r##"<rect class="last" x="{}" y="{}" width="64" height="34" rx="5" fill="#f6d55c" data-point="{p}"/>"##,
+            cx - 32,
+            cy - 17
+        );
+    }
+    for i in 0..Point::COUNT as u8 {
+        let p = Point::new(i).expect("a point");
+        let (cx, cy) = centre(p);
+        let (x, y) = (cx - 28, cy - 14);
+        match shown(p) {
+            Shown::Empty => {}
+            Shown::Covered => {
+                let _ = write!(
+                    s,
+                    r##"<rect class="covered" data-point="{p}" x="{x}" y="{y}" width="56" height="28" rx="4" fill="#7a4b2a" stroke="#3d2412" stroke-width="2"/>"##
+                );
+            }
+            Shown::Unknown(side) => {
+                let fill = side_colour(side);
+                let _ = write!(
+                    s,
+                    r##"<rect class="unknown" data-point="{p}" data-side="{}" x="{x}" y="{y}" width="56" height="28" rx="4" fill="{fill}" stroke="#3d2412" stroke-width="2"/>"##,
+                    side.name()
+                );
+            }
+            Shown::Piece(piece) => {
+                let ink = side_colour(piece.side);
+                let flag = if flags.contains(&p) { "+旗" } else { "" };
+                let _ = write!(
+                    s,
+                    r##"<g class="piece" data-point="{p}" data-piece="{}"><rect x="{x}" y="{y}" width="56" height="28" rx="4" fill="#fbf6e6" stroke="{ink}" stroke-width="2"/><text x="{cx}" y="{}" font-size="18" text-anchor="middle" fill="{ink}">{}{flag}</text></g>"##,
+                    piece.char(),
+                    cy + 6,
+                    piece.role.chinese()
+                );
+            }
+        }
+    }
+    s.push_str("</svg>");
+    s
+}
+
+fn side_colour(side: Side) -> &'static str {
+    match side {
+        Side::Red => "#b3121b",
+        Side::Black => "#1a1a1a",
+    }
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The picture of a seat's view as its masked position string gives it (`?` an enemy piece
+/// not identified).
+pub fn view_svg(masked: &str, last: Option<&Action>) -> Result<String, String> {
+    let mut fields = masked.split(' ');
+    let board = fields.next().unwrap_or_default();
+    let mountains: Vec<char> = fields.next().unwrap_or("--").chars().collect();
+    let mut cells = [' '; Point::COUNT];
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != 12 || mountains.len() != 2 {
+        return Err("a view's position has 12 ranks and two mountain characters".into());
+    }
+    for (row, text) in ranks.iter().enumerate() {
+        let rank = 11 - row;
+        let mut file = 0;
+        for c in text.chars() {
+            if let Some(n) = c.to_digit(10).filter(|n| (1..=5).contains(n)) {
+                for _ in 0..n {
+                    if file < 5 {
+                        cells[rank * 5 + file] = '-';
+                    }
+                    file += 1;
+                }
+            } else {
+                if file < 5 {
+                    cells[rank * 5 + file] = c;
+                }
+                file += 1;
+            }
+        }
+        if file != 5 {
+            return Err(format!("rank {} does not describe 5 points", rank + 1));
+        }
+    }
+    cells[Point::BOARD] = mountains[0];
+    cells[Point::BOARD + 1] = mountains[1];
+    // Every `?` is the viewer's enemy. The viewer identifies all its own pieces and at most
+    // one enemy piece (a shown flag), so its side is the one with more letters.
+    let mut sides = [0u32; 2];
+    for c in cells {
+        if let Some(p) = Piece::from_char(c) {
+            sides[p.side.index()] += 1;
+        }
+    }
+    let unknown_side = if sides[0] >= sides[1] {
+        Side::Black
+    } else {
+        Side::Red
+    };
+    let mut bad = None;
+    let shown = |p: Point| match cells[p.index()] {
+        '-' => Shown::Empty,
+        'X' => Shown::Covered,
+        '?' => Shown::Unknown(unknown_side),
+        c => Piece::from_char(c).map_or(Shown::Empty, Shown::Piece),
+    };
+    for c in cells {
+        if !matches!(c, '-' | 'X' | '?') && Piece::from_char(c).is_none() {
+            bad = Some(c);
+        }
+    }
+    if let Some(c) = bad {
+        return Err(format!("unknown piece letter {c:?}"));
+    }
+    Ok(picture(&shown, &[], last, masked))
+}

@@ -1,0 +1,296 @@
+//! Luzhanqi's [`Rules`]: how the game-generic core reaches the engine.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::core::{
+    Credit, End, IllegalAction, OptionInfo, PositionProblem, Reason, Record, Rules, RulesetError,
+    ScoreError, Seat, Table, Violation,
+};
+
+use super::board::Points;
+use super::layout::Layout;
+use super::notation::{Action, ParsePositionError};
+use super::pieces::{Combat, Role, Side};
+use super::play::Effect;
+use super::position::Position;
+use super::render::svg;
+use super::ruleset::{Mode, OPTIONS, Overrides, PRESETS, Preset, Ruleset};
+use super::scoring;
+use super::view::{SeatView, seat_view};
+
+/// Luzhanqi (陸軍棋), RULES.md §8.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Luzhanqi;
+
+/// An attack as the referee announces it to both sides: where, and who survived; never what
+/// the pieces were.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = LuzhanqiAnnouncement))]
+pub struct Announcement {
+    /// The ply (1-based).
+    pub ply: u32,
+    /// The attacking side.
+    pub side: &'static str,
+    #[serde(serialize_with = "crate::games::luzhanqi::rules::as_text")]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, example = "c6-c7"))]
+    pub action: Action,
+    /// `win` (the attacker took the point), `loss` (the attacker died) or `both_die`.
+    pub result: &'static str,
+}
+
+pub(crate) fn as_text<S: serde::Serializer>(a: &Action, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(a)
+}
+
+/// A position, its ruleset, and what both sides have seen happen: the announced attacks and
+/// which pieces have moved or fought (public knowledge in a dark game).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Match {
+    pub rules: Ruleset,
+    pub pos: Position,
+    pub announcements: Vec<Announcement>,
+    /// Points of pieces that have moved or fought since the match began.
+    pub touched: Points,
+}
+
+impl Match {
+    pub fn new(rules: Ruleset, pos: Position) -> Match {
+        Match {
+            rules,
+            pos,
+            announcements: Vec::new(),
+            touched: Points::EMPTY,
+        }
+    }
+
+    pub fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
+        let side = self.pos.turn();
+        let effect = self.pos.play(&self.rules, action)?;
+        if let Action::Move { from, to, .. } = *action {
+            let t = self.touched.without(from);
+            self.touched = match effect {
+                Effect::Move | Effect::Pickup => t.with(to),
+                Effect::Attack { combat, .. } => {
+                    self.announcements.push(Announcement {
+                        ply: self.pos.ply(),
+                        side: side.map_or("", Side::name),
+                        action: Action::Move {
+                            from,
+                            to,
+                            reveal: None,
+                        },
+                        result: combat.code(),
+                    });
+                    match combat {
+                        Combat::Win | Combat::Loss => t.with(to),
+                        Combat::Both => t.without(to),
+                    }
+                }
+                _ => self.touched,
+            };
+        }
+        Ok(effect)
+    }
+}
+
+impl Rules for Luzhanqi {
+    const NAME: &'static str = "luzhanqi";
+    const TITLE: &'static str = "Luzhanqi (陸軍棋)";
+    const REASONS: &'static [Reason] = super::violations::REASONS;
+    const VIOLATIONS: &'static [Violation] = super::violations::VIOLATIONS;
+
+    type Ruleset = Ruleset;
+    type Overrides = Overrides;
+    type Position = Position;
+    type Match = Match;
+    type Action = Action;
+    type Effect = Effect;
+    type Hidden = Layout;
+    type View = SeatView;
+    type Score = scoring::ScoreSheet;
+    type PositionScore = scoring::PositionScore;
+
+    fn presets() -> &'static [Preset] {
+        PRESETS
+    }
+
+    fn options() -> &'static [OptionInfo] {
+        OPTIONS
+    }
+
+    fn apply(base: Ruleset, overrides: &Overrides) -> Result<Ruleset, RulesetError> {
+        base.with(overrides)
+    }
+
+    fn seats(_: &Ruleset) -> u8 {
+        2
+    }
+
+    fn parse_position(text: &str) -> Result<Position, PositionProblem> {
+        text.parse().map_err(|e| match e {
+            ParsePositionError::Syntax(e) => PositionProblem::Malformed(e.to_string()),
+            ParsePositionError::Invalid(e) => PositionProblem::Impossible(e.to_string()),
+        })
+    }
+
+    /// A flip position (face-down pieces, colours not yet decided, a flag carried) is played
+    /// only under a flip ruleset, and the reverse.
+    fn position_fits(rules: &Ruleset, pos: &Position) -> Result<(), String> {
+        let flip_like = !pos.covered().is_empty()
+            || pos.turn().is_none()
+            || Side::BOTH
+                .iter()
+                .any(|s| pos.flag_state(*s) != super::position::FlagState::Alone);
+        match rules.mode {
+            Mode::Flip => Ok(()),
+            _ if flip_like => Err(format!(
+                "this is a flip position (face-down pieces or a carried flag); the ruleset plays {}",
+                rules.mode.code()
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn parse_action(text: &str) -> Result<Action, IllegalAction> {
+        text.parse()
+            .map_err(|e: super::notation::ParseActionError| {
+                IllegalAction::new(Violation::MALFORMED_NOTATION, e.to_string())
+            })
+    }
+
+    fn parse_hidden(value: &Value) -> Result<Layout, String> {
+        Layout::from_value(value).map_err(|e| e.to_string())
+    }
+
+    fn hidden_value(layout: &Layout) -> Value {
+        layout.to_value()
+    }
+
+    fn start(rules: &Ruleset, layout: Option<&Layout>) -> Result<Position, String> {
+        match (rules.mode, layout) {
+            (Mode::Flip, _) => Ok(Position::flip_start()),
+            (_, Some(layout)) => layout.start().ok_or_else(|| {
+                format!(
+                    "a {} game starts from both setups ({{\"red\": …, \"black\": …}}); this layout is a flip game's",
+                    rules.mode.code()
+                )
+            }),
+            (mode, None) => Err(format!(
+                "a {} game starts from both sides' setups: give them as the layout (or give a start position)",
+                mode.code()
+            )),
+        }
+    }
+
+    fn new_match(rules: Ruleset, start: Position) -> Match {
+        Match::new(rules, start)
+    }
+
+    fn position(m: &Match) -> &Position {
+        &m.pos
+    }
+
+    fn to_move(pos: &Position) -> Seat {
+        pos.to_move()
+    }
+
+    fn ply(pos: &Position) -> u32 {
+        pos.ply()
+    }
+
+    fn end(m: &Match) -> Option<End> {
+        m.pos.end(&m.rules)
+    }
+
+    fn legal_actions(m: &Match, out: &mut Vec<Action>) {
+        m.pos.legal_actions(&m.rules, out)
+    }
+
+    fn play(m: &mut Match, action: &Action) -> Result<Effect, IllegalAction> {
+        m.play(action)
+    }
+
+    fn hidden_fits(layout: &Layout, pos: &Position) -> Result<(), String> {
+        layout.fits(pos)
+    }
+
+    fn reveal(
+        action: Action,
+        pos: &Position,
+        layout: Option<&Layout>,
+    ) -> Result<Action, IllegalAction> {
+        match layout {
+            Some(layout) => layout.fill(action, pos),
+            None => Ok(action),
+        }
+    }
+
+    fn deal<R: rand::RngExt + ?Sized>(rules: &Ruleset, rng: &mut R) -> Layout {
+        match rules.mode {
+            Mode::Flip => Layout::shuffled(rng),
+            Mode::Open | Mode::Dark => Layout::random_setups(rng),
+        }
+    }
+
+    fn disguise<R: rand::RngExt + ?Sized>(
+        layout: &Layout,
+        m: &Match,
+        seat: Seat,
+        rng: &mut R,
+    ) -> Layout {
+        match (m.rules.mode, layout) {
+            // Both sides see the same: face-up pieces, and the face-down ones as a multiset.
+            (Mode::Flip, _) => layout.shuffle_covered(&m.pos, rng),
+            (Mode::Dark, Layout::Setups { .. }) => {
+                super::view::disguise_setups(layout, m, seat, rng)
+            }
+            // Open games hide nothing.
+            _ => layout.clone(),
+        }
+    }
+
+    fn start_credits(_: &Position, _: impl FnMut(Credit)) {}
+
+    fn credits(before: &Position, _: &Position, effect: &Effect, credit: impl FnMut(Credit)) {
+        scoring::credits(before, effect, credit)
+    }
+
+    /// Luzhanqi is not played for coins: the table is not used.
+    fn score(record: &Record, _: &Table, _: u32) -> Result<Self::Score, ScoreError> {
+        scoring::score_sheet(record)
+    }
+
+    fn score_position(pos: &Position) -> Self::PositionScore {
+        scoring::score_position(pos)
+    }
+
+    fn side(pos: &Position, seat: Seat) -> Option<&'static str> {
+        pos.side_of(seat).map(Side::name)
+    }
+
+    fn view(m: &Match, seat: Seat) -> SeatView {
+        seat_view(m, seat)
+    }
+
+    fn effect_code(effect: &Effect) -> &'static str {
+        match effect {
+            Effect::Flip { .. } => "flip",
+            Effect::Move => "move",
+            Effect::Attack { combat, .. } => match combat {
+                Combat::Win => "attack_won",
+                Combat::Loss => "attack_lost",
+                Combat::Both => "both_died",
+            },
+            Effect::Reveal { piece } if piece.role == Role::Flag => "flag_revealed",
+            Effect::Reveal { .. } => "own_reveal",
+            Effect::Pickup => "pickup",
+            Effect::Drop => "drop",
+        }
+    }
+
+    fn svg(pos: &Position, last: Option<&Action>) -> String {
+        svg(pos, last)
+    }
+}

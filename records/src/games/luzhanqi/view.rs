@@ -1,0 +1,218 @@
+//! What one side may see of a Luzhanqi game (RULES.md §8 "Modes").
+//!
+//! Open: everything. Flip: every face-up piece, and the face-down ones as a multiset. Dark:
+//! its own pieces; of the enemy's, only where they stand, which have moved or fought, the
+//! attacks as announced (win / loss / both die), and the flag once the enemy 司令 has died
+//! (`flag_reveal`). Never an enemy identity otherwise.
+
+use serde::Serialize;
+
+use crate::core::Seat;
+
+use super::board::{FILES, Point, RANKS};
+use super::layout::{Layout, SideSetup};
+use super::pieces::{Piece, Role, Side};
+use super::position::{Cell, Position};
+use super::rules::{Announcement, Match};
+use super::ruleset::{Mode, Ruleset};
+
+/// One seat's view.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = LuzhanqiView))]
+pub struct SeatView {
+    pub player: Seat,
+    /// `open`, `dark` or `flip`.
+    pub mode: &'static str,
+    /// The side the seat plays; absent before the first flip of a flip game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<&'static str>,
+    pub to_move: Seat,
+    pub your_turn: bool,
+    /// The position string as this seat may see it: in a dark game every enemy piece it may
+    /// not identify is `?` (so it is not a position to play from: a dark game's referee
+    /// position stays with the referee).
+    pub position: String,
+    /// The board, rank 12 first, each rank files a→e: a piece letter, `X` face down, `?` an
+    /// enemy piece not identified, `-` empty.
+    pub board: Vec<String>,
+    /// What stands on the mountains `bm` and `dm`, as on the board.
+    pub mountains: String,
+    /// Face-down pieces as a multiset (flip games, public knowledge), or `-`.
+    pub covered: String,
+    /// The enemy pieces that have moved or fought since the match began (so none of them is a
+    /// mine or the flag, if they moved): public knowledge.
+    pub enemy_touched: Vec<String>,
+    /// The attacks of the match as the referee announced them.
+    pub announcements: Vec<Announcement>,
+    /// The seat's legal actions when it is its turn; empty otherwise.
+    pub actions: Vec<String>,
+}
+
+/// Whether `seat`, playing `own`, may see the identity of `piece` on `p`.
+fn visible(rules: &Ruleset, pos: &Position, own: Option<Side>, piece: Piece) -> bool {
+    if rules.mode != Mode::Dark || Some(piece.side) == own {
+        return true;
+    }
+    piece.role == Role::Flag
+        && rules.flag_reveal
+        && pos.remaining(Piece::new(piece.side, Role::Marshal)) == 0
+}
+
+/// The view of `m` for `seat`.
+pub fn seat_view(m: &Match, seat: Seat) -> SeatView {
+    let pos = &m.pos;
+    let own = pos.side_of(seat).or(match m.rules.mode {
+        Mode::Flip => None,
+        _ => Some(if seat == Seat::FIRST {
+            Side::Red
+        } else {
+            Side::Black
+        }),
+    });
+    let show = |cell: Cell| -> char {
+        match cell {
+            Cell::Empty => '-',
+            Cell::Covered => 'X',
+            Cell::Piece(piece) if visible(&m.rules, pos, own, piece) => piece.char(),
+            Cell::Piece(_) => '?',
+        }
+    };
+    let board: Vec<String> = (0..RANKS)
+        .rev()
+        .map(|rank| {
+            (0..FILES)
+                .map(|file| show(pos.cell(Point::new(rank * FILES + file).expect("a point"))))
+                .collect()
+        })
+        .collect();
+    let mountains: String = [Point::MOUNTAIN_B, Point::MOUNTAIN_D]
+        .iter()
+        .map(|p| show(pos.cell(*p)))
+        .collect();
+    let to_move = pos.to_move();
+    let your_turn = to_move == seat && pos.end(&m.rules).is_none();
+    let mut actions = Vec::new();
+    if your_turn {
+        pos.legal_actions(&m.rules, &mut actions);
+    }
+    let enemy_touched = match own {
+        Some(side) => (m.touched & pos.side_points(side.other()))
+            .map(|p| p.to_string())
+            .collect(),
+        None => Vec::new(),
+    };
+    SeatView {
+        player: seat,
+        mode: m.rules.mode.code(),
+        side: own.filter(|_| pos.turn().is_some()).map(Side::name),
+        to_move,
+        your_turn,
+        position: masked(pos, &board, &mountains),
+        board,
+        mountains,
+        covered: pos.pool().letters(),
+        enemy_touched,
+        announcements: m.announcements.clone(),
+        actions: actions.iter().map(|a| a.to_string()).collect(),
+    }
+}
+
+/// The position string with the board and mountains as the seat sees them.
+fn masked(pos: &Position, board: &[String], mountains: &str) -> String {
+    let full = pos.to_string();
+    let rest = full.splitn(3, ' ').nth(2).unwrap_or_default();
+    let mut text = String::new();
+    for (i, rank) in board.iter().enumerate() {
+        if i > 0 {
+            text.push('/');
+        }
+        let mut empty = 0;
+        for c in rank.chars() {
+            if c == '-' {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                text.push_str(&empty.to_string());
+                empty = 0;
+            }
+            text.push(c);
+        }
+        if empty > 0 {
+            text.push_str(&empty.to_string());
+        }
+    }
+    format!("{text} {mountains} {rest}")
+}
+
+/// Another pair of setups the dark game's `seat` cannot tell from `layout` after `m`: the
+/// enemy pieces that have neither moved nor fought change places among themselves (keeping
+/// every setup rule, and the shown flag where it is), when that changes nothing the seat sees.
+pub fn disguise_setups<R: rand::RngExt + ?Sized>(
+    layout: &Layout,
+    m: &Match,
+    seat: Seat,
+    rng: &mut R,
+) -> Layout {
+    let Layout::Setups { red, black } = layout else {
+        return layout.clone();
+    };
+    let own = if seat == Seat::FIRST {
+        Side::Red
+    } else {
+        Side::Black
+    };
+    let enemy = own.other();
+    let pos = &m.pos;
+    let flag_shown = m.rules.flag_reveal && pos.remaining(Piece::new(enemy, Role::Marshal)) == 0;
+    let quiet: Vec<Point> = (pos.side_points(enemy) & !m.touched)
+        .filter(|p| !p.is_mountain())
+        .filter(|p| !(flag_shown && pos.piece(*p).is_some_and(|q| q.role == Role::Flag)))
+        .collect();
+    let setup = if enemy == Side::Red { red } else { black };
+    for _ in 0..16 {
+        if quiet.len() < 2 {
+            break;
+        }
+        let a = quiet[rng.random_range(0..quiet.len())];
+        let b = quiet[rng.random_range(0..quiet.len())];
+        let Some(swapped) = setup.swapped(a, b) else {
+            continue;
+        };
+        let mut moved = m.pos;
+        let (pa, pb) = (moved.take(a), moved.take(b));
+        moved.put(a, pb);
+        moved.put(b, pa);
+        if moved.end(&m.rules) != pos.end(&m.rules) {
+            continue;
+        }
+        return match enemy {
+            Side::Red => Layout::Setups {
+                red: swapped,
+                black: *black,
+            },
+            Side::Black => Layout::Setups {
+                red: *red,
+                black: swapped,
+            },
+        };
+    }
+    layout.clone()
+}
+
+impl SideSetup {
+    /// The setup with the pieces on `a` and `b` exchanged, if still legal and different.
+    pub(crate) fn swapped(&self, a: Point, b: Point) -> Option<SideSetup> {
+        let mut text: Vec<(Point, Piece)> = self.pieces().collect();
+        let ia = text.iter().position(|(p, _)| *p == a)?;
+        let ib = text.iter().position(|(p, _)| *p == b)?;
+        if text[ia].1 == text[ib].1 {
+            return None;
+        }
+        let (x, y) = (text[ia].1, text[ib].1);
+        text[ia].1 = y;
+        text[ib].1 = x;
+        SideSetup::from_pieces(self.side, &text).ok()
+    }
+}
