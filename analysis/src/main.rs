@@ -85,13 +85,17 @@ enum Command {
     /// JSON Lines records (with the hidden truth, every action and the result). The same seed
     /// gives the same games, whatever the number of threads.
     Simulate {
-        /// The game: banqi or three-kingdoms.
+        /// The game: banqi, three-kingdoms or luzhanqi.
         #[arg(long, default_value = "banqi")]
         game: String,
         /// The preset the games are played under (the game's first preset by default: Banqi's
-        /// tcga).
+        /// tcga, Luzhanqi's dark).
         #[arg(long)]
         preset: Option<String>,
+        /// Luzhanqi: the mode, open, dark or flip (the option `mode` over the preset's);
+        /// every legal setup is equally likely in open and dark games.
+        #[arg(long)]
+        mode: Option<String>,
         /// How many games.
         #[arg(long, default_value_t = 1000)]
         games: u64,
@@ -99,7 +103,7 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// The bots: one for every seat, or one per seat in turn order separated by commas
-        /// (Banqi: random, greedy, search; Three Kingdoms: random, greedy).
+        /// (Banqi: random, greedy, search; Three Kingdoms and Luzhanqi: random, greedy).
         #[arg(long, default_value = "random")]
         bot: String,
         /// The output file (JSON Lines).
@@ -116,7 +120,8 @@ enum Command {
     /// preset) and write a statistics report: results by preset, variant, seat and side, game
     /// length, endings, and each game's own tables (Banqi: flip openings, point margins,
     /// bonuses and settlements; Three Kingdoms: results by claim order, points by place per
-    /// ending); each rate with a 95% interval; charts (PNG and SVG), a
+    /// ending; Luzhanqi: results by mode and first mover's side, which piece took the flag);
+    /// each rate with a 95% interval; charts (PNG and SVG), a
     /// self-contained HTML page, the numbers as JSON and CSV. Invalid games are counted and
     /// listed, not dropped silently. Every table is counts: `--merge` adds up reports of parts
     /// of a data set into the report of the whole.
@@ -165,6 +170,7 @@ fn main() -> ExitCode {
         Command::Simulate {
             game,
             preset,
+            mode,
             games,
             seed,
             bot,
@@ -179,9 +185,27 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            if mode.is_some() && game != records::games::GameKind::Luzhanqi {
+                eprintln!(
+                    "anqi simulate: --mode is Luzhanqi's (open, dark, flip); {game} has presets"
+                );
+                return ExitCode::from(2);
+            }
+            // `--mode open` alone plays the preset of that name; with a preset, it overrides the
+            // preset's mode.
+            let mut options = serde_json::Map::new();
+            let mut preset = preset;
+            if let Some(mode) = mode {
+                if preset.is_none() && ["open", "dark", "flip"].contains(&mode.as_str()) {
+                    preset = Some(mode);
+                } else {
+                    options.insert("mode".into(), serde_json::Value::from(mode));
+                }
+            }
             simulate::run(&simulate::Options {
                 game,
                 preset,
+                options,
                 games,
                 seed,
                 bots: bot.split(',').map(str::to_owned).collect(),

@@ -21,6 +21,8 @@ pub struct Options {
     pub game: GameKind,
     /// The game's preset (its first when absent).
     pub preset: Option<String>,
+    /// Options overriding the preset's (Luzhanqi's `--mode` is `{"mode": …}`).
+    pub options: Map<String, serde_json::Value>,
     pub games: u64,
     pub seed: u64,
     /// The bots by name: one for every seat, or one per seat in turn order.
@@ -50,7 +52,8 @@ pub fn play<G: Tool>(
     let seed = game_seed(options.seed, index);
     let mut rng = SmallRng::seed_from_u64(seed);
     let hidden = G::deal(rules, &mut rng);
-    let mut m = G::new_match(*rules, G::start(rules));
+    let start = G::start(rules, Some(&hidden)).expect("a dealt truth sets up a start");
+    let mut m = G::new_match(*rules, start);
     let mut actions = Vec::new();
     let mut buffer = Vec::with_capacity(64);
     let end = loop {
@@ -69,6 +72,7 @@ pub fn play<G: Tool>(
         actions.push(action.to_string());
     };
     let mut record = Record::new(G::NAME, preset, actions);
+    record.options = options.options.clone();
     record.players = (0..G::seats(rules) as usize)
         .map(|i| G::BOTS[bots[i % bots.len()]].to_owned())
         .collect();
@@ -88,13 +92,14 @@ pub fn run(options: &Options) -> ExitCode {
 }
 
 fn run_game<G: Tool>(options: &Options) -> ExitCode {
-    let rules = match records::core::rules::ruleset::<G>(options.preset.as_deref(), &Map::new()) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("anqi simulate: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let rules =
+        match records::core::rules::ruleset::<G>(options.preset.as_deref(), &options.options) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("anqi simulate: {e}");
+                return ExitCode::from(2);
+            }
+        };
     let preset = options
         .preset
         .clone()

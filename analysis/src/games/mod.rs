@@ -8,6 +8,7 @@ use records::core::{Outcome, Ply, Record, Rules, Scored, Seat};
 use crate::report::facts::{Facts, SeatFacts};
 
 pub mod banqi;
+pub mod luzhanqi;
 pub mod three_kingdoms;
 
 /// A game as the batch tool knows it.
@@ -43,6 +44,7 @@ pub trait Tool: Rules {
 pub enum Part {
     Banqi(banqi::report::Facts),
     ThreeKingdoms(three_kingdoms::report::Facts),
+    Luzhanqi(luzhanqi::report::Facts),
 }
 
 /// The bot named `name` of game `G`, as an index into its [`Tool::BOTS`].
@@ -84,7 +86,7 @@ impl Part {
     pub fn settle(&mut self, seats: &[SeatFacts], books: &mut Books) {
         match self {
             Part::Banqi(facts) => facts.settle(seats, &mut books.banqi),
-            Part::ThreeKingdoms(_) => {}
+            Part::ThreeKingdoms(_) | Part::Luzhanqi(_) => {}
         }
     }
 }
@@ -98,10 +100,12 @@ pub fn write_parts(
 ) -> polars::prelude::PolarsResult<usize> {
     let mut banqi = Vec::new();
     let mut three_kingdoms = Vec::new();
+    let mut luzhanqi = Vec::new();
     for f in facts {
         match &f.part {
             Part::Banqi(p) => banqi.push((&f.game, p)),
             Part::ThreeKingdoms(p) => three_kingdoms.push((&f.game, p)),
+            Part::Luzhanqi(p) => luzhanqi.push((&f.game, p)),
         }
     }
     let mut details = 0;
@@ -110,6 +114,9 @@ pub fn write_parts(
     }
     if !three_kingdoms.is_empty() {
         three_kingdoms::report::write(&three_kingdoms, data, part)?;
+    }
+    if !luzhanqi.is_empty() {
+        luzhanqi::report::write(&luzhanqi, data, part)?;
     }
     Ok(details)
 }
@@ -121,5 +128,6 @@ pub fn part_tables(
 ) -> polars::prelude::PolarsResult<Vec<crate::report::table::Table>> {
     let mut tables = banqi::report::tables(data, options)?;
     tables.extend(three_kingdoms::report::tables(data)?);
+    tables.extend(luzhanqi::report::tables(data)?);
     Ok(tables)
 }

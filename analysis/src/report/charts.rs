@@ -141,6 +141,25 @@ pub fn draw_all(tables: &[Table], dir: &Path) -> Result<Vec<Chart>> {
         ));
         charts.push(Chart { title, png, svg });
     }
+    if let Some(takers) = find(tables, "lz_flag_taken_by") {
+        let mut by_role: Vec<(String, f64)> = Vec::new();
+        for (role, n) in takers
+            .column("flag_taken_by")
+            .iter()
+            .zip(takers.column("games"))
+        {
+            let role = s(role);
+            match by_role.iter_mut().find(|(k, _)| *k == role) {
+                Some(e) => e.1 += f(n),
+                None => by_role.push((role, f(n))),
+            }
+        }
+        let title = "Luzhanqi: which piece took the flag".to_owned();
+        let (png, svg) = render!(dir, "luzhanqi-flag", (900, 480), |a| bars(
+            a, &title, &by_role
+        ));
+        charts.push(Chart { title, png, svg });
+    }
     let Some(endings) = find(tables, "endings") else {
         return Ok(charts);
     };

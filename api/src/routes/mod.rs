@@ -107,21 +107,29 @@ pub(crate) fn ruleset<G: Rules>(
     })
 }
 
-/// The position a request gives (the game's start when absent).
+/// The position a request gives; when absent, the game's start (which in Luzhanqi's open and
+/// dark games the hidden truth, the two setups, sets up).
 pub(crate) fn position<G: Rules>(
     text: Option<&str>,
     rules: &G::Ruleset,
+    hidden: Option<&G::Hidden>,
 ) -> Result<G::Position, Problem> {
     let Some(text) = text else {
-        return Ok(G::start(rules));
+        return G::start(rules, hidden)
+            .map_err(|e| Problem::new("bad-parameter", e).field("layout"));
     };
-    let pos = G::parse_position(text).map_err(|e| match e {
-        PositionProblem::Malformed(e) => Problem::new("malformed-position", e).field("position"),
-        PositionProblem::Impossible(e) => Problem::new("invalid-position", e).field("position"),
-    })?;
+    let pos = parsed_position::<G>(text)?;
     G::position_fits(rules, &pos)
         .map_err(|e| Problem::new("invalid-position", e).field("position"))?;
     Ok(pos)
+}
+
+/// A position string, parsed and checked as a position (not against a ruleset).
+pub(crate) fn parsed_position<G: Rules>(text: &str) -> Result<G::Position, Problem> {
+    G::parse_position(text).map_err(|e| match e {
+        PositionProblem::Malformed(e) => Problem::new("malformed-position", e).field("position"),
+        PositionProblem::Impossible(e) => Problem::new("invalid-position", e).field("position"),
+    })
 }
 
 /// An action in notation.
@@ -133,33 +141,22 @@ pub(crate) fn action<G: Rules>(text: &str, field: &str) -> Result<G::Action, Pro
     })
 }
 
-/// The hidden truth a trusted caller gives (`layout`), checked against `pos`.
-pub(crate) fn hidden<G: Rules>(
-    value: Option<&Value>,
-    pos: &G::Position,
-) -> Result<Option<G::Hidden>, Problem> {
-    let Some(value) = value else {
-        return Ok(None);
-    };
-    let hidden =
-        G::parse_hidden(value).map_err(|e| Problem::new("malformed-layout", e).field("layout"))?;
-    G::hidden_fits(&hidden, pos)
-        .map_err(|e| Problem::new("invalid-position", e).field("layout"))?;
-    Ok(Some(hidden))
-}
-
-/// The hidden truth of a request: opened from the referee's sealed `token` (bound to the
-/// game, its preset and `game_id`), or taken from a trusted caller's clear `layout`; checked
-/// against `pos`.
-pub(crate) fn hidden_truth<G: Rules>(
+/// The hidden truth of a request, not yet checked against a position: opened from the
+/// referee's sealed `token` (bound to the game, its preset and `game_id`), or taken from a
+/// trusted caller's clear `layout`.
+pub(crate) fn open_hidden<G: Rules>(
     keys: &records::seal::Keys,
     sealed: &Sealed,
     preset: Option<&str>,
     layout: Option<&Value>,
-    pos: &G::Position,
 ) -> Result<Option<G::Hidden>, Problem> {
     let Some(token) = &sealed.token else {
-        return hidden::<G>(layout, pos);
+        return layout
+            .map(|value| {
+                G::parse_hidden(value)
+                    .map_err(|e| Problem::new("malformed-layout", e).field("layout"))
+            })
+            .transpose();
     };
     if layout.is_some() {
         return Err(
@@ -178,17 +175,47 @@ pub(crate) fn hidden_truth<G: Rules>(
         preset,
         game_id,
     };
-    let hidden = keys
-        .open::<G>(token, binding)
-        .map_err(|e| Problem::new("invalid-token", e.to_string()).field("token"))?;
-    G::hidden_fits(&hidden, pos).map_err(|_| {
-        Problem::new(
-            "invalid-token",
-            "the token's game does not fit this position: it belongs to another game",
-        )
-        .field("token")
-    })?;
-    Ok(Some(hidden))
+    keys.open::<G>(token, binding)
+        .map(Some)
+        .map_err(|e| Problem::new("invalid-token", e.to_string()).field("token"))
+}
+
+/// Whether the hidden truth a request gave fits `pos`.
+pub(crate) fn check_hidden<G: Rules>(
+    hidden: Option<&G::Hidden>,
+    pos: &G::Position,
+    sealed: &Sealed,
+) -> Result<(), Problem> {
+    let Some(hidden) = hidden else {
+        return Ok(());
+    };
+    G::hidden_fits(hidden, pos).map_err(|e| {
+        if sealed.token.is_some() {
+            Problem::new(
+                "invalid-token",
+                "the token's game does not fit this position: it belongs to another game",
+            )
+            .field("token")
+        } else {
+            Problem::new("invalid-position", e).field("layout")
+        }
+    })
+}
+
+/// The position a request is about (its `position`, or the start) and the hidden truth from
+/// its token or clear layout, checked against each other.
+pub(crate) fn hidden_truth<G: Rules>(
+    keys: &records::seal::Keys,
+    sealed: &Sealed,
+    preset: Option<&str>,
+    layout: Option<&Value>,
+    at: Option<&str>,
+    rules: &G::Ruleset,
+) -> Result<(G::Position, Option<G::Hidden>), Problem> {
+    let hidden = open_hidden::<G>(keys, sealed, preset, layout)?;
+    let pos = position::<G>(at, rules, hidden.as_ref())?;
+    check_hidden::<G>(hidden.as_ref(), &pos, sealed)?;
+    Ok((pos, hidden))
 }
 
 /// Completes `record` with the hidden truth a sealed token holds (as a layout would), and
@@ -198,15 +225,21 @@ pub(crate) fn unseal_record<G: Rules>(
     sealed: &Sealed,
     keys: &records::seal::Keys,
 ) -> Result<Option<G::Hidden>, Problem> {
-    let rules = ruleset::<G>(None, &Map::new())?;
-    let start = position::<G>(record.start.as_deref(), &rules)?;
-    let hidden = hidden_truth::<G>(
+    let hidden = open_hidden::<G>(
         keys,
         sealed,
         record.preset.as_deref(),
         record.layout.as_ref(),
-        &start,
     )?;
+    // A token that opens but belongs to another start is refused here; any other problem of
+    // the record (its ruleset, its start) is the replay's to report.
+    if sealed.token.is_some()
+        && let Ok(rules) =
+            records::core::rules::ruleset::<G>(record.preset.as_deref(), &record.options)
+        && let Ok(start) = position::<G>(record.start.as_deref(), &rules, hidden.as_ref())
+    {
+        check_hidden::<G>(hidden.as_ref(), &start, sealed)?;
+    }
     if sealed.token.is_some() {
         record.layout = hidden.as_ref().map(G::hidden_value);
     }

@@ -16,7 +16,8 @@ use crate::body::{self, Limits};
 use crate::examples;
 use crate::problem::Problem;
 use crate::routes::{
-    Sealed, action, default_game, game_kind, hidden_truth, position, ruleset, unseal_record,
+    Sealed, action, default_game, game_kind, hidden_truth, parsed_position, position, ruleset,
+    unseal_record,
 };
 
 #[derive(Deserialize, ToSchema)]
@@ -424,17 +425,17 @@ fn view_of<G: Rules>(request: ViewRequest, settings: &Settings) -> Result<HttpRe
         }
         (text, None) => {
             let rules = ruleset::<G>(request.preset.as_deref(), &request.options)?;
-            let pos = position::<G>(text.as_deref(), &rules)?;
             let sealed = Sealed {
                 token: request.token.clone(),
                 game_id: request.game_id.clone(),
             };
-            hidden_truth::<G>(
+            let (pos, _) = hidden_truth::<G>(
                 &settings.keys,
                 &sealed,
                 request.preset.as_deref(),
                 request.layout.as_ref(),
-                &pos,
+                text.as_deref(),
+                &rules,
             )?;
             (G::new_match(rules, pos), rules)
         }
@@ -508,8 +509,13 @@ fn render_svg(request: &RenderRequest) -> Result<HttpResponse, Problem> {
 }
 
 fn svg_of<G: Rules>(request: &RenderRequest) -> Result<String, Problem> {
-    let rules = ruleset::<G>(None, &Map::new())?;
-    let pos = position::<G>(request.position.as_deref(), &rules)?;
+    let pos = match request.position.as_deref() {
+        Some(text) => parsed_position::<G>(text)?,
+        None => {
+            let rules = ruleset::<G>(None, &Map::new())?;
+            position::<G>(None, &rules, None)?
+        }
+    };
     let last = match &request.last_action {
         Some(text) => Some(action::<G>(text, "last_action")?),
         None => None,
@@ -530,8 +536,14 @@ fn the_match<G: Rules>(
 ) -> Result<(G::Match, Option<G::Hidden>), Problem> {
     let Some(record) = record else {
         let rules = ruleset::<G>(preset.as_deref(), options)?;
-        let pos = position::<G>(at.as_deref(), &rules)?;
-        let hidden = hidden_truth::<G>(&settings.keys, sealed, preset.as_deref(), layout, &pos)?;
+        let (pos, hidden) = hidden_truth::<G>(
+            &settings.keys,
+            sealed,
+            preset.as_deref(),
+            layout,
+            at.as_deref(),
+            &rules,
+        )?;
         return Ok((G::new_match(rules, pos), hidden));
     };
     if at.is_some() {

@@ -7,13 +7,12 @@ use records::core::{Record, Rules, ScoreError, Table, Verdict};
 use records::games::banqi::tcga;
 use records::with_game;
 use serde::Deserialize;
-use serde_json::Map;
 use utoipa::ToSchema;
 
 use crate::body::{self, Limits};
 use crate::examples;
 use crate::problem::Problem;
-use crate::routes::{default_game, game_kind, position, ruleset};
+use crate::routes::{default_game, game_kind};
 
 /// Replays a record and gives the verdict: valid, or the first illegal ply (1-based) with the
 /// action, a reason code and the position before it, or a stated result the moves do not
@@ -179,8 +178,7 @@ pub async fn score_position(
     let request: PositionScoreRequest = body::json(&req, &body, &limits)?;
     let kind = game_kind(&request.game)?;
     with_game!(kind, G => {
-        let rules = ruleset::<G>(None, &Map::new())?;
-        let pos = position::<G>(Some(&request.position), &rules)?;
+        let pos = crate::routes::parsed_position::<G>(&request.position)?;
         Ok(HttpResponse::Ok().json(G::score_position(&pos)))
     })
 }

@@ -117,6 +117,24 @@ impl Role {
         }
     }
 
+    /// The role's English name (docs/notation.md), as reports write it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Role::Marshal => "marshal",
+            Role::General => "general",
+            Role::Division => "division",
+            Role::Brigade => "brigadier",
+            Role::Colonel => "colonel",
+            Role::Major => "major",
+            Role::Captain => "captain",
+            Role::Lieutenant => "lieutenant",
+            Role::Engineer => "engineer",
+            Role::Mine => "mine",
+            Role::Bomb => "bomb",
+            Role::Flag => "flag",
+        }
+    }
+
     pub const fn chinese(self) -> &'static str {
         match self {
             Role::Marshal => "司令",

@@ -1,0 +1,120 @@
+//! Luzhanqi in the batch tool: its bots, its `anqi score` line and its part of the report.
+
+use rand::RngExt;
+use rand::rngs::SmallRng;
+use records::core::{Outcome, Ply, Record, Scored, Seat};
+use records::games::luzhanqi::scoring::ScoreSheet;
+use records::games::luzhanqi::{Action, Cell, Combat, Luzhanqi, Match, Mode, Piece, Role, combat};
+
+use super::{Part, Tool};
+
+pub mod report;
+
+const RANDOM: usize = 0;
+
+/// What the greedy bot expects of an action, from what its side sees only (never a hidden
+/// identity): taking a visible flag first, then a visible win by the value of what it takes,
+/// then attacks on pieces it cannot see with its strongest pieces, then anything else.
+fn value(m: &Match, action: &Action) -> i32 {
+    let Action::Move { from, to, .. } = *action else {
+        return 0;
+    };
+    let pos = &m.pos;
+    let Some(attacker) = pos.piece(from) else {
+        return 0;
+    };
+    let visible = |p: Piece| match m.rules.mode {
+        Mode::Open | Mode::Flip => true,
+        Mode::Dark => {
+            p.role == Role::Flag
+                && m.rules.flag_reveal
+                && pos.remaining(Piece::new(p.side, Role::Marshal)) == 0
+        }
+    };
+    match pos.cell(to) {
+        Cell::Empty => 0,
+        Cell::Piece(target) if target.role == Role::Flag && visible(target) => 1000,
+        Cell::Piece(target) if visible(target) => match combat(attacker.role, target.role, false) {
+            Combat::Win => 20 + target.role.rank().unwrap_or(5) as i32,
+            Combat::Both => 10,
+            Combat::Loss => -20,
+        },
+        // Unknown: a strong piece may try it, a weak one should not.
+        _ => attacker.role.rank().map_or(-5, |r| r as i32 - 5),
+    }
+}
+
+impl Tool for Luzhanqi {
+    const BOTS: &'static [&'static str] = &["random", "greedy"];
+
+    fn choose(bot: usize, m: &Match, rng: &mut SmallRng, buffer: &mut Vec<Action>) -> Action {
+        m.pos.legal_actions(&m.rules, buffer);
+        debug_assert!(!buffer.is_empty(), "asked to move in a finished game");
+        if bot == RANDOM {
+            return buffer[rng.random_range(0..buffer.len())];
+        }
+        let best = buffer.iter().map(|a| value(m, a)).max().unwrap_or(0);
+        let ties = buffer.iter().filter(|a| value(m, a) == best).count();
+        let pick = rng.random_range(0..ties);
+        *buffer
+            .iter()
+            .filter(|a| value(m, a) == best)
+            .nth(pick)
+            .expect("pick < ties")
+    }
+
+    fn outcome(sheet: &ScoreSheet) -> Option<Outcome> {
+        sheet.result.map(|r| r.outcome)
+    }
+
+    /// Luzhanqi is not played for coins.
+    fn payment(_: &ScoreSheet) -> Option<(Seat, Seat, u64)> {
+        None
+    }
+
+    fn score_text(sheet: &ScoreSheet) -> String {
+        let result = match sheet.result {
+            None => "unfinished".to_owned(),
+            Some(r) => {
+                let why = r.reason.map_or(String::new(), |r| format!(" by {r}"));
+                format!("{}{why}", r.outcome.describe())
+            }
+        };
+        let flag = sheet
+            .flag_taken_by
+            .map_or(String::new(), |c| format!(", flag taken by {c}"));
+        let seats: Vec<String> = sheet
+            .seats
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {}: removed {}, {} left",
+                    s.seat,
+                    s.side.unwrap_or("no side"),
+                    if s.removed.is_empty() {
+                        "nothing"
+                    } else {
+                        &s.removed
+                    },
+                    s.remaining
+                )
+            })
+            .collect();
+        format!(
+            "{} ({})\t{result}{flag}\t{}",
+            sheet.preset,
+            sheet.mode,
+            seats.join(" · ")
+        )
+    }
+
+    type Watch = report::Watch;
+
+    fn watch(watch: &mut report::Watch, ply: &Ply<Luzhanqi>) {
+        report::watch(watch, ply)
+    }
+
+    fn part(watch: report::Watch, record: &Record, scored: &Scored<Luzhanqi>) -> Part {
+        Part::Luzhanqi(report::facts(watch, record, scored))
+    }
+}
