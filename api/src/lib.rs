@@ -14,6 +14,7 @@ use utoipa_swagger_ui::SwaggerUi;
 
 pub mod body;
 pub mod examples;
+pub mod examples_lz;
 pub mod examples_tk;
 pub mod openapi;
 pub mod problem;

@@ -5,15 +5,17 @@ use utoipa::OpenApi;
 use utoipa::Modify;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
-use crate::routes::{games, meta, positions, records_routes};
+use crate::routes::{games, meta, positions, records_routes, setups};
 
 #[derive(OpenApi)]
 #[openapi(
     info(
         title = "Anqi",
         description = "Rules, validation, scoring and pictures for Banqi (暗棋, Chinese Dark Chess) \
-            and its house rules, and Three Kingdoms Banqi (三國暗棋, three players): every request \
-            names its `game` (default `banqi`). Stateless: every request carries the position or record it is about. \
+            and its house rules, Three Kingdoms Banqi (三國暗棋, three players) and Luzhanqi (陸軍棋: \
+            open, dark with this service as referee, flip): every request names its `game` (default `banqi`). \
+            In a dark Luzhanqi game a caller with the referee's token (a player) is told positions \
+            masked to its seat, never the referee's. Stateless: every request carries the position or record it is about. \
             Errors are RFC 9457 problem details (application/problem+json): 400 malformed input, \
             422 well-formed but illegal, 404/405 unknown route or method, 413 too large, 415 wrong \
             media type; `GET /problems` lists the problem types.",
@@ -23,7 +25,7 @@ use crate::routes::{games, meta, positions, records_routes};
         meta::health, meta::games, meta::presets, meta::preset, meta::options,
         records_routes::validate, records_routes::score, records_routes::score_position,
         positions::actions, positions::play, positions::deal, positions::view,
-        positions::render, positions::render_get,
+        positions::render, positions::render_get, setups::check,
         games::create, games::get, games::list,
     ),
     modifiers(&BearerToken, &GameExamples),
@@ -58,48 +60,59 @@ impl Modify for GameExamples {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         use utoipa::openapi::RefOr;
         use utoipa::openapi::example::ExampleBuilder;
-        let named = |content: &mut utoipa::openapi::content::Content, game: &str, value| {
-            if let Some(banqi) = content.example.take() {
+        let named =
+            |content: &mut utoipa::openapi::content::Content, game: &str, title: &str, value| {
+                if let Some(banqi) = content.example.take() {
+                    content.examples.insert(
+                        "banqi".into(),
+                        RefOr::T(
+                            ExampleBuilder::new()
+                                .summary("Banqi")
+                                .value(Some(banqi))
+                                .build(),
+                        ),
+                    );
+                }
                 content.examples.insert(
-                    "banqi".into(),
+                    game.into(),
                     RefOr::T(
                         ExampleBuilder::new()
-                            .summary("Banqi")
-                            .value(Some(banqi))
+                            .summary(title)
+                            .value(Some(value))
                             .build(),
                     ),
                 );
-            }
-            content.examples.insert(
-                game.into(),
-                RefOr::T(
-                    ExampleBuilder::new()
-                        .summary("Three Kingdoms Banqi")
-                        .value(Some(value))
-                        .build(),
-                ),
-            );
-        };
-        for (path, request, response) in crate::examples_tk::by_path() {
-            let Some(op) = openapi
-                .paths
-                .paths
-                .get_mut(path)
-                .and_then(|item| item.post.as_mut())
-            else {
-                panic!("no POST {path} for its example");
             };
-            if let Some(RefOr::T(body)) = op.request_body.as_mut() {
-                for content in body.content.values_mut() {
-                    if let RefOr::T(content) = content {
-                        named(content, "three-kingdoms", request.clone());
+        let games = [
+            (
+                "three-kingdoms",
+                "Three Kingdoms Banqi",
+                crate::examples_tk::by_path(),
+            ),
+            ("luzhanqi", "Luzhanqi", crate::examples_lz::by_path()),
+        ];
+        for (game, title, examples) in games {
+            for (path, request, response) in examples {
+                let Some(op) = openapi
+                    .paths
+                    .paths
+                    .get_mut(path)
+                    .and_then(|item| item.post.as_mut())
+                else {
+                    panic!("no POST {path} for its example");
+                };
+                if let Some(RefOr::T(body)) = op.request_body.as_mut() {
+                    for content in body.content.values_mut() {
+                        if let RefOr::T(content) = content {
+                            named(content, game, title, request.clone());
+                        }
                     }
                 }
-            }
-            if let Some(RefOr::T(ok)) = op.responses.responses.get_mut("200") {
-                for content in ok.content.values_mut() {
-                    if let RefOr::T(content) = content {
-                        named(content, "three-kingdoms", response.clone());
+                if let Some(RefOr::T(ok)) = op.responses.responses.get_mut("200") {
+                    for content in ok.content.values_mut() {
+                        if let RefOr::T(content) = content {
+                            named(content, game, title, response.clone());
+                        }
                     }
                 }
             }

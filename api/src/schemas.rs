@@ -3,15 +3,16 @@
 
 #![allow(dead_code)]
 
-use records::games::{banqi, three_kingdoms};
+use records::games::{banqi, luzhanqi, three_kingdoms};
 use utoipa::ToSchema;
 
-/// Options overriding the preset's: the game's own (Banqi's or Three Kingdoms').
+/// Options overriding the preset's: the game's own (Banqi's, Three Kingdoms' or Luzhanqi's).
 #[derive(ToSchema)]
 #[serde(untagged)]
 pub enum AnyOverrides {
     Banqi(banqi::Overrides),
     ThreeKingdoms(three_kingdoms::Overrides),
+    Luzhanqi(luzhanqi::Overrides),
 }
 
 /// What one seat may see: Banqi's player view or Three Kingdoms' seat view.
@@ -20,6 +21,7 @@ pub enum AnyOverrides {
 pub enum AnyView {
     Banqi(banqi::view::PlayerView),
     ThreeKingdoms(three_kingdoms::view::SeatView),
+    Luzhanqi(luzhanqi::view::SeatView),
 }
 
 /// A scored record: Banqi's points and coin settlement, or Three Kingdoms' seats and points.
@@ -28,6 +30,7 @@ pub enum AnyView {
 pub enum AnyScore {
     Banqi(banqi::scoring::ScoreSheet),
     ThreeKingdoms(three_kingdoms::scoring::ScoreSheet),
+    Luzhanqi(luzhanqi::scoring::ScoreSheet),
 }
 
 /// What a bare position says about the score, per game.
@@ -36,6 +39,7 @@ pub enum AnyScore {
 pub enum AnyPositionScore {
     Banqi(banqi::scoring::PositionScore),
     ThreeKingdoms(three_kingdoms::scoring::PositionScore),
+    Luzhanqi(luzhanqi::scoring::PositionScore),
 }
 
 /// A complete ruleset: the game's own fields.
@@ -44,4 +48,5 @@ pub enum AnyPositionScore {
 pub enum AnyRuleset {
     Banqi(banqi::Ruleset),
     ThreeKingdoms(three_kingdoms::Ruleset),
+    Luzhanqi(luzhanqi::Ruleset),
 }

@@ -52,7 +52,7 @@ fn every_operation_documents_its_errors_as_problems() {
             }
         }
     }
-    assert_eq!(operations, 17);
+    assert_eq!(operations, 18);
     let schemas: Vec<&String> = doc["components"]["schemas"]
         .as_object()
         .unwrap()

@@ -253,3 +253,172 @@ async fn a_token_opens_only_for_its_own_game() {
     );
     assert_eq!(status, 400, "{text}");
 }
+
+/// What a Luzhanqi answer to `seat` may not hold: in a flip game the identity of any face-down
+/// piece (`c5(M)` with the truth); in a dark game any enemy identity but a shown flag, the
+/// referee's position and either setup.
+fn assert_luzhanqi_hidden(
+    text: &str,
+    referee: &records::games::luzhanqi::Position,
+    layout: &Value,
+    seat: Option<usize>,
+) {
+    use records::games::luzhanqi::{Layout, Role, Side};
+    let parsed = Layout::from_value(layout).unwrap();
+    match &parsed {
+        Layout::Shuffle(_) => {
+            assert!(
+                !text.contains(layout.as_str().unwrap()),
+                "the layout leaked: {text}"
+            );
+            for p in referee.covered() {
+                let s = format!("{p}({})", parsed.piece(p).unwrap());
+                assert!(!text.contains(&s), "{s} leaked: {text}");
+            }
+        }
+        Layout::Setups { red, black } => {
+            assert!(
+                !text.contains(&referee.to_string()),
+                "the referee's position leaked: {text}"
+            );
+            // A seat knows its own setup; nobody is told the other's.
+            let secret: Vec<String> = match seat {
+                None => vec![red.to_string(), black.to_string()],
+                Some(0) => vec![black.to_string()],
+                Some(_) => vec![red.to_string()],
+            };
+            for setup in secret {
+                assert!(!text.contains(&setup), "a setup leaked: {text}");
+            }
+            // Every board a seat is shown names no enemy piece but the flag.
+            let value: Value = serde_json::from_str(text).unwrap();
+            let (Some(seat), Some(board)) = (seat, value["board"].as_array()) else {
+                return;
+            };
+            let enemy = if seat == 0 { Side::Black } else { Side::Red };
+            for c in board.iter().flat_map(|r| r.as_str().unwrap().chars()) {
+                if let Some(p) = records::games::luzhanqi::Piece::from_char(c) {
+                    assert!(
+                        p.side != enemy || p.role == Role::Flag,
+                        "{c} shown to seat {seat}: {text}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A whole Luzhanqi game through the referee with tokens only (dark or flip), every answer
+/// checked for what its seat may not know.
+async fn referee_luzhanqi(seed: u64, preset: &str, max_plies: usize) {
+    use records::core::Rules;
+    use records::games::luzhanqi::{Luzhanqi, Match};
+    let app = actix_test::init_service(api::app(settings())).await;
+    let game = "luzhanqi";
+    let (_, truth) = post!(
+        app,
+        "/v1/deal",
+        json!({"game": game, "seed": seed, "preset": preset, "include_layout": true})
+    );
+    let truth: Value = serde_json::from_str(&truth).unwrap();
+    let layout = truth["layout"].clone();
+    let rules =
+        records::core::rules::ruleset::<Luzhanqi>(Some(preset), &Default::default()).unwrap();
+    let hidden = Luzhanqi::parse_hidden(&layout).unwrap();
+    let mut referee = Match::new(rules, Luzhanqi::start(&rules, Some(&hidden)).unwrap());
+    let (status, text) = post!(
+        app,
+        "/v1/deal",
+        json!({"game": game, "seed": seed, "preset": preset, "players": ["A", "B"]})
+    );
+    assert_eq!(status, 200, "{text}");
+    assert_luzhanqi_hidden(&text, &referee.pos, &layout, None);
+    let deal: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        deal["position"].is_null(),
+        preset != "flip",
+        "a dark start is the referee's"
+    );
+    let (token, game_id) = (deal["token"].clone(), deal["game_id"].clone());
+    let mut sent: Vec<String> = Vec::new();
+    let mut rng = seed;
+    let mut end = Value::Null;
+    while sent.len() < max_plies && end.is_null() {
+        let mut so_far = deal["record"].clone();
+        so_far["actions"] = json!(sent);
+        let common = json!({"game": game, "record": so_far, "token": token, "game_id": game_id});
+        let mover = referee.pos.to_move().index();
+        let (status, text) = post!(app, "/v1/actions", common);
+        assert_eq!(status, 200, "{text}");
+        assert_luzhanqi_hidden(&text, &referee.pos, &layout, Some(mover));
+        let actions: Value = serde_json::from_str(&text).unwrap();
+        for (i, seat) in ["player1", "player2"].iter().enumerate() {
+            let mut request = common.clone();
+            request["player"] = json!(seat);
+            let (status, text) = post!(app, "/v1/view", request);
+            assert_eq!(status, 200, "{text}");
+            assert_luzhanqi_hidden(&text, &referee.pos, &layout, Some(i));
+            let view: Value = serde_json::from_str(&text).unwrap();
+            if i == mover {
+                assert_eq!(view["actions"], actions["actions"]);
+                assert_eq!(
+                    view["position"], actions["position"],
+                    "the mover is told its view"
+                );
+            }
+        }
+        let list = actions["actions"].as_array().unwrap();
+        assert!(
+            !list.is_empty(),
+            "a game that has not ended has a legal action"
+        );
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let choice = list[(rng >> 33) as usize % list.len()]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let mut request = common.clone();
+        request["action"] = json!(choice);
+        let (status, text) = post!(app, "/v1/play", request);
+        assert_eq!(status, 200, "{choice}: {text}");
+        let action =
+            Luzhanqi::reveal(choice.parse().unwrap(), &referee.pos, Some(&hidden)).unwrap();
+        referee.play(&action).unwrap();
+        assert_luzhanqi_hidden(&text, &referee.pos, &layout, Some(mover));
+        let played: Value = serde_json::from_str(&text).unwrap();
+        end = played.get("end").cloned().unwrap_or(Value::Null);
+        sent.push(choice);
+    }
+    let mut record = deal["record"].clone();
+    record["actions"] = json!(sent);
+    let header = ("anqi-token", token.as_str().unwrap().to_owned());
+    let (status, text) = post!(app, "/v1/validate", record, header);
+    assert_eq!(status, 200, "{text}");
+    assert_luzhanqi_hidden(&text, &referee.pos, &layout, None);
+    let verdict: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(verdict["valid"], true, "{verdict}");
+    if !end.is_null() {
+        assert_eq!(verdict["derived"]["reason"], end["reason"]);
+    }
+}
+
+#[actix_web::test]
+async fn whole_luzhanqi_games_with_tokens_only() {
+    referee_luzhanqi(42, "dark", 300).await;
+    referee_luzhanqi(7, "flip", 300).await;
+    referee_luzhanqi(9, "dark-house", 300).await;
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6, .. ProptestConfig::default() })]
+
+    /// No answer to a Luzhanqi player names an enemy identity it may not know (dark) or a
+    /// face-down piece (flip).
+    #[test]
+    fn no_luzhanqi_answer_leaks(seed in any::<u64>(), flip in any::<bool>(), plies in 1usize..150) {
+        let preset = if flip { "flip" } else { "dark" };
+        actix_web::rt::System::new().block_on(referee_luzhanqi(seed, preset, plies));
+    }
+}

@@ -13,6 +13,7 @@ pub mod games;
 pub mod meta;
 pub mod positions;
 pub mod records_routes;
+pub mod setups;
 
 /// Registers every route. Each path answers its own methods; any other method gets 405 with
 /// an `Allow` header.
@@ -46,6 +47,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(post("/v1/actions", web::post().to(positions::actions)))
         .service(post("/v1/play", web::post().to(positions::play)))
         .service(post("/v1/deal", web::post().to(positions::deal)))
+        .service(post("/v1/luzhanqi/setup", web::post().to(setups::check)))
         .service(post("/v1/view", web::post().to(positions::view)))
         .service(post("/v1/render", web::post().to(positions::render)))
         .service(get("/v1/render.svg", web::get().to(positions::render_get)))

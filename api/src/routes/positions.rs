@@ -111,7 +111,7 @@ fn actions_of<G: Rules>(
     }
     let actions: Vec<String> = list.iter().map(|a| a.to_string()).collect();
     Ok(ActionsResponse {
-        position: pos.to_string(),
+        position: told::<G>(&m, G::to_move(&pos), &sealed),
         to_move: G::to_move(&pos),
         count: actions.len(),
         actions,
@@ -208,19 +208,31 @@ fn play_of<G: Rules>(request: &PlayRequest, settings: &Settings) -> Result<PlayR
         &sealed,
         settings,
     )?;
-    let pos = G::position(&m).clone();
+    let mover = G::to_move(G::position(&m));
+    let before = told::<G>(&m, mover, &sealed);
     let played = step_match::<G>(m, hidden.as_ref(), parsed).map_err(|e| {
         Problem::new("illegal-action", e.detail)
             .code(e.reason.code())
             .action(request.action.clone())
-            .position(pos.to_string())
+            .position(before.clone())
     })?;
     Ok(PlayResponse {
         action: played.action.to_string(),
         effect: G::effect_code(&played.effect),
-        position: G::position(&played.after).to_string(),
+        position: told::<G>(&played.after, mover, &sealed),
         end: played.end,
     })
+}
+
+/// The position string a request's caller is told: a player (a caller with the referee's
+/// token) of a game whose positions hold secrets (dark Luzhanqi) gets its seat's masked
+/// position; anyone else, who gave the position or the hidden truth in clear, the position.
+fn told<G: Rules>(m: &G::Match, seat: Seat, sealed: &Sealed) -> String {
+    match sealed.token {
+        Some(_) => G::masked_position(m, seat),
+        None => None,
+    }
+    .unwrap_or_else(|| G::position(m).to_string())
 }
 
 #[derive(Deserialize, ToSchema, Default)]
@@ -247,6 +259,12 @@ pub struct DealRequest {
     /// keeps its own records. Never for a player's client.
     #[serde(default)]
     pub include_layout: bool,
+    /// The hidden truth to seal instead of dealing one: Luzhanqi's two setups as the players
+    /// submitted them (`{"red": …, "black": …}`, each checked: `POST /v1/luzhanqi/setup`
+    /// checks one side's alone). Absent: dealt from the seed (random legal setups).
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub layout: Option<Value>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -261,8 +279,10 @@ pub struct DealResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<records::games::banqi::Layout>)]
     pub layout: Option<Value>,
-    /// The start position (all covered).
-    pub position: String,
+    /// The start position (all covered). Absent for a game whose start is a secret (a dark
+    /// Luzhanqi game's setups) unless `include_layout` asked for the truth.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
     /// An empty record of the game, with the layout: append actions to it as the game goes.
     pub record: Record,
 }
@@ -303,14 +323,29 @@ fn deal_of<G: Rules>(
     settings: &Settings,
 ) -> Result<DealResponse, Problem> {
     // The ruleset is checked first, so that a bad one is the caller's problem, not a deal.
-    ruleset::<G>(request.preset.as_deref(), &request.options)?;
+    let rules = ruleset::<G>(request.preset.as_deref(), &request.options)?;
+    let given = match &request.layout {
+        None => None,
+        Some(value) => {
+            let hidden = G::parse_hidden(value)
+                .map_err(|e| Problem::new("malformed-layout", e).field("layout"))?;
+            let start = G::start(&rules, Some(&hidden))
+                .map_err(|e| Problem::new("malformed-layout", e).field("layout"))?;
+            G::hidden_fits(&hidden, &start)
+                .map_err(|e| Problem::new("malformed-layout", e).field("layout"))?;
+            Some(hidden)
+        }
+    };
     let dealt = deal_game::<G>(
         request.preset.as_deref(),
         &request.options,
         request.players.clone(),
         seed,
+        given,
     )
     .map_err(|e| Problem::new("invalid-ruleset", e.to_string()).field("options"))?;
+    let secret =
+        G::masked_position(&G::new_match(rules, dealt.start.clone()), Seat::FIRST).is_some();
     let game_id = records::seal::new_game_id();
     let preset = dealt.record.preset.clone().unwrap_or_default();
     let token = settings.keys.seal::<G>(
@@ -336,7 +371,7 @@ fn deal_of<G: Rules>(
         game_id,
         token,
         layout,
-        position: dealt.start.to_string(),
+        position: (!secret || request.include_layout).then(|| dealt.start.to_string()),
         record,
     })
 }
@@ -509,16 +544,21 @@ fn render_svg(request: &RenderRequest) -> Result<HttpResponse, Problem> {
 }
 
 fn svg_of<G: Rules>(request: &RenderRequest) -> Result<String, Problem> {
+    let last = match &request.last_action {
+        Some(text) => Some(action::<G>(text, "last_action")?),
+        None => None,
+    };
+    if let Some(text) = request.position.as_deref()
+        && let Some(picture) = G::svg_of_masked(text, last.as_ref())
+    {
+        return picture.map_err(|e| Problem::new("malformed-position", e).field("position"));
+    }
     let pos = match request.position.as_deref() {
         Some(text) => parsed_position::<G>(text)?,
         None => {
             let rules = ruleset::<G>(None, &Map::new())?;
             position::<G>(None, &rules, None)?
         }
-    };
-    let last = match &request.last_action {
-        Some(text) => Some(action::<G>(text, "last_action")?),
-        None => None,
     };
     Ok(G::svg(&pos, last.as_ref()))
 }

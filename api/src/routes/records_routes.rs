@@ -38,14 +38,27 @@ pub async fn validate(
     settings: web::Data<crate::Settings>,
 ) -> Result<web::Json<Verdict>, Problem> {
     let mut record = read_record(&req, &body, &limits)?;
+    let mut secret = false;
     if let Some(token) = req.headers().get(TOKEN_HEADER) {
         let token = token
             .to_str()
             .map_err(|_| Problem::new("invalid-token", "the token is not text").field("token"))?;
         let kind = game_kind(&record.game)?;
-        with_game!(kind, G => unseal::<G>(&mut record, token, &settings))?;
+        secret = with_game!(kind, G => {
+            unseal::<G>(&mut record, token, &settings)?;
+            records::core::rules::ruleset::<G>(record.preset.as_deref(), &record.options)
+                .is_ok_and(|rules| G::secret(&rules))
+        });
     }
-    Ok(web::Json(records::games::validate(&record)))
+    let mut verdict = records::games::validate(&record);
+    if secret {
+        // A player of a dark game checks its record: the referee's positions stay sealed.
+        verdict.final_position.clear();
+        if let Some(records::core::ReplayError::IllegalPly { position, .. }) = &mut verdict.error {
+            position.clear();
+        }
+    }
+    Ok(web::Json(verdict))
 }
 
 /// The header that carries the referee's sealed state to `/v1/validate`.

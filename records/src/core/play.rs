@@ -71,15 +71,25 @@ pub struct Deal<G: Rules> {
     pub record: Record,
 }
 
-/// Deals a game of `G` under `preset` (the game's default when absent) and `options`.
+/// Deals a game of `G` under `preset` (the game's default when absent) and `options`: the
+/// hidden truth `given` (Luzhanqi's setups, as the players submitted them), or one dealt from
+/// `seed`.
 pub fn deal<G: Rules>(
     preset: Option<&str>,
     options: &Map<String, Value>,
     players: Vec<String>,
     seed: u64,
+    given: Option<G::Hidden>,
 ) -> Result<Deal<G>, RulesetError> {
     let rules = ruleset::<G>(preset, options)?;
-    let hidden = G::deal(&rules, &mut StdRng::seed_from_u64(seed));
+    let hidden = match given {
+        Some(hidden) => {
+            let start = G::start(&rules, Some(&hidden)).map_err(RulesetError::Invalid)?;
+            G::hidden_fits(&hidden, &start).map_err(RulesetError::Invalid)?;
+            hidden
+        }
+        None => G::deal(&rules, &mut StdRng::seed_from_u64(seed)),
+    };
     let preset = preset.unwrap_or(G::presets()[0].name);
     let mut record = Record::new(G::NAME, preset, Vec::new());
     record.options = options.clone();

@@ -158,6 +158,26 @@ pub trait Rules: Sized + Send + Sync + 'static {
 
     /// What `seat` may see of the match.
     fn view(m: &Self::Match, seat: Seat) -> Self::View;
+    /// Whether a position of a game under `rules` holds what a seat may not see (a dark
+    /// Luzhanqi game): then no player is shown a position string, only its masked one.
+    fn secret(rules: &Self::Ruleset) -> bool {
+        let _ = rules;
+        false
+    }
+    /// The position string as `seat` may be told it, when the game's positions hold what a
+    /// seat may not see (a dark Luzhanqi game's referee position): answers to a player (a
+    /// caller with a sealed token) give this instead. None when the position string is
+    /// public, as in Banqi, whose covered pieces are written `X`.
+    fn masked_position(m: &Self::Match, seat: Seat) -> Option<String> {
+        let _ = (m, seat);
+        None
+    }
+    /// The picture of a seat's view written as [`Rules::masked_position`] writes it (which
+    /// is not a position string); None for games without masked positions.
+    fn svg_of_masked(text: &str, last: Option<&Self::Action>) -> Option<Result<String, String>> {
+        let _ = (text, last);
+        None
+    }
     /// A short code for what an action did (`flip`, `move`, `capture` …).
     fn effect_code(effect: &Self::Effect) -> &'static str;
     /// The position as an SVG picture, the last action's squares marked.

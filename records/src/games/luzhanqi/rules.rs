@@ -274,6 +274,21 @@ impl Rules for Luzhanqi {
         seat_view(m, seat)
     }
 
+    /// A dark game's position is the referee's.
+    fn secret(rules: &Ruleset) -> bool {
+        rules.mode == Mode::Dark
+    }
+
+    /// A seat of a dark game is told its view of the position.
+    fn masked_position(m: &Match, seat: Seat) -> Option<String> {
+        Self::secret(&m.rules).then(|| seat_view(m, seat).position)
+    }
+
+    fn svg_of_masked(text: &str, last: Option<&Action>) -> Option<Result<String, String>> {
+        text.contains('?')
+            .then(|| super::render::view_svg(text, last))
+    }
+
     fn effect_code(effect: &Effect) -> &'static str {
         match effect {
             Effect::Flip { .. } => "flip",
