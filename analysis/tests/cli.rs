@@ -292,3 +292,58 @@ fn simulate_is_reproducible_and_its_records_replay() {
     assert_eq!(code, 2);
     assert!(out.contains("unknown bot"), "{out}");
 }
+
+#[test]
+fn simulate_plays_luzhanqi_in_every_mode() {
+    let dir = temp_dir("simulate-luzhanqi");
+    for mode in ["open", "dark", "flip"] {
+        let out_file = dir.join(format!("{mode}.jsonl")).display().to_string();
+        let (code, out) = anqi(&[
+            "simulate",
+            "--game",
+            "luzhanqi",
+            "--mode",
+            mode,
+            "--games",
+            "60",
+            "--seed",
+            "3",
+            "--bot",
+            "greedy,random",
+            "-o",
+            &out_file,
+        ]);
+        assert_eq!(code, 0, "{out}");
+        let text = std::fs::read_to_string(&out_file).unwrap();
+        let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        assert_eq!(first["preset"], mode);
+        // Open and dark games keep both setups, flip games the 50-letter layout.
+        assert_eq!(first["layout"].is_object(), mode != "flip", "{first}");
+        let (code, out) = anqi(&["validate", &out_file, "-q"]);
+        assert!(
+            code == 0 && out.contains("60 games: 60 valid"),
+            "{mode}: {out}"
+        );
+    }
+    // A mode over another preset is an option; --mode is Luzhanqi's alone.
+    let out_file = dir.join("house.jsonl").display().to_string();
+    let (code, out) = anqi(&[
+        "simulate",
+        "--game",
+        "luzhanqi",
+        "--preset",
+        "dark-house",
+        "--mode",
+        "open",
+        "--games",
+        "5",
+        "-o",
+        &out_file,
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let text = std::fs::read_to_string(&out_file).unwrap();
+    assert!(text.contains(r#""options":{"mode":"open"}"#), "{text}");
+    let (code, out) = anqi(&["simulate", "--mode", "open", "-o", &out_file]);
+    assert_eq!(code, 2);
+    assert!(out.contains("--mode is Luzhanqi's"), "{out}");
+}

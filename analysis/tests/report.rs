@@ -522,3 +522,71 @@ fn three_kingdoms_statistics_of_a_hand_made_set() {
         (Some(1), Some(1))
     );
 }
+
+#[test]
+fn luzhanqi_statistics_of_a_hand_made_set() {
+    let dir = std::env::temp_dir().join(format!("anqi-report-lz-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // A (open): red's engineer takes the flag. B (dark, from both setups): black wins by
+    // resignation after three trades. C (flip): red's lieutenant carries black's flag home.
+    let lines = [
+        json!({"game": "luzhanqi", "preset": "open",
+               "start": "5/5/5/5/5/2f2/2E2/5/5/5/5/1F2p -- r - - 4 40", "actions": ["c6-c7"]}),
+        json!({"game": "luzhanqi", "preset": "dark",
+               "layout": {"red": "RTETR/C1E1J/DP1PT/E1G1J/LCMBP/LFLDB", "black": "lfldb/lcmbp/e1g1j/dp1pt/c1e1j/rtetr"},
+               "actions": ["a6-a7", "e7-e6", "c6-c7", "c8-c7"],
+               "result": {"outcome": "player2", "reason": "resignation"}}),
+        json!({"game": "luzhanqi", "preset": "flip",
+               "start": "4c/5/5/5/5/5/5/5/5/5/1T3/3FC -- r - f^b2 0 30", "actions": ["b2-b1"]}),
+    ];
+    let input = dir.join("games.jsonl");
+    let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    std::fs::write(&input, text.join("\n")).unwrap();
+    let out = dir.join("report");
+    let status = Command::new(env!("CARGO_BIN_EXE_anqi"))
+        .args([
+            "report",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let stats: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
+    assert_eq!(stats["summary"]["games"], 3);
+    let mode = |m: &str| row(&stats, "lz_by_mode", &[("mode", json!(m))]);
+    assert_eq!(
+        (
+            mode("open")["wins"].as_u64(),
+            mode("open")["games"].as_u64()
+        ),
+        (Some(1), Some(1))
+    );
+    assert_eq!(mode("dark")["losses"].as_u64(), Some(1));
+    assert_eq!(mode("flip")["wins"].as_u64(), Some(1));
+    let side = row(
+        &stats,
+        "lz_by_first_side",
+        &[("mode", json!("flip")), ("first_side", json!("red"))],
+    );
+    assert_eq!(side["wins"].as_u64(), Some(1));
+    let taker = |m: &str, who: &str| {
+        row(
+            &stats,
+            "lz_flag_taken_by",
+            &[("mode", json!(m)), ("flag_taken_by", json!(who))],
+        )["games"]
+            .as_u64()
+    };
+    assert_eq!(taker("open", "engineer"), Some(1));
+    assert_eq!(taker("flip", "lieutenant"), Some(1));
+    assert_eq!(
+        rows(&stats, "lz_flag_taken_by").len(),
+        2,
+        "B's flag was not taken"
+    );
+    assert!(out.join("charts").join("luzhanqi-flag.svg").exists());
+}

@@ -326,3 +326,88 @@ fn a_whole_game_refereed_with_tokens_only() {
     assert_eq!(status, 200, "{text}");
     assert!(text.contains("\"valid\":true"), "{text}");
 }
+
+/// A dark Luzhanqi game refereed over TCP: each side's setup checked, both sealed by a deal,
+/// then the players, holding only the token, are told announcements and masked positions.
+#[test]
+fn referees_a_dark_luzhanqi_game_over_tcp() {
+    use serde_json::{Value, json};
+    let server = start(&[]);
+    let a = &server.addr;
+    let post = |path: &str, body: Value| {
+        let (status, _, text) = request(a, "POST", path, "application/json", &body.to_string());
+        (
+            status,
+            serde_json::from_str::<Value>(&text).unwrap_or(Value::Null),
+            text,
+        )
+    };
+    let red = "RTETR/C1E1J/DP1PT/E1G1J/LCMBP/LFLDB";
+    let black = "lfldb/lcmbp/e1g1j/dp1pt/c1e1j/rtetr";
+    let (status, v, _) = post("/v1/luzhanqi/setup", json!({"side": "red", "setup": red}));
+    assert_eq!((status, v["valid"].as_bool()), (200, Some(true)));
+    let (status, v, _) = post(
+        "/v1/luzhanqi/setup",
+        json!({"side": "black", "setup": "lfldb/lcmbp/e1g1j/dp1pt/c1e1j/rtbtr"}),
+    );
+    assert_eq!((status, v["valid"].as_bool()), (200, Some(false)));
+    assert_eq!(v["error"]["code"], "wrong_count");
+    let (status, deal, text) = post(
+        "/v1/deal",
+        json!({"game": "luzhanqi", "preset": "dark", "layout": {"red": red, "black": black}}),
+    );
+    assert_eq!(status, 200, "{text}");
+    assert!(
+        deal["position"].is_null() && deal["layout"].is_null(),
+        "{text}"
+    );
+    assert!(!text.contains(red) && !text.contains(black), "{text}");
+    let mut record = deal["record"].clone();
+    record["actions"] = json!([]);
+    let sealed = |record: &Value| json!({"game": "luzhanqi", "record": record, "token": deal["token"], "game_id": deal["game_id"]});
+    // Red's brigadier on a6 attacks black's brigadier on a7: both die, and that
+    // is all either player is told.
+    let mut play = sealed(&record);
+    play["action"] = json!("a6-a7");
+    let (status, played, text) = post("/v1/play", play);
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(played["effect"], "both_died");
+    assert!(
+        played["position"].as_str().unwrap().starts_with("?????/"),
+        "{text}"
+    );
+    assert!(!text.contains("rtetr") && !text.contains("1tetr"), "{text}");
+    record["actions"] = json!(["a6-a7"]);
+    let mut view = sealed(&record);
+    view["player"] = json!("player2");
+    let (status, seen, text) = post("/v1/view", view);
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(seen["announcements"][0]["result"], "both_die");
+    assert_eq!(seen["board"][5], "-tetr", "black sees its own pieces");
+    assert_eq!(seen["board"][6], "-????", "and none of red's");
+    // The masked position renders: red's pieces as backs.
+    let (status, ctype, svg) = request(
+        a,
+        "POST",
+        "/v1/render",
+        "application/json",
+        &json!({"game": "luzhanqi", "position": seen["position"], "last_action": "a6-a7"})
+            .to_string(),
+    );
+    assert_eq!((status, ctype.as_str()), (200, "image/svg+xml"), "{svg}");
+    assert_eq!(svg.matches(r#"class="unknown""#).count(), 24);
+    // A bad setup in a deal is the caller's problem, said precisely.
+    let (status, v, _) = post(
+        "/v1/deal",
+        json!({"game": "luzhanqi", "layout": {"red": "RTBTR/C1E1J/DP1PT/E1G1J/LCMBP/LFLDE", "black": black}}),
+    );
+    assert_eq!(
+        (
+            status,
+            v["type"].as_str().map(|t| t.ends_with("malformed-layout"))
+        ),
+        (400, Some(true)),
+        "{v}"
+    );
+    assert!(v["detail"].as_str().unwrap().contains("bomb"), "{v}");
+}

@@ -38,11 +38,11 @@ fn record_of(preset: usize, seed: u64, max_plies: u32) -> (Record, Position) {
 
 #[test]
 fn ten_thousand_random_games_per_mode() {
-    for preset in 0..PRESETS.len() {
-        let rules = PRESETS[preset].ruleset;
+    for (i, preset) in PRESETS.iter().enumerate() {
+        let rules = preset.ruleset;
         let mut ended = 0;
         let mut buffer = Vec::new();
-        let mut rng = StdRng::seed_from_u64(preset as u64);
+        let mut rng = StdRng::seed_from_u64(i as u64);
         for _ in 0..10_000 {
             let layout = Luzhanqi::deal(&rules, &mut rng);
             let last = random_playout(&rules, &layout, &mut rng, 5_000, &mut buffer, |_, _| {});

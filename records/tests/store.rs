@@ -264,3 +264,71 @@ fn three_kingdoms_games_keep_three_seats() {
         }
     }
 }
+
+/// Luzhanqi games of every mode: stored with their setups or layout, two seats with their
+/// sides, found again on a second import; the game filter tells them apart.
+#[test]
+fn luzhanqi_games_of_every_mode_are_stored() {
+    use rand::SeedableRng;
+    use records::core::Rules;
+    use records::core::play::stated_result;
+    use records::games::luzhanqi::{Luzhanqi, PRESETS, random_playout};
+    let mut games = Vec::new();
+    for seed in 0..24u64 {
+        let preset = &PRESETS[seed as usize % PRESETS.len()];
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let layout = Luzhanqi::deal(&preset.ruleset, &mut rng);
+        let mut actions = Vec::new();
+        let mut buffer = Vec::new();
+        let end = random_playout(
+            &preset.ruleset,
+            &layout,
+            &mut rng,
+            300,
+            &mut buffer,
+            |_, a| actions.push(a.to_string()),
+        );
+        let mut record = Record::new("luzhanqi", preset.name, actions);
+        record.players = vec!["Lin".into(), "Zhao".into()];
+        record.layout = Some(Luzhanqi::hidden_value(&layout));
+        record.result = Some(stated_result(end.end(&preset.ruleset)));
+        games.push((incoming(record), end));
+    }
+    let incoming: Vec<Incoming> = games.iter().map(|(i, _)| i.clone()).collect();
+    for store in stores("luzhanqi") {
+        let first = store.import(&incoming).unwrap();
+        assert!(
+            first.iter().all(|o| matches!(o, Imported::Stored { .. })),
+            "{first:?}"
+        );
+        let again = store.import(&incoming).unwrap();
+        assert!(
+            again
+                .iter()
+                .all(|o| matches!(o, Imported::Duplicate { .. }))
+        );
+        let listed = store
+            .list(&GameFilter {
+                game: Some("luzhanqi".into()),
+                limit: 1000,
+                ..GameFilter::default()
+            })
+            .unwrap();
+        assert_eq!(listed.len(), 24, "{}", store.backend());
+        for (outcome, (sent, end)) in first.iter().zip(&games) {
+            let Imported::Stored { id, .. } = outcome else {
+                panic!()
+            };
+            let (row, record) = store.get(*id).unwrap().unwrap();
+            assert_eq!(
+                record, sent.record,
+                "the setups or layout come back as sent"
+            );
+            assert_eq!((row.game.as_str(), row.seats.len()), ("luzhanqi", 2));
+            for (i, seat) in row.seats.iter().enumerate() {
+                let s = records::core::Seat::new(i).unwrap();
+                assert_eq!(seat.side.as_deref(), end.side_of(s).map(|x| x.name()));
+            }
+        }
+    }
+}

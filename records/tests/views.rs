@@ -92,3 +92,25 @@ fn a_leaking_view_would_be_caught() {
     });
     assert!(changed, "disguises move the covered identities");
 }
+
+/// In a dark Luzhanqi game the disguises change the enemy's identities (those it has not
+/// shown by moving or fighting): a view that wrote the referee's position would be caught.
+#[test]
+fn a_leaking_dark_luzhanqi_view_would_be_caught() {
+    use records::games::luzhanqi::{Layout, Luzhanqi};
+    let record = random_record::<Luzhanqi>(0, 11, 30);
+    assert_eq!(record.preset.as_deref(), Some("dark"));
+    let m = final_match::<Luzhanqi>(&record).unwrap();
+    let layout: Layout = Luzhanqi::parse_hidden(record.layout.as_ref().unwrap()).unwrap();
+    let mut rng = StdRng::seed_from_u64(1);
+    for seat in [Seat::FIRST, Seat::SECOND] {
+        let changed = (0..8).any(|_| {
+            let other = Luzhanqi::disguise(&layout, &m, seat, &mut rng);
+            let mut disguised = record.clone();
+            disguised.layout = Some(Luzhanqi::hidden_value(&other));
+            let m2 = final_match::<Luzhanqi>(&disguised).expect("a disguise replays");
+            Luzhanqi::position(&m2).to_string() != Luzhanqi::position(&m).to_string()
+        });
+        assert!(changed, "{seat}: disguises move the enemy's identities");
+    }
+}

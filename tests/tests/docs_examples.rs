@@ -79,3 +79,31 @@ fn the_three_kingdoms_example_ends_by_recall() {
     );
     assert_eq!(validate(&wrong).error.unwrap().code(), "result_mismatch");
 }
+
+#[test]
+fn the_luzhanqi_example_is_a_dark_game_won_by_the_flag() {
+    use records::core::Rules;
+    use records::core::replay::final_match;
+    use records::games::luzhanqi::Luzhanqi;
+    let record = example("luzhanqi-record.json");
+    let verdict = validate(&record);
+    assert!(verdict.valid, "{:?}", verdict.error);
+    let Status::Ended { end, ply } = verdict.derived else {
+        panic!()
+    };
+    assert_eq!(
+        (end.outcome.to_string(), end.reason.code(), ply),
+        ("player1".to_owned(), "flag_captured", 13)
+    );
+    // Each player's view of the record: its own pieces, the enemy's as `?`, the announced
+    // attacks; never the other setup.
+    let m = final_match::<Luzhanqi>(&record).unwrap();
+    let black = record.layout.as_ref().unwrap()["black"].as_str().unwrap();
+    let view = serde_json::to_string(&Luzhanqi::view(&m, records::core::Seat::FIRST)).unwrap();
+    assert!(!view.contains(black), "{view}");
+    assert!(view.contains("\"announcements\":[{"), "{view}");
+    // Without the referee's setups the record cannot be replayed.
+    let mut bare = record;
+    bare.layout = None;
+    assert_eq!(validate(&bare).error.unwrap().code(), "invalid_start");
+}
