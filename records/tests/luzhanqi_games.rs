@@ -50,11 +50,7 @@ fn ten_thousand_random_games_per_mode() {
                 ended += 1;
             }
         }
-        assert_eq!(
-            ended, 10_000,
-            "{}: every game ends by a rule",
-            PRESETS[preset].name
-        );
+        assert_eq!(ended, 10_000, "{}: every game ends by a rule", preset.name);
     }
 }
 
