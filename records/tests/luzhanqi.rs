@@ -654,3 +654,41 @@ fn position_strings_and_actions_round_trip_and_errors_are_typed() {
         assert!(bad.parse::<Action>().is_err(), "{bad:?}");
     }
 }
+
+#[test]
+fn no_error_names_a_piece_its_mover_may_not_know() {
+    // Red tries to move or attack with black's pieces and into black's camp: the errors say
+    // why without naming a black piece.
+    let dark = rules(Mode::Dark);
+    let pos = position(
+        &[
+            ("c6", 'C'),
+            ("c7", 'm'),
+            ("c9", 'g'),
+            ("c8", 'T'),
+            ("b12", 'f'),
+            ("b1", 'F'),
+        ],
+        RED,
+    );
+    for (action, code) in [
+        ("c7-c6", Violation::NOT_YOUR_PIECE),
+        ("c8-c9", Violation::CAMP_PROTECTED),
+        ("c6-c9", Violation::UNREACHABLE),
+    ] {
+        let e = pos
+            .clone()
+            .play(&dark, &action.parse().unwrap())
+            .unwrap_err();
+        assert_eq!(e.reason, code, "{action}");
+        for black in ["m", "g", "f", "司令", "軍長"] {
+            for shown in [
+                format!("{black} on"),
+                format!(" {black} "),
+                format!("{black}'s"),
+            ] {
+                assert!(!e.detail.contains(&shown), "{action}: {}", e.detail);
+            }
+        }
+    }
+}

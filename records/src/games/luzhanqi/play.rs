@@ -186,10 +186,16 @@ impl Position {
                 Violation::PIECE_COVERED,
                 format!("the piece on {from} is face down: flip it instead"),
             )),
+            // The message names the side, never the piece: in a dark game the mover may not
+            // know what it is.
             Cell::Piece(piece) if Some(piece.side) != self.turn => Err(illegal(
                 Violation::NOT_YOUR_PIECE,
                 match self.turn {
-                    Some(side) => format!("{piece} on {from} is not {}'s", side.name()),
+                    Some(side) => format!(
+                        "the piece on {from} is {}'s, and {} is to move",
+                        piece.side.name(),
+                        side.name()
+                    ),
                     None => "nothing moves before the first flip".to_owned(),
                 },
             )),
