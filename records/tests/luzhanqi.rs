@@ -692,3 +692,54 @@ fn no_error_names_a_piece_its_mover_may_not_know() {
         }
     }
 }
+
+#[test]
+fn the_draw_limits_end_quiet_games() {
+    // Two colonels walk; after `no_progress` quiet plies the game is drawn; an attack resets
+    // the count; the ply cap draws whatever happens.
+    let quiet = Ruleset {
+        no_progress: Some(4),
+        max_plies: None,
+        ..rules(Mode::Open)
+    };
+    let mut pos = position(
+        &[("c3", 'C'), ("c10", 'c'), ("b1", 'F'), ("b12", 'f')],
+        "r - - 0 0",
+    );
+    for action in ["c3-c2", "c10-c11", "c2-c3"] {
+        play(&mut pos, &quiet, action).unwrap();
+        assert!(pos.end(&quiet).is_none());
+    }
+    play(&mut pos, &quiet, "c11-c10").unwrap();
+    let end = pos.end(&quiet).unwrap();
+    assert_eq!(
+        (end.reason, end.outcome.is_draw()),
+        (Reason::NO_PROGRESS, true)
+    );
+    let off = Ruleset {
+        no_progress: None,
+        ..quiet
+    };
+    assert!(pos.end(&off).is_none());
+    // An attack resets the count.
+    let mut pos = position(
+        &[
+            ("c6", 'C'),
+            ("c7", 't'),
+            ("a7", 'p'),
+            ("b1", 'F'),
+            ("b12", 'f'),
+        ],
+        "r - - 3 13",
+    );
+    play(&mut pos, &quiet, "c6-c7").unwrap();
+    assert_eq!(pos.no_progress(), 0);
+    // The ply cap.
+    let capped = Ruleset {
+        max_plies: Some(14),
+        ..off
+    };
+    play(&mut pos, &capped, "a7-a6").unwrap();
+    let end = pos.end(&capped).unwrap();
+    assert_eq!(end.reason, Reason::PLY_LIMIT);
+}
