@@ -743,3 +743,24 @@ fn the_draw_limits_end_quiet_games() {
     let end = pos.end(&capped).unwrap();
     assert_eq!(end.reason, Reason::PLY_LIMIT);
 }
+
+#[test]
+fn a_position_fits_its_mode() {
+    let open = rules(Mode::Open);
+    let flip = rules(Mode::Flip);
+    let red_even = position(&[("c3", 'C'), ("b1", 'F'), ("b12", 'f')], "r - - 0 10");
+    assert!(Luzhanqi::position_fits(&open, &red_even).is_ok());
+    // Player 1 is red in open and dark games: black cannot move at an even ply.
+    let black_even = position(&[("c3", 'C'), ("b1", 'F'), ("b12", 'f')], "b - - 0 10");
+    assert!(Luzhanqi::position_fits(&open, &black_even).is_err());
+    assert!(Luzhanqi::position_fits(&flip, &black_even).is_ok());
+    // Face-down pieces belong to flip games.
+    let start: Position = records::games::luzhanqi::FLIP_START.parse().unwrap();
+    assert!(Luzhanqi::position_fits(&open, &start).is_err());
+    let mut record = records::core::Record::new("luzhanqi", "open", vec![]);
+    record.start = Some(black_even.to_string());
+    assert_eq!(
+        records::games::validate(&record).error.unwrap().code(),
+        "invalid_start"
+    );
+}
