@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod games;
 mod import;
 mod inputs;
+mod perft;
 mod report;
 mod score;
 mod simulate;
@@ -26,6 +27,24 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Count the leaf positions N plies ahead (perft), the move generator's reference test:
+    /// from xiangqi's start, 44, 1,920, 79,666 and 3,290,240 for depths 1–4. Prints the count
+    /// (with --divide, first the count under each legal move) and the speed on stderr.
+    Perft {
+        /// The game whose moves are counted: xiangqi (the base of xiangqi-3g).
+        #[arg(long, default_value = "xiangqi")]
+        game: String,
+        /// A FEN (xqbase: `rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1`);
+        /// the start position by default.
+        #[arg(long)]
+        position: Option<String>,
+        /// Plies ahead.
+        #[arg(long)]
+        depth: u32,
+        /// Also print the count under each legal move (ICCS).
+        #[arg(long)]
+        divide: bool,
+    },
     /// Replay and validate game records: JSON (.json), JSON Lines (.jsonl, .ndjson) and TCGA
     /// files (anything else); directories are read recursively. Prints one verdict per game
     /// and a summary; exits with 1 when any record is invalid or unreadable.
@@ -152,6 +171,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Validate { paths, json, quiet } => validate::run(&paths, json, quiet),
+        Command::Perft {
+            game,
+            position,
+            depth,
+            divide,
+        } => perft::run(&game, position.as_deref(), depth, divide),
         Command::Import {
             paths,
             database,

@@ -216,7 +216,7 @@ fn score_settles_a_series_with_a_carried_draw() {
 
 #[test]
 fn every_command_has_help() {
-    for command in ["validate", "score", "import", "simulate"] {
+    for command in ["validate", "score", "import", "simulate", "perft"] {
         let (code, out) = anqi(&[command, "--help"]);
         assert_eq!(code, 0);
         assert!(out.contains("Usage: anqi"), "{out}");
@@ -346,4 +346,28 @@ fn simulate_plays_luzhanqi_in_every_mode() {
     let (code, out) = anqi(&["simulate", "--mode", "open", "-o", &out_file]);
     assert_eq!(code, 2);
     assert!(out.contains("--mode is Luzhanqi's"), "{out}");
+}
+
+#[test]
+fn perft_counts_xiangqi_moves() {
+    let (code, out) = anqi(&["perft", "--depth", "3"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.lines().any(|l| l == "79666"), "{out}");
+    let (code, out) = anqi(&[
+        "perft",
+        "--depth",
+        "2",
+        "--divide",
+        "--position",
+        "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("e7d7: 1") && out.lines().any(|l| l == "424"),
+        "{out}"
+    );
+    let (code, out) = anqi(&["perft", "--depth", "1", "--position", "nonsense"]);
+    assert_eq!(code, 2, "{out}");
+    let (code, _) = anqi(&["perft", "--game", "banqi", "--depth", "1"]);
+    assert_eq!(code, 2);
 }

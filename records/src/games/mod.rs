@@ -14,6 +14,7 @@ use crate::core::{Reason, Record, Rules, Summary, Violation};
 pub mod banqi;
 pub mod luzhanqi;
 pub mod three_kingdoms;
+pub mod xiangqi;
 
 /// A kind of game.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]

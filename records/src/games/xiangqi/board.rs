@@ -1,0 +1,198 @@
+//! The xiangqi board (RULES.md §9): 9 files `a`–`i` × 10 ranks `0`–`9` (ICCS coordinates, red
+//! on ranks 0–4), the palaces `d0–f2` and `d7–f9`, the river between ranks 4 and 5. Sets of
+//! points are 128-bit bitboards; the step tables (king, advisor, elephant with its eye, horse
+//! with its leg) are built at compile time.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+pub const FILES: u8 = 9;
+pub const RANKS: u8 = 10;
+
+/// One of the 90 points `a0` … `i9`; the index runs a0 b0 … i0 a1 … i9.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Square(u8);
+
+impl Square {
+    pub const COUNT: usize = 90;
+
+    pub const fn new(index: u8) -> Option<Square> {
+        if (index as usize) < Square::COUNT {
+            Some(Square(index))
+        } else {
+            None
+        }
+    }
+
+    /// `file` 0..9 (a–i), `rank` 0..10.
+    #[inline]
+    pub const fn at(file: i8, rank: i8) -> Option<Square> {
+        if file >= 0 && file < FILES as i8 && rank >= 0 && rank < RANKS as i8 {
+            Some(Square(rank as u8 * FILES + file as u8))
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    #[inline]
+    pub const fn file(self) -> u8 {
+        self.0 % FILES
+    }
+
+    #[inline]
+    pub const fn rank(self) -> u8 {
+        self.0 / FILES
+    }
+
+    #[inline]
+    pub const fn bit(self) -> u128 {
+        1 << self.0
+    }
+
+    /// The point `df` files and `dr` ranks away, if on the board.
+    #[inline]
+    pub const fn offset(self, df: i8, dr: i8) -> Option<Square> {
+        Square::at(self.file() as i8 + df, self.rank() as i8 + dr)
+    }
+
+    pub fn all() -> impl Iterator<Item = Square> {
+        (0..Square::COUNT as u8).map(Square)
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank())
+    }
+}
+
+#[derive(Error, Debug, Clone, PartialEq, Eq)]
+#[error("invalid point {0:?}: expected a file a–i and a rank 0–9, like e0")]
+pub struct ParseSquareError(pub String);
+
+impl FromStr for Square {
+    type Err = ParseSquareError;
+    fn from_str(s: &str) -> Result<Square, ParseSquareError> {
+        match s.as_bytes() {
+            [f @ b'a'..=b'i', r @ b'0'..=b'9'] => Ok(Square((r - b'0') * FILES + (f - b'a'))),
+            _ => Err(ParseSquareError(s.to_owned())),
+        }
+    }
+}
+
+/// A set of points, one bit per index.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Bitboard(pub u128);
+
+impl Bitboard {
+    pub const EMPTY: Bitboard = Bitboard(0);
+
+    #[inline]
+    pub const fn contains(self, s: Square) -> bool {
+        self.0 & s.bit() != 0
+    }
+
+    #[inline]
+    pub const fn with(self, s: Square) -> Bitboard {
+        Bitboard(self.0 | s.bit())
+    }
+
+    #[inline]
+    pub const fn without(self, s: Square) -> Bitboard {
+        Bitboard(self.0 & !s.bit())
+    }
+
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    #[inline]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+}
+
+impl Iterator for Bitboard {
+    type Item = Square;
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
+        let s = Square(self.0.trailing_zeros() as u8);
+        self.0 &= self.0 - 1;
+        Some(s)
+    }
+}
+
+impl std::ops::BitOr for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn bitor(self, o: Bitboard) -> Bitboard {
+        Bitboard(self.0 | o.0)
+    }
+}
+
+impl std::ops::BitAnd for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn bitand(self, o: Bitboard) -> Bitboard {
+        Bitboard(self.0 & o.0)
+    }
+}
+
+impl std::ops::Not for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0 & ((1 << Square::COUNT) - 1))
+    }
+}
+
+const fn palace(red: bool) -> u128 {
+    let base = if red { 0 } else { 7 };
+    let mut set = 0;
+    let mut r = 0;
+    while r < 3 {
+        let mut f = 3;
+        while f < 6 {
+            set |= 1 << ((base + r) * 9 + f);
+            f += 1;
+        }
+        r += 1;
+    }
+    set
+}
+
+/// Red's palace (d0–f2) and black's (d7–f9), by side index.
+pub const PALACES: [Bitboard; 2] = [Bitboard(palace(true)), Bitboard(palace(false))];
+/// Red's half (ranks 0–4) and black's (5–9), by side index.
+pub const HALVES: [Bitboard; 2] = [
+    Bitboard((1 << 45) - 1),
+    Bitboard(((1 << 90) - 1) & !((1 << 45) - 1)),
+];
+
+/// The four orthogonal directions.
+pub const ORTHOGONAL: [(i8, i8); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+/// The four diagonal directions.
+pub const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
+/// A horse's eight jumps, each with its leg (the orthogonal point next to the horse in the
+/// long direction).
+pub const HORSE: [((i8, i8), (i8, i8)); 8] = [
+    ((1, 2), (0, 1)),
+    ((-1, 2), (0, 1)),
+    ((2, 1), (1, 0)),
+    ((2, -1), (1, 0)),
+    ((1, -2), (0, -1)),
+    ((-1, -2), (0, -1)),
+    ((-2, 1), (-1, 0)),
+    ((-2, -1), (-1, 0)),
+];
