@@ -520,6 +520,16 @@ fn flip_games_carry_the_flag_home() {
     play(&mut pos, &r, "e12-d12").unwrap();
     assert_eq!(play(&mut pos, &r, "c11-c10"), Ok(Effect::Move));
     assert_eq!(pos.flag_point(Side::Black), Some("c10".parse().unwrap()));
+    assert_eq!(
+        pos.cell("c11".parse().unwrap()),
+        records::games::luzhanqi::Cell::Empty,
+        "carried, not left behind"
+    );
+    assert_eq!(
+        pos.to_string().parse::<Position>(),
+        Ok(pos),
+        "one black flag"
+    );
     // …drops it at will (a ply), and the flag lies on its point when it leaves.
     play(&mut pos, &r, "d12-c12").unwrap();
     assert_eq!(play(&mut pos, &r, "drop"), Ok(Effect::Drop));

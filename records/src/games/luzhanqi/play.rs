@@ -128,6 +128,10 @@ impl Position {
         }
         if reach.moves.contains(to) {
             let carried = self.carrier(piece.side) == Some(from);
+            if carried {
+                // The carried flag goes along: it is not left behind with the point.
+                self.flags[piece.side.other().index()] = FlagState::Alone;
+            }
             self.vacate(from);
             self.put(to, piece);
             if carried {
