@@ -16,6 +16,7 @@ pub mod body;
 pub mod examples;
 pub mod examples_lz;
 pub mod examples_tk;
+pub mod examples_xq;
 pub mod openapi;
 pub mod problem;
 pub mod routes;

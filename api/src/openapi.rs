@@ -13,7 +13,8 @@ use crate::routes::{games, meta, positions, records_routes, setups};
         title = "Anqi",
         description = "Rules, validation, scoring and pictures for Banqi (暗棋, Chinese Dark Chess) \
             and its house rules, Three Kingdoms Banqi (三國暗棋, three players) and Luzhanqi (陸軍棋: \
-            open, dark with this service as referee, flip): every request names its `game` (default `banqi`). \
+            open, dark with this service as referee, flip) and third-generation xiangqi (番兵象棋, \
+            xiangqi with hidden second identities): every request names its `game` (default `banqi`). \
             In a dark Luzhanqi game a caller with the referee's token (a player) is told positions \
             masked to its seat, never the referee's. Stateless: every request carries the position or record it is about. \
             Errors are RFC 9457 problem details (application/problem+json): 400 malformed input, \
@@ -90,6 +91,11 @@ impl Modify for GameExamples {
                 crate::examples_tk::by_path(),
             ),
             ("luzhanqi", "Luzhanqi", crate::examples_lz::by_path()),
+            (
+                "xiangqi-3g",
+                "Third-generation xiangqi",
+                crate::examples_xq::by_path(),
+            ),
         ];
         for (game, title, examples) in games {
             for (path, request, response) in examples {

@@ -85,7 +85,7 @@ async fn every_example_is_what_the_service_answers() {
     let mut ops = operations(&spec);
     assert!(ops.len() >= 17 + 8, "{}", ops.len());
     // Every game has its examples.
-    for game in ["three-kingdoms", "luzhanqi"] {
+    for game in ["three-kingdoms", "luzhanqi", "xiangqi-3g"] {
         let n = ops
             .iter()
             .filter(|(_, _, r, _)| {

@@ -10,6 +10,7 @@ use crate::report::facts::{Facts, SeatFacts};
 pub mod banqi;
 pub mod luzhanqi;
 pub mod three_kingdoms;
+pub mod xiangqi;
 
 /// A game as the batch tool knows it.
 pub trait Tool: Rules {
@@ -45,6 +46,7 @@ pub enum Part {
     Banqi(banqi::report::Facts),
     ThreeKingdoms(three_kingdoms::report::Facts),
     Luzhanqi(luzhanqi::report::Facts),
+    Xiangqi(xiangqi::report::Facts),
 }
 
 /// The bot named `name` of game `G`, as an index into its [`Tool::BOTS`].
@@ -86,7 +88,7 @@ impl Part {
     pub fn settle(&mut self, seats: &[SeatFacts], books: &mut Books) {
         match self {
             Part::Banqi(facts) => facts.settle(seats, &mut books.banqi),
-            Part::ThreeKingdoms(_) | Part::Luzhanqi(_) => {}
+            Part::ThreeKingdoms(_) | Part::Luzhanqi(_) | Part::Xiangqi(_) => {}
         }
     }
 }
@@ -101,11 +103,13 @@ pub fn write_parts(
     let mut banqi = Vec::new();
     let mut three_kingdoms = Vec::new();
     let mut luzhanqi = Vec::new();
+    let mut xiangqi = Vec::new();
     for f in facts {
         match &f.part {
             Part::Banqi(p) => banqi.push((&f.game, p)),
             Part::ThreeKingdoms(p) => three_kingdoms.push((&f.game, p)),
             Part::Luzhanqi(p) => luzhanqi.push((&f.game, p)),
+            Part::Xiangqi(p) => xiangqi.push((&f.game, p)),
         }
     }
     let mut details = 0;
@@ -118,6 +122,9 @@ pub fn write_parts(
     if !luzhanqi.is_empty() {
         luzhanqi::report::write(&luzhanqi, data, part)?;
     }
+    if !xiangqi.is_empty() {
+        xiangqi::report::write(&xiangqi, data, part)?;
+    }
     Ok(details)
 }
 
@@ -129,5 +136,6 @@ pub fn part_tables(
     let mut tables = banqi::report::tables(data, options)?;
     tables.extend(three_kingdoms::report::tables(data)?);
     tables.extend(luzhanqi::report::tables(data)?);
+    tables.extend(xiangqi::report::tables(data)?);
     Ok(tables)
 }

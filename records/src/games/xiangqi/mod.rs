@@ -1,12 +1,32 @@
-//! Xiangqi (RULES.md §9 "Base game"): the board (90 points as 128-bit bitboards), pieces,
-//! FEN, legal moves and perft: the exact base of third-generation xiangqi (番兵象棋).
+//! Third-generation xiangqi (番兵象棋, RULES.md §9, seed 001) on exact xiangqi.
+//!
+//! The board (90 points as 128-bit bitboards), pieces with their backs, positions (FEN, and
+//! the extended position string with the backs), moves and perft, the flips of the second
+//! identities, the backs each side sets up ([`Backs`], the hidden truth), and the game's end.
 
+mod action;
 pub mod board;
+mod layout;
 mod movegen;
 pub mod pieces;
+mod play;
+mod playout;
 mod position;
+pub mod render;
+mod rules;
+mod ruleset;
+pub mod scoring;
+pub mod view;
+mod violations;
 
+pub use action::{Action, ParseActionError};
 pub use board::{Bitboard, Square};
+pub use layout::{BACKS_ERRORS, Backs, BacksError, SideBacks, unknown_start};
 pub use movegen::{Move, ParseMoveError};
-pub use pieces::{Kind, Piece, Side};
+pub use pieces::{Back, Kind, Piece, Side};
+pub use play::Effect;
+pub use playout::random_playout;
 pub use position::{ParseFenError, Position, START_FEN};
+pub use rules::{Match, Xiangqi3g};
+pub use ruleset::{OPTIONS, Overrides, PRESETS, Preset, Ruleset};
+pub use violations::{REASONS, VIOLATIONS};

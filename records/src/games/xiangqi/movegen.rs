@@ -1,6 +1,7 @@
-//! Xiangqi moves (RULES.md §9): every piece with its blocks and bounds, check by reverse
-//! lookup from the general (the flying-general rule as the generals' mutual "attack" along an
-//! open file), legality by king safety after the move. Allocation-free: moves go to the
+//! Moves (RULES.md §9): every kind with its blocks and bounds (xiangqi's seven and the second
+//! identities), attacks counted by reverse lookup from the target for xiangqi's kinds (the
+//! flying-general rule as the generals' mutual "attack" along an open file) and piece by piece
+//! for the others, legality by king safety after the move. Allocation-free: actions go to the
 //! caller's vector.
 
 use std::fmt;
@@ -8,7 +9,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use super::board::{DIAGONAL, HALVES, HORSE, ORTHOGONAL, PALACES, Square};
+use super::board::{Bitboard, DIAGONAL, HALVES, HORSE, ORTHOGONAL, PALACES, Square};
 use super::pieces::{Kind, Piece, Side};
 use super::position::Position;
 
@@ -45,114 +46,260 @@ impl fmt::Display for Move {
     }
 }
 
+const ALL: Bitboard = Bitboard((1 << 90) - 1);
+/// 駝's leaps: (2,3) and (3,2) in every direction.
+const CAMEL: [(i8, i8); 8] = [
+    (2, 3),
+    (3, 2),
+    (3, -2),
+    (2, -3),
+    (-2, -3),
+    (-3, -2),
+    (-3, 2),
+    (-2, 3),
+];
+/// 騾's leaps: (1,3) and (3,1) in every direction.
+const MULE: [(i8, i8); 8] = [
+    (1, 3),
+    (3, 1),
+    (3, -1),
+    (1, -3),
+    (-1, -3),
+    (-3, -1),
+    (-3, 1),
+    (-1, 3),
+];
+/// A chess knight's jumps (妃).
+const KNIGHT: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+
 impl Position {
-    /// Every move of the piece on `from` as its kind moves, own pieces excluded, king safety
-    /// not checked; calls `push` with each destination.
+    /// The rule `piece` moves by now (a 骉 borrows the last-moved piece's; none after a flip),
+    /// and where it may land.
     #[inline]
-    fn piece_moves(&self, from: Square, piece: Piece, mut push: impl FnMut(Square)) {
-        let own = self.occupied[piece.side.index()];
+    pub(crate) fn rule(&self, from: Square, piece: Piece) -> Option<(Kind, Bitboard)> {
+        if piece.pending {
+            return None;
+        }
+        let own = piece.side.index();
+        let enemy = piece.side.other().index();
+        Some(match piece.kind {
+            Kind::Biao => (self.last?.1, ALL),
+            Kind::General => (Kind::General, PALACES[own]),
+            Kind::Advisor if piece.soldier_born => (
+                Kind::Advisor,
+                if self.anywhere {
+                    HALVES[enemy]
+                } else {
+                    PALACES[enemy]
+                },
+            ),
+            Kind::Advisor => (Kind::Advisor, PALACES[own]),
+            Kind::Elephant if piece.soldier_born => (Kind::Elephant, HALVES[enemy]),
+            Kind::Elephant => (Kind::Elephant, HALVES[own]),
+            Kind::Minister => {
+                // Once out of its palace it never returns; once across the river, never back.
+                let mut region = ALL;
+                if !PALACES[own].contains(from) {
+                    region = region & !PALACES[own];
+                }
+                if HALVES[enemy].contains(from) {
+                    region = region & HALVES[enemy];
+                }
+                (Kind::Minister, region)
+            }
+            kind => (kind, ALL),
+        })
+    }
+
+    /// Where the piece on `from` may go by its rule, own pieces excluded, king safety not
+    /// checked: `quiet` gets empty points, `capture` enemy-held ones (a 骉 never takes the
+    /// piece just moved; a 臣 takes nothing; taking a 臣 needs a second attacker: the caller's).
+    #[inline]
+    pub(crate) fn destinations(
+        &self,
+        from: Square,
+        piece: Piece,
+        mut quiet: impl FnMut(Square),
+        mut capture: impl FnMut(Square),
+    ) {
+        let Some((kind, region)) = self.rule(from, piece) else {
+            return;
+        };
+        let side = piece.side;
         let all = self.occupied();
-        let mut step = |to: Option<Square>| {
-            if let Some(to) = to
-                && !own.contains(to)
-            {
-                push(to);
+        let enemy = self.occupied[side.other().index()];
+        let spared = match piece.kind {
+            Kind::Biao => self.last.map(|(s, _)| s),
+            _ => None,
+        };
+        let mut land = |to: Option<Square>, takes: bool| {
+            let Some(to) = to else {
+                return;
+            };
+            if !region.contains(to) {
+                return;
+            }
+            if !all.contains(to) {
+                quiet(to);
+            } else if takes && enemy.contains(to) && Some(to) != spared {
+                capture(to);
             }
         };
-        match piece.kind {
+        match kind {
             Kind::General => {
                 for (df, dr) in ORTHOGONAL {
-                    step(
-                        from.offset(df, dr)
-                            .filter(|s| PALACES[piece.side.index()].contains(*s)),
-                    );
+                    land(from.offset(df, dr), true);
                 }
             }
-            Kind::Advisor => {
+            Kind::Advisor | Kind::Minister => {
+                let takes = kind == Kind::Advisor;
                 for (df, dr) in DIAGONAL {
-                    step(
-                        from.offset(df, dr)
-                            .filter(|s| PALACES[piece.side.index()].contains(*s)),
-                    );
+                    land(from.offset(df, dr), takes);
                 }
             }
             Kind::Elephant => {
                 for (df, dr) in DIAGONAL {
-                    let Some(eye) = from.offset(df, dr) else {
-                        continue;
-                    };
-                    if all.contains(eye) {
-                        continue;
+                    if from.offset(df, dr).is_some_and(|eye| !all.contains(eye)) {
+                        land(from.offset(2 * df, 2 * dr), true);
                     }
-                    step(
-                        from.offset(2 * df, 2 * dr)
-                            .filter(|s| HALVES[piece.side.index()].contains(*s)),
-                    );
                 }
             }
             Kind::Horse => {
                 for ((df, dr), (lf, lr)) in HORSE {
-                    let Some(leg) = from.offset(lf, lr) else {
-                        continue;
-                    };
-                    if !all.contains(leg) {
-                        step(from.offset(df, dr));
-                    }
-                }
-            }
-            Kind::Chariot => {
-                for (df, dr) in ORTHOGONAL {
-                    let mut at = from;
-                    while let Some(next) = at.offset(df, dr) {
-                        if all.contains(next) {
-                            step(Some(next));
-                            break;
-                        }
-                        step(Some(next));
-                        at = next;
-                    }
-                }
-            }
-            Kind::Cannon => {
-                for (df, dr) in ORTHOGONAL {
-                    let mut at = from;
-                    let mut screen = false;
-                    while let Some(next) = at.offset(df, dr) {
-                        at = next;
-                        if !screen {
-                            if all.contains(next) {
-                                screen = true;
-                            } else {
-                                step(Some(next));
-                            }
-                        } else if all.contains(next) {
-                            step(Some(next));
-                            break;
-                        }
+                    if from.offset(lf, lr).is_some_and(|leg| !all.contains(leg)) {
+                        land(from.offset(df, dr), true);
                     }
                 }
             }
             Kind::Soldier => {
-                let fwd = piece.side.forward();
-                step(from.offset(0, fwd));
-                if !HALVES[piece.side.index()].contains(from) {
-                    step(from.offset(1, 0));
-                    step(from.offset(-1, 0));
+                land(from.offset(0, side.forward()), true);
+                if !HALVES[side.index()].contains(from) {
+                    land(from.offset(1, 0), true);
+                    land(from.offset(-1, 0), true);
                 }
             }
+            Kind::Chariot => {
+                for (df, dr) in ORTHOGONAL {
+                    slide(from, df, dr, all, &mut land);
+                }
+            }
+            Kind::Cannon => {
+                for (df, dr) in ORTHOGONAL {
+                    cannon(from, df, dr, all, &mut land);
+                }
+            }
+            Kind::Fu => {
+                // 橫車竪炮: a chariot along the rank, a cannon along the file.
+                slide(from, 1, 0, all, &mut land);
+                slide(from, -1, 0, all, &mut land);
+                cannon(from, 0, 1, all, &mut land);
+                cannon(from, 0, -1, all, &mut land);
+            }
+            Kind::Zhu => {
+                for (df, dr) in DIAGONAL {
+                    let one = from.offset(df, dr);
+                    land(one, true);
+                    if one.is_some_and(|s| !all.contains(s)) {
+                        land(from.offset(2 * df, 2 * dr), true);
+                    }
+                }
+            }
+            Kind::Camel => {
+                for (df, dr) in CAMEL {
+                    if from
+                        .offset(df.signum(), dr.signum())
+                        .is_some_and(|b| !all.contains(b))
+                    {
+                        land(from.offset(df, dr), true);
+                    }
+                }
+            }
+            Kind::Mule => {
+                for (df, dr) in MULE {
+                    let leg = if df.abs() > dr.abs() {
+                        (df.signum(), 0)
+                    } else {
+                        (0, dr.signum())
+                    };
+                    if from.offset(leg.0, leg.1).is_some_and(|b| !all.contains(b)) {
+                        land(from.offset(df, dr), true);
+                    }
+                }
+            }
+            Kind::Fei => {
+                for (df, dr) in KNIGHT {
+                    land(from.offset(df, dr), false);
+                    if from.offset(df, dr).is_some_and(|s| all.contains(s)) {
+                        let far = from.offset(2 * df, 2 * dr);
+                        if far.is_some_and(|s| all.contains(s)) {
+                            land(far, true);
+                        }
+                    }
+                }
+            }
+            Kind::Pao => {
+                for (df, dr) in ORTHOGONAL {
+                    slide_quiet(from, df, dr, all, &mut land);
+                }
+                for (df, dr) in DIAGONAL {
+                    if from.offset(df, dr).is_some_and(|s| all.contains(s)) {
+                        let far = from.offset(2 * df, 2 * dr);
+                        if far.is_some_and(|s| all.contains(s)) {
+                            land(far, true);
+                        }
+                    }
+                }
+            }
+            Kind::Shi => {
+                for (df, dr) in ORTHOGONAL {
+                    slide_quiet(from, df, dr, all, &mut land);
+                    // Pass the pieces before the first empty point, cross it, then any enemy
+                    // before the next empty point may be taken.
+                    let mut at = from;
+                    let mut crossed = false;
+                    while let Some(next) = at.offset(df, dr) {
+                        at = next;
+                        let full = all.contains(next);
+                        if !crossed {
+                            crossed = !full;
+                        } else if full {
+                            land(Some(next), true);
+                        } else {
+                            break;
+                        }
+                    }
+                }
+            }
+            Kind::Biao => unreachable!("a 骉 moves by a borrowed rule"),
         }
     }
 
-    /// Whether `side`'s pieces attack `target` (a general on the same open file counts: the
-    /// flying-general rule).
-    pub fn attacked(&self, target: Square, by: Side) -> bool {
+    /// The points the piece on `from` attacks (could take an enemy on).
+    pub(crate) fn capture_set(&self, from: Square, piece: Piece) -> Bitboard {
+        let mut set = Bitboard::EMPTY;
+        self.destinations(from, piece, |_| {}, |to| set = set.with(to));
+        set
+    }
+
+    /// How many of `by`'s pieces attack `target` (which holds a piece of the other side),
+    /// counting up to `enough`. A general on the same open file counts (flying general); a 臣
+    /// never attacks; a 骉 attacks with the rule it borrows.
+    pub fn count_attackers(&self, target: Square, by: Side, enough: u32) -> u32 {
         let all = self.occupied();
+        let mut n = 0;
         let is = |s: Option<Square>, kind: Kind| {
             s.and_then(|s| self.board[s.index()])
-                .is_some_and(|p| p.side == by && p.kind == kind)
+                .is_some_and(|p| p.side == by && p.kind == kind && !p.pending)
         };
-        // Lines: the first piece (a chariot, or a general on the file), then the second (a
-        // cannon over its screen).
         for (df, dr) in ORTHOGONAL {
             let mut at = target;
             let mut seen = 0;
@@ -165,63 +312,87 @@ impl Position {
                 seen += 1;
                 if seen == 1 {
                     if p.side == by
+                        && !p.pending
                         && (p.kind == Kind::Chariot || (p.kind == Kind::General && df == 0))
                     {
-                        return true;
+                        n += 1;
                     }
                 } else {
-                    if p.side == by && p.kind == Kind::Cannon {
-                        return true;
+                    if p.side == by && p.kind == Kind::Cannon && !p.pending {
+                        n += 1;
                     }
                     break;
                 }
             }
         }
-        // Horses: the one that jumps onto the target, its leg free.
+        if n >= enough {
+            return n;
+        }
         for ((df, dr), (lf, lr)) in HORSE {
             let origin = target.offset(-df, -dr);
             if is(origin, Kind::Horse) {
                 let leg = origin.and_then(|o| o.offset(lf, lr)).expect("on the board");
                 if !all.contains(leg) {
-                    return true;
+                    n += 1;
                 }
             }
         }
-        // Soldiers: from behind, or beside once across the river.
         let fwd = by.forward();
         if is(target.offset(0, -fwd), Kind::Soldier) {
-            return true;
+            n += 1;
         }
         for df in [1, -1] {
             let s = target.offset(df, 0);
             if is(s, Kind::Soldier) && !HALVES[by.index()].contains(s.expect("checked")) {
-                return true;
+                n += 1;
             }
         }
-        // The general next to it (in its palace), advisors and elephants (bound to their own
-        // palace and half: only a piece there is reachable).
         if PALACES[by.index()].contains(target) {
             for (df, dr) in ORTHOGONAL {
                 if is(target.offset(df, dr), Kind::General) {
-                    return true;
+                    n += 1;
                 }
             }
             for (df, dr) in DIAGONAL {
-                if is(target.offset(df, dr), Kind::Advisor) {
-                    return true;
+                let s = target.offset(df, dr);
+                if is(s, Kind::Advisor)
+                    && !self.board[s.expect("checked").index()].is_some_and(|p| p.soldier_born)
+                {
+                    n += 1;
                 }
             }
         }
         if HALVES[by.index()].contains(target) {
             for (df, dr) in DIAGONAL {
-                if is(target.offset(2 * df, 2 * dr), Kind::Elephant)
+                let s = target.offset(2 * df, 2 * dr);
+                if is(s, Kind::Elephant)
+                    && !self.board[s.expect("checked").index()].is_some_and(|p| p.soldier_born)
                     && !all.contains(target.offset(df, dr).expect("between two points"))
                 {
-                    return true;
+                    n += 1;
                 }
             }
         }
-        false
+        if n >= enough {
+            return n;
+        }
+        let mut exotic = self.exotic[by.index()];
+        while let Some(from) = exotic.next() {
+            let piece = self.board[from.index()].expect("occupied");
+            if self.capture_set(from, piece).contains(target) {
+                n += 1;
+                if n >= enough {
+                    break;
+                }
+            }
+        }
+        n
+    }
+
+    /// Whether `by`'s pieces attack `target`.
+    #[inline]
+    pub fn attacked(&self, target: Square, by: Side) -> bool {
+        self.count_attackers(target, by, 1) > 0
     }
 
     /// Whether `side`'s general is attacked (or faces the other general).
@@ -233,36 +404,70 @@ impl Position {
         }
     }
 
-    /// The position after `m`, unchecked (the mover's own pieces are never captured).
+    /// The position after the move `m`, unchecked: the piece moves, takes what stands there,
+    /// and is remembered as the last moved (with the rule it used).
     #[inline]
     pub fn after(&self, m: Move) -> Position {
         let mut next = *self;
         let piece = next.take(m.from).expect("a piece on the from point");
+        let rule = match piece.kind {
+            Kind::Biao => self.last.map_or(Kind::Biao, |(_, k)| k),
+            k => k,
+        };
         let captured = next.take(m.to).is_some();
         next.put(m.to, piece);
         next.no_capture = if captured { 0 } else { self.no_capture + 1 };
         next.ply = self.ply + 1;
         next.turn = self.turn.other();
+        next.last = Some((m.to, rule));
         next
+    }
+
+    /// The empty points and the enemy pieces the piece on `from` may go to by its rule (a 臣
+    /// only taken by one of two attackers), king safety not checked.
+    pub(crate) fn move_targets(&self, from: Square) -> (Bitboard, Bitboard) {
+        let Some(piece) = self.board[from.index()] else {
+            return (Bitboard::EMPTY, Bitboard::EMPTY);
+        };
+        let (mut quiet, mut takes) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        self.destinations(
+            from,
+            piece,
+            |to| quiet = quiet.with(to),
+            |to| {
+                // A 臣 is taken only by one of two attackers.
+                let minister = self.board[to.index()].is_some_and(|p| p.kind == Kind::Minister);
+                if !minister || self.count_attackers(to, piece.side, 2) >= 2 {
+                    takes = takes.with(to);
+                }
+            },
+        );
+        (quiet, takes)
+    }
+
+    /// Every legal move (not flip) of the side to move, to `push`.
+    pub(crate) fn legal_moves_with(&self, mut push: impl FnMut(Move)) {
+        let side = self.turn;
+        let mut pieces = self.occupied[side.index()];
+        while let Some(from) = pieces.next() {
+            let (quiet, takes) = self.move_targets(from);
+            for to in quiet | takes {
+                let m = Move { from, to };
+                if !self.after(m).in_check(side) {
+                    push(m);
+                }
+            }
+        }
     }
 
     /// Every legal move of the side to move, written to `out` (cleared first).
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
-        let side = self.turn;
-        let mut pieces = self.occupied[side.index()];
-        while let Some(from) = pieces.next() {
-            let piece = self.board[from.index()].expect("occupied");
-            self.piece_moves(from, piece, |to| {
-                let m = Move { from, to };
-                if !self.after(m).in_check(side) {
-                    out.push(m);
-                }
-            });
-        }
+        self.legal_moves_with(|m| out.push(m));
     }
 
-    /// The number of leaf positions `depth` plies ahead (perft).
+    /// The number of leaf positions `depth` plies of moves ahead (perft; xiangqi's moves, no
+    /// flips).
     pub fn perft(&self, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
@@ -272,12 +477,20 @@ impl Position {
         let mut pieces = self.occupied[side.index()];
         while let Some(from) = pieces.next() {
             let piece = self.board[from.index()].expect("occupied");
-            self.piece_moves(from, piece, |to| {
+            let mut visit = |to: Square| {
                 let next = self.after(Move { from, to });
                 if !next.in_check(side) {
                     nodes += if depth == 1 { 1 } else { next.perft(depth - 1) };
                 }
-            });
+            };
+            let mut takes = Bitboard::EMPTY;
+            self.destinations(from, piece, &mut visit, |to| takes = takes.with(to));
+            for to in takes {
+                let minister = self.board[to.index()].is_some_and(|p| p.kind == Kind::Minister);
+                if !minister || self.count_attackers(to, side, 2) >= 2 {
+                    visit(to);
+                }
+            }
         }
         nodes
     }
@@ -290,5 +503,63 @@ impl Position {
             .into_iter()
             .map(|m| (m, self.after(m).perft(depth.saturating_sub(1))))
             .collect()
+    }
+}
+
+/// A chariot's slide: empty points, then the first piece.
+#[inline]
+fn slide(from: Square, df: i8, dr: i8, all: Bitboard, land: &mut impl FnMut(Option<Square>, bool)) {
+    let mut at = from;
+    while let Some(next) = at.offset(df, dr) {
+        land(Some(next), true);
+        if all.contains(next) {
+            break;
+        }
+        at = next;
+    }
+}
+
+/// A slide to empty points only.
+#[inline]
+fn slide_quiet(
+    from: Square,
+    df: i8,
+    dr: i8,
+    all: Bitboard,
+    land: &mut impl FnMut(Option<Square>, bool),
+) {
+    let mut at = from;
+    while let Some(next) = at.offset(df, dr) {
+        if all.contains(next) {
+            break;
+        }
+        land(Some(next), false);
+        at = next;
+    }
+}
+
+/// A cannon: empty points, then over exactly one screen onto the next piece.
+#[inline]
+fn cannon(
+    from: Square,
+    df: i8,
+    dr: i8,
+    all: Bitboard,
+    land: &mut impl FnMut(Option<Square>, bool),
+) {
+    let mut at = from;
+    let mut screen = false;
+    while let Some(next) = at.offset(df, dr) {
+        at = next;
+        if !screen {
+            if all.contains(next) {
+                screen = true;
+            } else {
+                land(Some(next), false);
+            }
+        } else if all.contains(next) {
+            land(Some(next), true);
+            break;
+        }
     }
 }

@@ -43,7 +43,7 @@ impl Side {
     }
 }
 
-/// How a piece moves.
+/// How a piece moves: xiangqi's seven kinds, and the second identities of RULES.md §9.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Kind {
     General,
@@ -53,6 +53,24 @@ pub enum Kind {
     Horse,
     Cannon,
     Soldier,
+    /// 臣: one step diagonally; never captures, never checks.
+    Minister,
+    /// 駝: leaps (2,3), blocked on the diagonal point next to it.
+    Camel,
+    /// 騾: leaps (1,3), blocked like a horse.
+    Mule,
+    /// 助: one or two points diagonally, not jumping.
+    Zhu,
+    /// 輔: a chariot along ranks, a cannon along files.
+    Fu,
+    /// 妃: a chess knight's move; captures by jumping one knight step over a piece.
+    Fei,
+    /// 骉: the rule of the piece the opponent moved last.
+    Biao,
+    /// 抛: moves like a cannon; captures diagonally over an adjacent screen.
+    Pao,
+    /// 石: moves like a cannon; captures over exactly one empty point.
+    Shi,
 }
 
 impl Kind {
@@ -66,7 +84,27 @@ impl Kind {
         Kind::Soldier,
     ];
 
-    /// The FEN letter (red's, upper case).
+    pub const ALL: [Kind; 16] = [
+        Kind::General,
+        Kind::Advisor,
+        Kind::Elephant,
+        Kind::Chariot,
+        Kind::Horse,
+        Kind::Cannon,
+        Kind::Soldier,
+        Kind::Minister,
+        Kind::Camel,
+        Kind::Mule,
+        Kind::Zhu,
+        Kind::Fu,
+        Kind::Fei,
+        Kind::Biao,
+        Kind::Pao,
+        Kind::Shi,
+    ];
+
+    /// The letter (red's, upper case): FEN's for xiangqi's kinds, docs/notation.md's for the
+    /// others.
     pub const fn letter(self) -> char {
         match self {
             Kind::General => 'K',
@@ -76,30 +114,32 @@ impl Kind {
             Kind::Horse => 'N',
             Kind::Cannon => 'C',
             Kind::Soldier => 'P',
+            Kind::Minister => 'M',
+            Kind::Camel => 'T',
+            Kind::Mule => 'L',
+            Kind::Zhu => 'Z',
+            Kind::Fu => 'F',
+            Kind::Fei => 'Q',
+            Kind::Biao => 'X',
+            Kind::Pao => 'O',
+            Kind::Shi => 'S',
         }
     }
 
-    /// A FEN or WXF letter, either case.
+    /// A letter, either case (WXF's `E` elephant and `H` horse too).
     pub fn from_letter(c: char) -> Option<Kind> {
-        Some(match c.to_ascii_uppercase() {
-            'K' => Kind::General,
-            'A' => Kind::Advisor,
-            'B' | 'E' => Kind::Elephant,
-            'R' => Kind::Chariot,
-            'N' | 'H' => Kind::Horse,
-            'C' => Kind::Cannon,
-            'P' => Kind::Soldier,
-            _ => return None,
-        })
+        let c = c.to_ascii_uppercase();
+        match c {
+            'E' => return Some(Kind::Elephant),
+            'H' => return Some(Kind::Horse),
+            _ => {}
+        }
+        Kind::ALL.into_iter().find(|k| k.letter() == c)
     }
 
-    /// How many of the kind a side starts with.
-    pub const fn count(self) -> u8 {
-        match self {
-            Kind::General => 1,
-            Kind::Soldier => 5,
-            _ => 2,
-        }
+    /// Xiangqi's own kinds (not a second identity).
+    pub const fn is_plain(self) -> bool {
+        (self as u8) < 7
     }
 
     /// Red's and black's names.
@@ -119,28 +159,82 @@ impl Kind {
             (Kind::Cannon, Side::Black) => "包",
             (Kind::Soldier, Side::Red) => "兵",
             (Kind::Soldier, Side::Black) => "卒",
+            (Kind::Minister, _) => "臣",
+            (Kind::Camel, _) => "駝",
+            (Kind::Mule, _) => "騾",
+            (Kind::Zhu, _) => "助",
+            (Kind::Fu, _) => "輔",
+            (Kind::Fei, _) => "妃",
+            (Kind::Biao, _) => "骉",
+            (Kind::Pao, _) => "抛",
+            (Kind::Shi, _) => "石",
+        }
+    }
+
+    /// The English name, as reports write it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::General => "general",
+            Kind::Advisor => "advisor",
+            Kind::Elephant => "elephant",
+            Kind::Chariot => "chariot",
+            Kind::Horse => "horse",
+            Kind::Cannon => "cannon",
+            Kind::Soldier => "soldier",
+            Kind::Minister => "minister",
+            Kind::Camel => "camel",
+            Kind::Mule => "mule",
+            Kind::Zhu => "zhu",
+            Kind::Fu => "fu",
+            Kind::Fei => "fei",
+            Kind::Biao => "biao",
+            Kind::Pao => "pao",
+            Kind::Shi => "shi",
         }
     }
 }
 
-/// A piece on the board.
+/// What a piece has on its back.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Back {
+    /// No second identity (any more): it was used, or the game has none.
+    None,
+    /// One, not known to whoever holds this position.
+    Unknown,
+    Known(Kind),
+}
+
+/// A piece on the board: its side, its face, its back, and what §9's flips left on it.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Piece {
     pub side: Side,
     pub kind: Kind,
+    pub back: Back,
+    /// Born a soldier (番兵): an effective flip made it what it is (bounds and counts differ).
+    pub soldier_born: bool,
+    /// A soldier flipped on a wrong point: its back shows, it may not move, and its owner must
+    /// flip it back next.
+    pub pending: bool,
+    /// Its back is known to both sides (shown by a wrong flip).
+    pub back_public: bool,
 }
 
 impl Piece {
+    /// A piece of xiangqi: no back, no marks.
     pub const fn new(side: Side, kind: Kind) -> Piece {
-        Piece { side, kind }
+        Piece {
+            side,
+            kind,
+            back: Back::None,
+            soldier_born: false,
+            pending: false,
+            back_public: false,
+        }
     }
 
+    /// The face's letter in the side's case.
     pub const fn char(self) -> char {
-        let c = self.kind.letter();
-        match self.side {
-            Side::Red => c,
-            Side::Black => c.to_ascii_lowercase(),
-        }
+        side_case(self.kind.letter(), self.side)
     }
 
     pub fn from_char(c: char) -> Option<Piece> {
@@ -150,7 +244,15 @@ impl Piece {
         } else {
             Side::Black
         };
-        Some(Piece { side, kind })
+        Some(Piece::new(side, kind))
+    }
+}
+
+/// `c` (upper case) in `side`'s case.
+pub const fn side_case(c: char, side: Side) -> char {
+    match side {
+        Side::Red => c,
+        Side::Black => c.to_ascii_lowercase(),
     }
 }
 

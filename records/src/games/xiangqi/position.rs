@@ -7,21 +7,34 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use super::board::{Bitboard, FILES, RANKS, Square};
-use super::pieces::{Kind, Piece, Side};
+use super::pieces::{Back, Kind, Piece, Side, side_case};
 
 /// The start position's FEN.
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
-/// A position: copy it freely (about 240 bytes).
+/// A position: copy it freely (about 700 bytes).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
     pub(crate) board: [Option<Piece>; Square::COUNT],
     pub(crate) occupied: [Bitboard; 2],
+    /// Pieces whose attacks the reverse lookup of xiangqi's kinds does not see: second
+    /// identities, and soldier-born advisors and elephants (other bounds).
+    pub(crate) exotic: [Bitboard; 2],
     pub(crate) generals: [Option<Square>; 2],
     pub(crate) turn: Side,
     /// Plies since the last capture.
     pub(crate) no_capture: u16,
     pub(crate) ply: u32,
+    /// Where the last-moved piece went and the rule it moved by (what a 骉 borrows); none
+    /// after a flip or at the start.
+    pub(crate) last: Option<(Square, Kind)>,
+    /// Whether each side was in check at the start of its most recent turn (a double flip
+    /// needs a first check).
+    pub(crate) checked: [bool; 2],
+    /// A side that lost by naming the wrong advisor in a double flip.
+    pub(crate) lost: Option<Side>,
+    /// The ruleset's `soldier_flip_anywhere` (set by the match; not in the position string).
+    pub(crate) anywhere: bool,
 }
 
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
@@ -40,6 +53,14 @@ pub enum ParseFenError {
     Counter(String),
     #[error("{0}")]
     Illegal(String),
+    #[error("invalid backs field: {0}")]
+    Backs(String),
+    #[error("invalid marks field: {0}")]
+    Marks(String),
+    #[error("invalid last-move field {0:?}: - or a point and a letter, like e5N")]
+    Last(String),
+    #[error("invalid checks field {0:?}: two of + - ! (red's, then black's)")]
+    Checks(String),
 }
 
 impl Position {
@@ -51,10 +72,15 @@ impl Position {
         Position {
             board: [None; Square::COUNT],
             occupied: [Bitboard::EMPTY; 2],
+            exotic: [Bitboard::EMPTY; 2],
             generals: [None; 2],
             turn,
             no_capture: 0,
             ply: 0,
+            last: None,
+            checked: [false; 2],
+            lost: None,
+            anywhere: false,
         }
     }
 
@@ -95,21 +121,53 @@ impl Position {
 
     #[inline]
     pub(crate) fn put(&mut self, s: Square, piece: Piece) {
+        let i = piece.side.index();
         self.board[s.index()] = Some(piece);
-        self.occupied[piece.side.index()] = self.occupied[piece.side.index()].with(s);
+        self.occupied[i] = self.occupied[i].with(s);
+        if is_exotic(piece) {
+            self.exotic[i] = self.exotic[i].with(s);
+        }
         if piece.kind == Kind::General {
-            self.generals[piece.side.index()] = Some(s);
+            self.generals[i] = Some(s);
         }
     }
 
     #[inline]
     pub(crate) fn take(&mut self, s: Square) -> Option<Piece> {
         let piece = self.board[s.index()].take()?;
-        self.occupied[piece.side.index()] = self.occupied[piece.side.index()].without(s);
-        if piece.kind == Kind::General && self.generals[piece.side.index()] == Some(s) {
-            self.generals[piece.side.index()] = None;
+        let i = piece.side.index();
+        self.occupied[i] = self.occupied[i].without(s);
+        self.exotic[i] = self.exotic[i].without(s);
+        if piece.kind == Kind::General && self.generals[i] == Some(s) {
+            self.generals[i] = None;
         }
         Some(piece)
+    }
+
+    /// Replaces the piece on `s` (a flip).
+    pub(crate) fn set(&mut self, s: Square, piece: Piece) {
+        self.take(s);
+        self.put(s, piece);
+    }
+
+    #[doc(hidden)]
+    pub fn anywhere_for_test(&mut self, v: bool) {
+        self.anywhere = v;
+    }
+
+    #[doc(hidden)]
+    pub fn anywhere_value(&self) -> bool {
+        self.anywhere
+    }
+
+    /// The side that lost by a wrong double flip, if one did.
+    pub fn lost(&self) -> Option<Side> {
+        self.lost
+    }
+
+    /// Where the last-moved piece went and the rule it moved by.
+    pub fn last_move(&self) -> Option<(Square, Kind)> {
+        self.last
     }
 
     /// The board field of a FEN.
@@ -138,6 +196,13 @@ impl Position {
         }
         s
     }
+}
+
+/// Whether the reverse lookup of xiangqi's kinds misses this piece's attacks.
+#[inline]
+pub(crate) fn is_exotic(piece: Piece) -> bool {
+    !piece.kind.is_plain()
+        || (piece.soldier_born && matches!(piece.kind, Kind::Advisor | Kind::Elephant))
 }
 
 /// Reads a FEN's board field onto an empty position.
@@ -185,7 +250,7 @@ impl FromStr for Position {
     type Err = ParseFenError;
     fn from_str(s: &str) -> Result<Position, ParseFenError> {
         let fields: Vec<&str> = s.split_whitespace().collect();
-        if !(fields.len() == 2 || fields.len() == 4 || fields.len() == 6) {
+        if !matches!(fields.len(), 2 | 4 | 6 | 8) {
             return Err(ParseFenError::Fields(s.to_owned()));
         }
         let turn = match fields[1] {
@@ -195,14 +260,25 @@ impl FromStr for Position {
         };
         let mut pos = Position::empty(turn);
         parse_board(fields[0], &mut pos)?;
-        if fields.len() == 6 {
-            let counter = |t: &str| ParseFenError::Counter(t.to_owned());
-            pos.no_capture = fields[4].parse().map_err(|_| counter(fields[4]))?;
-            let moves: u32 = fields[5].parse().map_err(|_| counter(fields[5]))?;
-            if moves == 0 {
-                return Err(counter(fields[5]));
+        let counters = match fields.len() {
+            8 => {
+                parse_backs(fields[2], &mut pos)?;
+                parse_marks(fields[3], &mut pos)?;
+                parse_last(fields[4], &mut pos)?;
+                parse_checks(fields[5], &mut pos)?;
+                Some((fields[6], fields[7]))
             }
-            pos.ply = (moves - 1) * 2 + turn.index() as u32;
+            6 => Some((fields[4], fields[5])),
+            _ => None,
+        };
+        if let Some((no_capture, moves)) = counters {
+            let counter = |t: &str| ParseFenError::Counter(t.to_owned());
+            pos.no_capture = no_capture.parse().map_err(|_| counter(no_capture))?;
+            let n: u32 = moves.parse().map_err(|_| counter(moves))?;
+            if n == 0 {
+                return Err(counter(moves));
+            }
+            pos.ply = (n - 1) * 2 + turn.index() as u32;
         } else {
             pos.ply = turn.index() as u32;
         }
@@ -210,18 +286,226 @@ impl FromStr for Position {
     }
 }
 
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+/// The backs field: a board of back letters (`?` unknown), one on each piece that has one.
+fn parse_backs(field: &str, pos: &mut Position) -> Result<(), ParseFenError> {
+    let bad = |detail: String| ParseFenError::Backs(detail);
+    let ranks: Vec<&str> = field.split('/').collect();
+    if ranks.len() != RANKS as usize {
+        return Err(bad(format!("{} ranks, not 10", ranks.len())));
+    }
+    for (i, text) in ranks.iter().enumerate() {
+        let rank = RANKS - 1 - i as u8;
+        let mut file = 0u8;
+        for c in text.chars() {
+            if let Some(n) = c.to_digit(10).filter(|n| (1..=9).contains(n)) {
+                file += n as u8;
+                continue;
+            }
+            let s = Square::at(file as i8, rank as i8)
+                .ok_or_else(|| bad(format!("rank {rank} describes more than 9 points")))?;
+            let Some(mut piece) = pos.piece(s) else {
+                return Err(bad(format!("a back on the empty point {s}")));
+            };
+            piece.back = if c == '?' {
+                Back::Unknown
+            } else {
+                let kind =
+                    Kind::from_letter(c).ok_or_else(|| bad(format!("unknown letter {c:?}")))?;
+                if side_case(kind.letter(), piece.side) != c {
+                    return Err(bad(format!(
+                        "the back on {s} is written in the other side's case"
+                    )));
+                }
+                Back::Known(kind)
+            };
+            pos.set(s, piece);
+            file += 1;
+        }
+        if file != FILES {
+            return Err(bad(format!("rank {rank} describes {file} points")));
+        }
+    }
+    Ok(())
+}
+
+/// The marks field: `-`, or `<point><flags>` entries: `s` born a soldier, `w` flipped on a
+/// wrong point (must flip back), `p` its back is public.
+fn parse_marks(field: &str, pos: &mut Position) -> Result<(), ParseFenError> {
+    if field == "-" {
+        return Ok(());
+    }
+    let bad = |detail: String| ParseFenError::Marks(detail);
+    for entry in field.split(',') {
+        let (point, flags) = entry.split_at(entry.len().min(2));
+        let s: Square = point.parse().map_err(|_| bad(format!("{entry:?}")))?;
+        let Some(mut piece) = pos.piece(s) else {
+            return Err(bad(format!("a mark on the empty point {s}")));
+        };
+        if flags.is_empty() {
+            return Err(bad(format!("{entry:?} has no flag")));
+        }
+        for f in flags.chars() {
+            match f {
+                's' => piece.soldier_born = true,
+                'w' => piece.pending = true,
+                'p' => piece.back_public = true,
+                _ => return Err(bad(format!("unknown flag {f:?} in {entry:?}"))),
+            }
+        }
+        if piece.pending && (piece.kind != Kind::Soldier || !matches!(piece.back, Back::Known(_))) {
+            return Err(bad(format!(
+                "{s} must flip back, so it is a soldier with its back shown"
+            )));
+        }
+        pos.set(s, piece);
+    }
+    Ok(())
+}
+
+/// The last field: `-`, or the point the last-moved piece went to and its rule's letter.
+fn parse_last(field: &str, pos: &mut Position) -> Result<(), ParseFenError> {
+    if field == "-" {
+        return Ok(());
+    }
+    let bad = || ParseFenError::Last(field.to_owned());
+    if field.len() != 3 || !field.is_ascii() {
+        return Err(bad());
+    }
+    let s: Square = field[..2].parse().map_err(|_| bad())?;
+    let c = field[2..].chars().next().ok_or_else(bad)?;
+    let kind = Kind::from_letter(c)
+        .filter(|k| *k != Kind::Biao && c.is_ascii_uppercase())
+        .ok_or_else(bad)?;
+    pos.last = Some((s, kind));
+    Ok(())
+}
+
+/// The checks field: for red then black, `+` in check at the start of its last turn, `-` not,
+/// `!` lost by a wrong double flip.
+fn parse_checks(field: &str, pos: &mut Position) -> Result<(), ParseFenError> {
+    let chars: Vec<char> = field.chars().collect();
+    if chars.len() != 2 {
+        return Err(ParseFenError::Checks(field.to_owned()));
+    }
+    for (i, c) in chars.into_iter().enumerate() {
+        match c {
+            '+' => pos.checked[i] = true,
+            '-' => {}
+            '!' if pos.lost.is_none() => pos.lost = Some(Side::BOTH[i]),
+            _ => return Err(ParseFenError::Checks(field.to_owned())),
+        }
+    }
+    Ok(())
+}
+
+impl Position {
+    /// Whether the position has anything of §9 to write (else it is plain FEN).
+    fn has_third_generation(&self) -> bool {
+        self.last.is_some()
+            || self.checked.iter().any(|c| *c)
+            || self.lost.is_some()
+            || self
+                .board
+                .iter()
+                .flatten()
+                .any(|p| p.back != Back::None || p.soldier_born || p.pending || p.back_public)
+    }
+
+    /// The backs field.
+    pub fn backs_fen(&self, shown: impl Fn(&Piece) -> bool) -> String {
+        let mut s = String::with_capacity(90);
+        for rank in (0..RANKS).rev() {
+            let mut empty = 0;
+            for file in 0..FILES {
+                let c = match self.board[(rank * FILES + file) as usize] {
+                    Some(p) => match p.back {
+                        Back::None => None,
+                        Back::Unknown => Some('?'),
+                        Back::Known(_) if !shown(&p) => Some('?'),
+                        Back::Known(k) => Some(side_case(k.letter(), p.side)),
+                    },
+                    None => None,
+                };
+                match c {
+                    None => empty += 1,
+                    Some(c) => {
+                        if empty > 0 {
+                            s.push((b'0' + empty) as char);
+                            empty = 0;
+                        }
+                        s.push(c);
+                    }
+                }
+            }
+            if empty > 0 {
+                s.push((b'0' + empty) as char);
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s
+    }
+
+    /// The position string, with only the backs `shown` accepts written out (the others `?`).
+    pub fn to_string_showing(&self, shown: impl Fn(&Piece) -> bool) -> String {
         let side = match self.turn {
             Side::Red => 'w',
             Side::Black => 'b',
         };
-        write!(
-            f,
-            "{} {side} - - {} {}",
+        let counters = format!("{} {}", self.no_capture, self.ply / 2 + 1);
+        if !self.has_third_generation() {
+            return format!("{} {side} - - {counters}", self.board_fen());
+        }
+        let mut marks = Vec::new();
+        for s in Square::all() {
+            if let Some(p) = self.board[s.index()] {
+                let mut flags = String::new();
+                if p.soldier_born {
+                    flags.push('s');
+                }
+                if p.pending {
+                    flags.push('w');
+                }
+                if p.back_public {
+                    flags.push('p');
+                }
+                if !flags.is_empty() {
+                    marks.push(format!("{s}{flags}"));
+                }
+            }
+        }
+        let marks = if marks.is_empty() {
+            "-".to_owned()
+        } else {
+            marks.join(",")
+        };
+        let last = match self.last {
+            Some((s, k)) => format!("{s}{}", k.letter()),
+            None => "-".to_owned(),
+        };
+        let checks: String = Side::BOTH
+            .iter()
+            .map(|s| {
+                if self.lost == Some(*s) {
+                    '!'
+                } else if self.checked[s.index()] {
+                    '+'
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        format!(
+            "{} {side} {} {marks} {last} {checks} {counters}",
             self.board_fen(),
-            self.no_capture,
-            self.ply / 2 + 1
+            self.backs_fen(shown)
         )
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_string_showing(|_| true))
     }
 }

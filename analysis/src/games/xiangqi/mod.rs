@@ -1,0 +1,135 @@
+//! Third-generation xiangqi in the batch tool: its bots, its `anqi score` line and its part of
+//! the report.
+
+use rand::RngExt;
+use rand::rngs::SmallRng;
+use records::core::{Outcome, Ply, Record, Scored, Seat};
+use records::games::xiangqi::scoring::ScoreSheet;
+use records::games::xiangqi::{Action, Back, Kind, Match, Xiangqi3g};
+
+use super::{Part, Tool};
+
+pub mod report;
+
+const RANDOM: usize = 0;
+
+/// A piece's value for the greedy bot (xiangqi's usual scale, the new kinds near their
+/// cousins').
+fn value(kind: Kind) -> i32 {
+    match kind {
+        Kind::General => 1000,
+        Kind::Chariot | Kind::Fu => 9,
+        Kind::Cannon | Kind::Pao | Kind::Shi => 5,
+        Kind::Horse | Kind::Fei | Kind::Biao | Kind::Camel | Kind::Mule => 4,
+        Kind::Zhu => 4,
+        Kind::Advisor | Kind::Elephant | Kind::Minister => 2,
+        Kind::Soldier => 1,
+    }
+}
+
+/// The greedy bot: the capture worth the most; then an effective soldier flip or a
+/// transformation; never a double flip naming an advisor it knows is wrong; else at random.
+fn score(m: &Match, action: &Action) -> i32 {
+    match *action {
+        Action::Move(mv) => m.pos.piece(mv.to).map_or(0, |p| 10 * value(p.kind)),
+        Action::Flip { at, .. } => {
+            let Some(p) = m.pos.piece(at) else { return 0 };
+            match (p.kind, p.back) {
+                (Kind::Soldier, _) if p.pending => 0,
+                (Kind::Soldier, Back::Known(k)) => {
+                    // It knows its own back: flip only where it takes effect.
+                    let file = at.file();
+                    let matches = match k {
+                        Kind::Chariot => file == 0 || file == 8,
+                        Kind::Horse => file == 1 || file == 7,
+                        Kind::Elephant => file == 2 || file == 6,
+                        Kind::Advisor => file == 3 || file == 5,
+                        Kind::Cannon => file == 4,
+                        _ => false,
+                    };
+                    if matches || m.rules.soldier_flip_anywhere {
+                        value(k) * 5
+                    } else {
+                        -50
+                    }
+                }
+                _ => 1,
+            }
+        }
+        Action::DoubleFlip { advisor, .. } => match m.pos.piece(advisor).map(|p| p.back) {
+            Some(Back::Known(Kind::General)) => 500,
+            _ => -1000,
+        },
+    }
+}
+
+impl Tool for Xiangqi3g {
+    const BOTS: &'static [&'static str] = &["random", "greedy"];
+
+    fn choose(bot: usize, m: &Match, rng: &mut SmallRng, buffer: &mut Vec<Action>) -> Action {
+        m.pos.legal_actions(buffer);
+        debug_assert!(!buffer.is_empty(), "asked to move in a finished game");
+        if bot == RANDOM {
+            return buffer[rng.random_range(0..buffer.len())];
+        }
+        let best = buffer.iter().map(|a| score(m, a)).max().unwrap_or(0);
+        let ties = buffer.iter().filter(|a| score(m, a) == best).count();
+        let pick = rng.random_range(0..ties);
+        *buffer
+            .iter()
+            .filter(|a| score(m, a) == best)
+            .nth(pick)
+            .expect("pick < ties")
+    }
+
+    fn outcome(sheet: &ScoreSheet) -> Option<Outcome> {
+        sheet.result.map(|r| r.outcome)
+    }
+
+    /// Xiangqi is not played for coins.
+    fn payment(_: &ScoreSheet) -> Option<(Seat, Seat, u64)> {
+        None
+    }
+
+    fn score_text(sheet: &ScoreSheet) -> String {
+        let result = match sheet.result {
+            None => "unfinished".to_owned(),
+            Some(r) => {
+                let why = r.reason.map_or(String::new(), |r| format!(" by {r}"));
+                format!("{}{why}", r.outcome.describe())
+            }
+        };
+        let seats: Vec<String> = sheet
+            .seats
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {}: captured {}, flips {}",
+                    s.seat,
+                    s.side,
+                    if s.captured.is_empty() {
+                        "nothing"
+                    } else {
+                        &s.captured
+                    },
+                    if s.flips.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        s.flips.join(" ")
+                    }
+                )
+            })
+            .collect();
+        format!("{}\t{result}\t{}", sheet.preset, seats.join(" · "))
+    }
+
+    type Watch = report::Watch;
+
+    fn watch(watch: &mut report::Watch, ply: &Ply<Xiangqi3g>) {
+        report::watch(watch, ply)
+    }
+
+    fn part(watch: report::Watch, _: &Record, scored: &Scored<Xiangqi3g>) -> Part {
+        Part::Xiangqi(report::facts(watch, scored))
+    }
+}

@@ -1,0 +1,638 @@
+//! Playing an action (RULES.md §9): moves, and the flips of the second identities (a soldier on
+//! the enemy back rank, the flip back after a wrong one, the transformations of the last
+//! elephant, chariot, horse or cannon, 臣, the double flip); legal actions; and how a position
+//! ends the game ([`Position::end`]; repetition needs the history: the match's).
+
+use crate::core::{End, IllegalAction, Outcome, Reason, Seat, Violation};
+
+use super::action::Action;
+use super::board::{PALACES, Square};
+use super::movegen::Move;
+use super::pieces::{Back, Kind, Piece, Side};
+use super::position::Position;
+
+/// What a legal action did.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Effect {
+    Move {
+        captured: Option<Kind>,
+    },
+    /// A soldier on the enemy back rank showed its back: `effective` on its matching point
+    /// (it is that piece now), else it must flip back next.
+    SoldierFlip {
+        back: Kind,
+        effective: bool,
+    },
+    FlipBack,
+    /// A piece turned to its back for good (the last elephant, chariot, horse or cannon; 臣).
+    Transform {
+        from: Kind,
+        to: Kind,
+    },
+    /// The general and an advisor traded faces; `correct` false: the advisor's back was not
+    /// the general, and the game is lost.
+    DoubleFlip {
+        correct: bool,
+    },
+}
+
+fn illegal(reason: Violation, detail: impl Into<String>) -> IllegalAction {
+    IllegalAction::new(reason, detail.into())
+}
+
+/// The file a soldier's back takes effect on (RULES.md §9): 車 a/i, 馬 b/h, 相 c/g, 仕 d/f,
+/// 炮 e.
+fn matching_file(back: Kind, file: u8) -> bool {
+    match back {
+        Kind::Chariot => file == 0 || file == 8,
+        Kind::Horse => file == 1 || file == 7,
+        Kind::Elephant => file == 2 || file == 6,
+        Kind::Advisor => file == 3 || file == 5,
+        Kind::Cannon => file == 4,
+        _ => false,
+    }
+}
+
+/// The backs a transformation may reveal for a kind.
+fn pair(kind: Kind) -> Option<[Kind; 2]> {
+    match kind {
+        Kind::Elephant => Some([Kind::Camel, Kind::Mule]),
+        Kind::Chariot => Some([Kind::Zhu, Kind::Fu]),
+        Kind::Horse => Some([Kind::Fei, Kind::Biao]),
+        Kind::Cannon => Some([Kind::Pao, Kind::Shi]),
+        _ => None,
+    }
+}
+
+impl Position {
+    fn enemy_back_rank(side: Side) -> u8 {
+        match side {
+            Side::Red => 9,
+            Side::Black => 0,
+        }
+    }
+
+    /// The side's piece that must flip back, if one must.
+    pub fn pending(&self, side: Side) -> Option<Square> {
+        let mut own = self.occupied[side.index()];
+        own.find(|s| self.board[s.index()].is_some_and(|p| p.pending))
+    }
+
+    /// How many of the side's original (not soldier-born) pieces show `kind`.
+    fn originals(&self, side: Side, kind: Kind) -> usize {
+        self.occupied[side.index()]
+            .filter(|s| self.board[s.index()].is_some_and(|p| p.kind == kind && !p.soldier_born))
+            .count()
+    }
+
+    /// Advisor-faced pieces of the side.
+    fn advisors(&self, side: Side) -> usize {
+        self.occupied[side.index()]
+            .filter(|s| self.board[s.index()].is_some_and(|p| p.kind == Kind::Advisor))
+            .count()
+    }
+
+    /// What a single flip of `piece` on `at` would be, if one is allowed there now (the back
+    /// not yet considered): a soldier on the enemy back rank, a flip back, the last original of
+    /// its kind, the 臣 advisor.
+    fn flip_kind(&self, at: Square, piece: Piece) -> Option<FlipKind> {
+        if piece.pending {
+            return Some(FlipKind::Back);
+        }
+        if piece.back == Back::None {
+            return None;
+        }
+        match piece.kind {
+            Kind::Soldier if at.rank() == Position::enemy_back_rank(piece.side) => {
+                Some(FlipKind::Soldier)
+            }
+            Kind::Elephant | Kind::Chariot | Kind::Horse | Kind::Cannon
+                if !piece.soldier_born && self.originals(piece.side, piece.kind) == 1 =>
+            {
+                Some(FlipKind::Transform)
+            }
+            Kind::Advisor
+                if !piece.soldier_born
+                    && self.advisors(piece.side) == 1
+                    && piece.back != Back::Known(Kind::General) =>
+            {
+                Some(FlipKind::Minister)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the side to move may double-flip now: in check, and not at its previous turn.
+    fn may_double_flip(&self) -> bool {
+        let side = self.turn;
+        !self.checked[side.index()]
+            && self.in_check(side)
+            && self.general(side).is_some_and(|g| {
+                self.board[g.index()].is_some_and(|p| {
+                    p.back == Back::Known(Kind::Advisor) || p.back == Back::Unknown
+                })
+            })
+    }
+
+    /// Every legal action of the side to move, written to `out` (cleared first); flips
+    /// without the identity they reveal. Nothing when the game is lost by a wrong double flip.
+    pub fn legal_actions(&self, out: &mut Vec<Action>) {
+        out.clear();
+        if self.lost.is_some() {
+            return;
+        }
+        let side = self.turn;
+        // A piece that must flip back: that is the only action, and only out of check.
+        if let Some(at) = self.pending(side) {
+            if !self.in_check(side) {
+                out.push(Action::Flip { at, reveal: None });
+            }
+            return;
+        }
+        self.legal_moves_with(|m| out.push(Action::Move(m)));
+        let check = self.in_check(side);
+        let mut pieces = self.occupied[side.index()];
+        while let Some(at) = pieces.next() {
+            let piece = self.board[at.index()].expect("occupied");
+            // A flip changes no point's occupant: out of check it keeps the general safe,
+            // in check it does not help (but after it no 骉 borrows a move).
+            if self.flip_kind(at, piece).is_some() {
+                let mut after = *self;
+                after.last = None;
+                if !check || !after.in_check(side) {
+                    out.push(Action::Flip { at, reveal: None });
+                }
+            }
+        }
+        if self.may_double_flip() {
+            let general = self.general(side).expect("checked");
+            let mut pieces = self.occupied[side.index()];
+            while let Some(advisor) = pieces.next() {
+                let p = self.board[advisor.index()].expect("occupied");
+                if p.kind != Kind::Advisor || p.soldier_born || p.back == Back::None {
+                    continue;
+                }
+                let named = Action::DoubleFlip {
+                    general,
+                    advisor,
+                    reveal: None,
+                };
+                match p.back {
+                    // The right advisor: legal if the new general is safe.
+                    Back::Known(Kind::General) => {
+                        let mut swapped = self.swapped(general, advisor);
+                        swapped.last = None;
+                        if !swapped.in_check(side) {
+                            out.push(named);
+                        }
+                    }
+                    // The wrong one (or unknown): legal, and it may lose the game.
+                    _ => out.push(named),
+                }
+            }
+        }
+    }
+
+    /// The position with the general and the advisor trading faces (and backs).
+    fn swapped(&self, general: Square, advisor: Square) -> Position {
+        let mut next = *self;
+        let g = next.take(general).expect("a general");
+        let a = next.take(advisor).expect("an advisor");
+        next.put(
+            general,
+            Piece {
+                kind: Kind::Advisor,
+                back: Back::Known(Kind::General),
+                ..g
+            },
+        );
+        next.put(
+            advisor,
+            Piece {
+                kind: Kind::General,
+                back: Back::Known(Kind::Advisor),
+                ..a
+            },
+        );
+        next
+    }
+
+    /// Plays `action` for the side to move, its revealed identity given where the position
+    /// does not know it. It does not check whether the game has ended.
+    pub fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
+        let side = self.turn;
+        if let Some(at) = self.pending(side)
+            && !matches!(*action, Action::Flip { at: a, .. } if a == at)
+        {
+            return Err(illegal(
+                Violation::MUST_FLIP_BACK,
+                format!(
+                    "{at} was flipped on a wrong point: it must be flipped back first ({at}(P))"
+                ),
+            ));
+        }
+        let was_in_check = self.in_check(side);
+        let (next, effect) = match *action {
+            Action::Move(m) => self.try_move(m)?,
+            Action::Flip { at, reveal } => self.try_flip(at, reveal)?,
+            Action::DoubleFlip {
+                general,
+                advisor,
+                reveal,
+            } => self.try_double_flip(general, advisor, reveal)?,
+        };
+        let (ply, no_capture) = (self.ply, self.no_capture);
+        *self = next;
+        // A side that lost by a wrong double flip is written `!`, in place of its check mark.
+        self.checked[side.index()] = was_in_check && self.lost != Some(side);
+        self.ply = ply + 1;
+        self.turn = side.other();
+        self.no_capture = if matches!(effect, Effect::Move { captured: Some(_) }) {
+            0
+        } else {
+            no_capture + 1
+        };
+        self.forget_what_cannot_matter();
+        Ok(effect)
+    }
+
+    fn own_piece(&self, at: Square) -> Result<Piece, IllegalAction> {
+        match self.board[at.index()] {
+            None => Err(illegal(Violation::NO_SUCH_PIECE, format!("{at} is empty"))),
+            Some(p) if p.side != self.turn => Err(illegal(
+                Violation::NOT_YOUR_PIECE,
+                format!("the piece on {at} is {}'s", p.side.name()),
+            )),
+            Some(p) => Ok(p),
+        }
+    }
+
+    fn try_move(&self, m: Move) -> Result<(Position, Effect), IllegalAction> {
+        let piece = self.own_piece(m.from)?;
+        if piece.pending {
+            return Err(illegal(
+                Violation::MUST_FLIP_BACK,
+                format!("{} shows its back and may not move", m.from),
+            ));
+        }
+        let (quiet, takes) = self.move_targets(m.from);
+        if !(quiet | takes).contains(m.to) {
+            let reason = match self.board[m.to.index()] {
+                Some(t) if t.side == piece.side => Violation::OWN_PIECE,
+                Some(t) if t.kind == Kind::Minister => Violation::MINISTER_NEEDS_TWO,
+                _ => Violation::UNREACHABLE,
+            };
+            return Err(illegal(
+                reason,
+                match reason {
+                    Violation::MINISTER_NEEDS_TWO => format!(
+                        "the 臣 on {} is taken only while a second piece also attacks it",
+                        m.to
+                    ),
+                    _ => format!("{piece} on {} cannot go to {}", m.from, m.to),
+                },
+            ));
+        }
+        let captured = self.board[m.to.index()].map(|p| p.kind);
+        let next = self.after(m);
+        if next.in_check(piece.side) {
+            return Err(illegal(
+                Violation::GENERAL_IN_CHECK,
+                format!("{m} leaves {}'s general attacked", piece.side.name()),
+            ));
+        }
+        Ok((next, Effect::Move { captured }))
+    }
+
+    fn try_flip(
+        &self,
+        at: Square,
+        reveal: Option<Kind>,
+    ) -> Result<(Position, Effect), IllegalAction> {
+        let piece = self.own_piece(at)?;
+        let Some(kind) = self.flip_kind(at, piece) else {
+            return Err(illegal(
+                Violation::NO_FLIP,
+                format!(
+                    "{piece} on {at} cannot flip now (a soldier on the enemy back rank, the last original elephant, chariot, horse or cannon, or the last advisor may)"
+                ),
+            ));
+        };
+        let mut next = *self;
+        next.last = None;
+        let effect = match kind {
+            FlipKind::Back => {
+                if reveal.is_some_and(|k| k != Kind::Soldier) {
+                    return Err(illegal(
+                        Violation::REVEAL_IMPOSSIBLE,
+                        format!("{at} flips back to a soldier: {at}(P)"),
+                    ));
+                }
+                next.set(
+                    at,
+                    Piece {
+                        pending: false,
+                        ..piece
+                    },
+                );
+                Effect::FlipBack
+            }
+            FlipKind::Soldier => {
+                let back = self.back_of(at, piece, reveal)?;
+                if ![
+                    Kind::Chariot,
+                    Kind::Horse,
+                    Kind::Cannon,
+                    Kind::Elephant,
+                    Kind::Advisor,
+                ]
+                .contains(&back)
+                {
+                    return Err(illegal(
+                        Violation::REVEAL_IMPOSSIBLE,
+                        format!(
+                            "a soldier's back is one of R N C B A, not {}",
+                            back.letter()
+                        ),
+                    ));
+                }
+                self.soldier_back_unused(piece.side, at, back)?;
+                let effective = self.anywhere || matching_file(back, at.file());
+                next.set(
+                    at,
+                    if effective {
+                        Piece {
+                            kind: back,
+                            back: Back::None,
+                            soldier_born: true,
+                            ..piece
+                        }
+                    } else {
+                        Piece {
+                            back: Back::Known(back),
+                            pending: true,
+                            back_public: true,
+                            ..piece
+                        }
+                    },
+                );
+                Effect::SoldierFlip { back, effective }
+            }
+            FlipKind::Transform => {
+                let back = self.back_of(at, piece, reveal)?;
+                let pair = pair(piece.kind).expect("a kind with a pair of backs");
+                if !pair.contains(&back) {
+                    return Err(illegal(
+                        Violation::REVEAL_IMPOSSIBLE,
+                        format!(
+                            "{}'s back is {} or {}, not {}",
+                            piece.kind.name(),
+                            pair[0].letter(),
+                            pair[1].letter(),
+                            back.letter()
+                        ),
+                    ));
+                }
+                next.set(
+                    at,
+                    Piece {
+                        kind: back,
+                        back: Back::None,
+                        ..piece
+                    },
+                );
+                Effect::Transform {
+                    from: piece.kind,
+                    to: back,
+                }
+            }
+            FlipKind::Minister => {
+                let back = self.back_of(at, piece, reveal)?;
+                if back != Kind::Minister {
+                    return Err(illegal(
+                        Violation::REVEAL_IMPOSSIBLE,
+                        format!(
+                            "a single flip of an advisor reveals 臣 (M), not {}",
+                            back.letter()
+                        ),
+                    ));
+                }
+                next.set(
+                    at,
+                    Piece {
+                        kind: Kind::Minister,
+                        back: Back::None,
+                        ..piece
+                    },
+                );
+                Effect::Transform {
+                    from: Kind::Advisor,
+                    to: Kind::Minister,
+                }
+            }
+        };
+        if next.in_check(piece.side) {
+            return Err(illegal(
+                Violation::GENERAL_IN_CHECK,
+                format!(
+                    "a flip does not answer the check on {}'s general",
+                    piece.side.name()
+                ),
+            ));
+        }
+        Ok((next, effect))
+    }
+
+    /// The back a flip reveals: the position's, checked against the one given; or the one
+    /// given where the position does not know it.
+    fn back_of(
+        &self,
+        at: Square,
+        piece: Piece,
+        reveal: Option<Kind>,
+    ) -> Result<Kind, IllegalAction> {
+        match (piece.back, reveal) {
+            (Back::Known(k), Some(r)) if k != r => Err(illegal(
+                Violation::REVEAL_CONTRADICTS_LAYOUT,
+                format!(
+                    "the piece on {at} has {} on its back, not {}",
+                    k.letter(),
+                    r.letter()
+                ),
+            )),
+            (Back::Known(k), _) => Ok(k),
+            (Back::Unknown, Some(r)) => Ok(r),
+            (Back::Unknown, None) => Err(illegal(
+                Violation::REVEAL_MISSING,
+                format!("the backs are not known here: say what {at}'s back is, like {at}(R)"),
+            )),
+            (Back::None, _) => Err(illegal(Violation::NO_FLIP, format!("{at} has no back"))),
+        }
+    }
+
+    /// A soldier's back is one of five, each once: another soldier of the side may not have
+    /// shown the same.
+    fn soldier_back_unused(&self, side: Side, at: Square, back: Kind) -> Result<(), IllegalAction> {
+        let mut own = self.occupied[side.index()];
+        let taken = own.any(|s| {
+            s != at
+                && self.board[s.index()].is_some_and(|p| {
+                    (p.soldier_born && p.kind == back)
+                        || (p.kind == Kind::Soldier && p.back_public && p.back == Back::Known(back))
+                })
+        });
+        if taken {
+            return Err(illegal(
+                Violation::REVEAL_IMPOSSIBLE,
+                format!(
+                    "another {} soldier already has {} on its back",
+                    side.name(),
+                    back.letter()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn try_double_flip(
+        &self,
+        general: Square,
+        advisor: Square,
+        reveal: Option<Kind>,
+    ) -> Result<(Position, Effect), IllegalAction> {
+        let side = self.turn;
+        let g = self.own_piece(general)?;
+        let a = self.own_piece(advisor)?;
+        if g.kind != Kind::General
+            || a.kind != Kind::Advisor
+            || a.soldier_born
+            || a.back == Back::None
+        {
+            return Err(illegal(
+                Violation::NO_FLIP,
+                format!(
+                    "a double flip names the general ({general}) and one of its advisors ({advisor})"
+                ),
+            ));
+        }
+        if !self.may_double_flip() {
+            return Err(illegal(
+                Violation::DOUBLE_FLIP_NOT_ALLOWED,
+                "a double flip answers a first check: the general is not in check, or was at the previous turn too",
+            ));
+        }
+        let back = self.back_of(advisor, a, reveal)?;
+        if back != Kind::General {
+            // 翻錯即為輸棋: the wrong advisor loses at once; its back is shown.
+            let mut next = *self;
+            next.set(
+                advisor,
+                Piece {
+                    back: Back::Known(back),
+                    back_public: true,
+                    ..a
+                },
+            );
+            next.lost = Some(side);
+            next.last = None;
+            return Ok((next, Effect::DoubleFlip { correct: false }));
+        }
+        let mut next = self.swapped(general, advisor);
+        next.last = None;
+        if next.in_check(side) {
+            return Err(illegal(
+                Violation::GENERAL_IN_CHECK,
+                format!("after the double flip the new general on {advisor} would be attacked"),
+            ));
+        }
+        Ok((next, Effect::DoubleFlip { correct: true }))
+    }
+
+    /// The seat playing `side` (red moves first: player 1).
+    pub fn seat_of(side: Side) -> Seat {
+        Seat::new(side.index()).expect("two seats")
+    }
+
+    /// How the position ends the game, if it does: a wrong double flip, a 臣 on the enemy
+    /// general's start point, the side to move without a legal action, the no-capture limit.
+    /// (Repetition needs the history: the match's.)
+    pub fn end(&self, no_capture_limit: Option<u16>) -> Option<End> {
+        let win = |side: Side, reason: Reason| {
+            Some(End::new(Outcome::win(Position::seat_of(side), 2), reason))
+        };
+        if let Some(side) = self.lost {
+            return win(side.other(), Reason::WRONG_DOUBLE_FLIP);
+        }
+        for side in Side::BOTH {
+            let home = Square::at(4, Position::enemy_back_rank(side) as i8).expect("e0 or e9");
+            if self.board[home.index()].is_some_and(|p| p.side == side && p.kind == Kind::Minister)
+            {
+                return win(side, Reason::MINISTER_HOME);
+            }
+        }
+        if !self.has_action() {
+            return win(self.turn.other(), Reason::NO_MOVE);
+        }
+        if no_capture_limit.is_some_and(|n| self.no_capture >= n) {
+            return Some(End::new(Outcome::draw(2), Reason::NO_PROGRESS));
+        }
+        None
+    }
+}
+
+/// What a single flip is.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum FlipKind {
+    Soldier,
+    Back,
+    Transform,
+    Minister,
+}
+
+impl Position {
+    /// Drops the state no rule can read any more, so that equal games write equal strings
+    /// (and plain xiangqi writes plain FEN): the last move when no 骉 can ever borrow it, a
+    /// side's check mark when its general has no back to double-flip with. Judged on public
+    /// facts only (a horse that still has a back, whichever it is), or the string would tell
+    /// which horse is the 骉.
+    fn forget_what_cannot_matter(&mut self) {
+        let biao = self.board.iter().flatten().any(|p| {
+            p.kind == Kind::Biao
+                || (p.kind == Kind::Horse && !p.soldier_born && p.back != Back::None)
+        });
+        if !biao {
+            self.last = None;
+        }
+        for side in Side::BOTH {
+            let can_double = self
+                .general(side)
+                .and_then(|g| self.board[g.index()])
+                .is_some_and(|p| p.back != Back::None);
+            if !can_double {
+                self.checked[side.index()] = false;
+            }
+        }
+    }
+
+    /// Whether the side to move has a legal action (moves first: they are the common case).
+    pub fn has_action(&self) -> bool {
+        if self.lost.is_some() {
+            return false;
+        }
+        let mut any = false;
+        if self.pending(self.turn).is_none() {
+            self.legal_moves_with(|_| any = true);
+        }
+        if any {
+            return true;
+        }
+        let mut buffer = Vec::new();
+        self.legal_actions(&mut buffer);
+        !buffer.is_empty()
+    }
+
+    /// Whether `s` is in `side`'s palace.
+    pub fn in_palace(side: Side, s: Square) -> bool {
+        PALACES[side.index()].contains(s)
+    }
+}

@@ -1,0 +1,107 @@
+//! A third-generation xiangqi position as an SVG picture: the 9×10 board with its river and
+//! palaces (rank 9 at the top), pieces as their Chinese names, a piece's back as a small label
+//! where the position knows it (a seat's masked position shows only that seat's own), the last
+//! move marked.
+
+use std::fmt::Write;
+
+use super::action::Action;
+use super::board::Square;
+use super::pieces::{Back, Side, side_case};
+use super::position::Position;
+
+const GAP: u32 = 56;
+const MARGIN: u32 = 40;
+
+fn centre(s: Square) -> (u32, u32) {
+    (
+        MARGIN + s.file() as u32 * GAP,
+        MARGIN + (9 - s.rank() as u32) * GAP,
+    )
+}
+
+pub fn svg(pos: &Position, last: Option<&Action>) -> String {
+    let (w, h) = (2 * MARGIN + 8 * GAP, 2 * MARGIN + 9 * GAP);
+    let mut s = String::with_capacity(16 * 1024);
+    let _ = write!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="'Noto Serif CJK TC','Noto Serif TC','Songti TC','SimSun',serif"><title>{pos}</title><rect x="0" y="0" width="{w}" height="{h}" fill="#f0d9a8"/>"##
+    );
+    let line = |s: &mut String, a: (u32, u32), b: (u32, u32)| {
+        let _ = write!(
+            s,
+            r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#5a4020" stroke-width="1.5"/>"##,
+            a.0, a.1, b.0, b.1
+        );
+    };
+    let at = |f: i8, r: i8| centre(Square::at(f, r).expect("on the board"));
+    for r in 0..10 {
+        line(&mut s, at(0, r), at(8, r));
+    }
+    for f in 0..9 {
+        if f == 0 || f == 8 {
+            line(&mut s, at(f, 0), at(f, 9));
+        } else {
+            // The river cuts the inner files.
+            line(&mut s, at(f, 0), at(f, 4));
+            line(&mut s, at(f, 5), at(f, 9));
+        }
+    }
+    for (r0, r1) in [(0, 2), (7, 9)] {
+        line(&mut s, at(3, r0), at(5, r1));
+        line(&mut s, at(5, r0), at(3, r1));
+    }
+    let (rx, ry) = at(4, 5);
+    let _ = write!(
+        s,
+        r##"<text class="river" x="{rx}" y="{}" font-size="22" text-anchor="middle" fill="#5a4020">楚河　　漢界</text>"##,
+        ry + GAP / 2 + 8
+    );
+    let marked: Vec<Square> = match last {
+        Some(Action::Move(m)) => vec![m.from, m.to],
+        Some(Action::Flip { at, .. }) => vec![*at],
+        Some(Action::DoubleFlip {
+            general, advisor, ..
+        }) => vec![*general, *advisor],
+        None => Vec::new(),
+    };
+    let r = GAP / 2 - 4;
+    for sq in marked {
+        let (cx, cy) = centre(sq);
+        let _ = write!(
+            s,
+            r##"<circle class="last" cx="{cx}" cy="{cy}" r="{}" fill="#f6d55c" data-point="{sq}"/>"##,
+            r + 3
+        );
+    }
+    for sq in Square::all() {
+        let Some(p) = pos.piece(sq) else {
+            continue;
+        };
+        let (cx, cy) = centre(sq);
+        let ink = match p.side {
+            Side::Red => "#b3121b",
+            Side::Black => "#1a1a1a",
+        };
+        let _ = write!(
+            s,
+            r##"<g class="piece" data-point="{sq}" data-piece="{}"><circle cx="{cx}" cy="{cy}" r="{r}" fill="#fbf1da" stroke="{ink}" stroke-width="2"/><text x="{cx}" y="{}" font-size="24" text-anchor="middle" fill="{ink}">{}</text>"##,
+            p.char(),
+            cy + 8,
+            p.kind.chinese(p.side)
+        );
+        if let Back::Known(k) = p.back {
+            let _ = write!(
+                s,
+                r##"<text class="back" data-back="{}" x="{}" y="{}" font-size="12" text-anchor="middle" fill="#5a4020">{}</text>"##,
+                side_case(k.letter(), p.side),
+                cx + r - 4,
+                cy - r + 8,
+                k.chinese(p.side)
+            );
+        }
+        s.push_str("</g>");
+    }
+    s.push_str("</svg>");
+    s
+}

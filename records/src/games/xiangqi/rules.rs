@@ -1,0 +1,389 @@
+//! Third-generation xiangqi's [`Rules`]: how the game-generic core reaches the engine, and
+//! the match (the history the repetition rule needs).
+
+use std::hash::{Hash, Hasher};
+
+use serde_json::Value;
+
+use crate::core::{
+    Credit, End, IllegalAction, OptionInfo, Outcome, PositionProblem, Reason, Record, Rules,
+    RulesetError, ScoreError, Seat, Table, Violation,
+};
+
+use super::action::Action;
+use super::layout::{Backs, unknown_start};
+use super::pieces::{Back, Kind, Side};
+use super::play::Effect;
+use super::position::Position;
+use super::ruleset::{OPTIONS, Overrides, PRESETS, Preset, Ruleset};
+use super::scoring;
+use super::view::{SeatView, seat_view};
+
+/// Third-generation xiangqi (番兵象棋), RULES.md §9.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Xiangqi3g;
+
+/// One position of the history: its key, who moved into it and whether that move gave check.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Entry {
+    key: u64,
+    mover: Side,
+    check: bool,
+    capture: bool,
+}
+
+/// A position, its ruleset and its history (for repetition and perpetual check), and which
+/// groups of backs each side has shown (what a disguise must keep).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Match {
+    pub rules: Ruleset,
+    pub pos: Position,
+    history: Vec<Entry>,
+    /// Per side, a bit per group of backs shown by a flip (see `group`).
+    pub shown: [u8; 2],
+}
+
+fn key(pos: &Position) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    pos.board.hash(&mut h);
+    pos.turn.hash(&mut h);
+    pos.last.hash(&mut h);
+    h.finish()
+}
+
+/// The group of backs a kind belongs to (a bit of `Match::shown`).
+fn group(kind: Kind) -> u8 {
+    match kind {
+        Kind::Advisor | Kind::General | Kind::Minister => 1,
+        Kind::Elephant | Kind::Camel | Kind::Mule => 2,
+        Kind::Chariot | Kind::Zhu | Kind::Fu => 4,
+        Kind::Horse | Kind::Fei | Kind::Biao => 8,
+        Kind::Cannon | Kind::Pao | Kind::Shi => 16,
+        Kind::Soldier => 32,
+    }
+}
+
+impl Match {
+    pub fn new(rules: Ruleset, mut pos: Position) -> Match {
+        pos.anywhere = rules.soldier_flip_anywhere;
+        let first = Entry {
+            key: key(&pos),
+            mover: pos.turn.other(),
+            check: false,
+            capture: false,
+        };
+        Match {
+            rules,
+            pos,
+            history: vec![first],
+            shown: [0; 2],
+        }
+    }
+
+    pub fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
+        let mover = self.pos.turn();
+        let effect = self.pos.play(action)?;
+        match effect {
+            Effect::SoldierFlip { .. } => self.shown[mover.index()] |= group(Kind::Soldier),
+            Effect::Transform { from, .. } => self.shown[mover.index()] |= group(from),
+            Effect::DoubleFlip { .. } => self.shown[mover.index()] |= group(Kind::Advisor),
+            _ => {}
+        }
+        self.history.push(Entry {
+            key: key(&self.pos),
+            mover,
+            check: self.pos.in_check(mover.other()),
+            capture: matches!(effect, Effect::Move { captured: Some(_) }),
+        });
+        Ok(effect)
+    }
+
+    /// How the game has ended, if it has: the position's endings, then repetition.
+    pub fn end(&self) -> Option<End> {
+        if let Some(end) = self.pos.end(self.rules.no_capture) {
+            return Some(end);
+        }
+        if !self.rules.repetition {
+            return None;
+        }
+        let now = self
+            .history
+            .last()
+            .expect("the start is in the history")
+            .key;
+        // Positions before the last capture cannot come back.
+        let since = self.history.iter().rposition(|e| e.capture).unwrap_or(0);
+        let window = &self.history[since..];
+        let first = window.iter().position(|e| e.key == now)?;
+        if window.iter().filter(|e| e.key == now).count() < 3 {
+            return None;
+        }
+        // Perpetual check: a side all of whose moves since the first occurrence gave check.
+        let moves = &window[first + 1..];
+        let checker = |side: Side| {
+            let mine: Vec<&Entry> = moves.iter().filter(|e| e.mover == side).collect();
+            !mine.is_empty() && mine.iter().all(|e| e.check)
+        };
+        let (red, black) = (checker(Side::Red), checker(Side::Black));
+        Some(match (red, black) {
+            (true, false) => End::new(
+                Outcome::win(Position::seat_of(Side::Black), 2),
+                Reason::PERPETUAL_CHECK,
+            ),
+            (false, true) => End::new(
+                Outcome::win(Position::seat_of(Side::Red), 2),
+                Reason::PERPETUAL_CHECK,
+            ),
+            _ => End::new(Outcome::draw(2), Reason::REPETITION),
+        })
+    }
+}
+
+impl Rules for Xiangqi3g {
+    const NAME: &'static str = "xiangqi-3g";
+    const TITLE: &'static str = "Third-generation xiangqi (番兵象棋)";
+    const REASONS: &'static [Reason] = super::violations::REASONS;
+    const VIOLATIONS: &'static [Violation] = super::violations::VIOLATIONS;
+
+    type Ruleset = Ruleset;
+    type Overrides = Overrides;
+    type Position = Position;
+    type Match = Match;
+    type Action = Action;
+    type Effect = Effect;
+    type Hidden = Backs;
+    type View = SeatView;
+    type Score = scoring::ScoreSheet;
+    type PositionScore = scoring::PositionScore;
+
+    fn presets() -> &'static [Preset] {
+        PRESETS
+    }
+
+    fn options() -> &'static [OptionInfo] {
+        OPTIONS
+    }
+
+    fn apply(base: Ruleset, overrides: &Overrides) -> Result<Ruleset, RulesetError> {
+        base.with(overrides)
+    }
+
+    fn seats(_: &Ruleset) -> u8 {
+        2
+    }
+
+    fn parse_position(text: &str) -> Result<Position, PositionProblem> {
+        text.parse()
+            .map_err(|e: super::position::ParseFenError| match e {
+                super::position::ParseFenError::Illegal(e) => PositionProblem::Impossible(e),
+                e => PositionProblem::Malformed(e.to_string()),
+            })
+    }
+
+    fn position_fits(rules: &Ruleset, pos: &Position) -> Result<(), String> {
+        let has_backs = pos
+            .board
+            .iter()
+            .flatten()
+            .any(|p| p.back != Back::None || !p.kind.is_plain() || p.soldier_born);
+        if !rules.backs && has_backs {
+            return Err(
+                "the position has second identities; the ruleset plays plain xiangqi".into(),
+            );
+        }
+        Ok(())
+    }
+
+    fn parse_action(text: &str) -> Result<Action, IllegalAction> {
+        text.parse().map_err(|e: super::action::ParseActionError| {
+            IllegalAction::new(Violation::MALFORMED_NOTATION, e.to_string())
+        })
+    }
+
+    fn parse_hidden(value: &Value) -> Result<Backs, String> {
+        Backs::from_value(value)
+    }
+
+    fn hidden_value(backs: &Backs) -> Value {
+        backs.to_value()
+    }
+
+    fn start(rules: &Ruleset, backs: Option<&Backs>) -> Result<Position, String> {
+        match (rules.backs, backs) {
+            // Plain xiangqi has no backs: a layout is not used.
+            (false, _) => Ok(Position::start()),
+            (true, Some(b)) => Ok(b.start()),
+            (true, None) => Ok(unknown_start()),
+        }
+    }
+
+    fn new_match(rules: Ruleset, start: Position) -> Match {
+        Match::new(rules, start)
+    }
+
+    fn position(m: &Match) -> &Position {
+        &m.pos
+    }
+
+    fn to_move(pos: &Position) -> Seat {
+        Position::seat_of(pos.turn())
+    }
+
+    fn ply(pos: &Position) -> u32 {
+        pos.ply()
+    }
+
+    fn end(m: &Match) -> Option<End> {
+        m.end()
+    }
+
+    fn legal_actions(m: &Match, out: &mut Vec<Action>) {
+        m.pos.legal_actions(out)
+    }
+
+    fn play(m: &mut Match, action: &Action) -> Result<Effect, IllegalAction> {
+        m.play(action)
+    }
+
+    fn hidden_fits(backs: &Backs, pos: &Position) -> Result<(), String> {
+        if pos.board.iter().flatten().all(|p| p.back == Back::None) {
+            // A plain xiangqi position: the backs have nothing to fit.
+            return Ok(());
+        }
+        let mut start = backs.start();
+        start.anywhere = pos.anywhere;
+        if *pos != start {
+            return Err(
+                "the backs go with the start position; a later position writes its backs in its own backs field"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// The position started from the backs knows them: flips are filled from it (and checked
+    /// against what they say).
+    fn reveal(action: Action, pos: &Position, _: Option<&Backs>) -> Result<Action, IllegalAction> {
+        pos.fill(action)
+    }
+
+    fn deal<R: rand::RngExt + ?Sized>(rules: &Ruleset, rng: &mut R) -> Backs {
+        let _ = rules;
+        Backs::random(rng)
+    }
+
+    fn disguise<R: rand::RngExt + ?Sized>(
+        backs: &Backs,
+        m: &Match,
+        seat: Seat,
+        rng: &mut R,
+    ) -> Backs {
+        super::view::disguise(backs, m, seat, rng)
+    }
+
+    fn start_credits(_: &Position, _: impl FnMut(Credit)) {}
+
+    fn credits(before: &Position, _: &Position, effect: &Effect, credit: impl FnMut(Credit)) {
+        scoring::credits(before, effect, credit)
+    }
+
+    fn score(record: &Record, _: &Table, _: u32) -> Result<Self::Score, ScoreError> {
+        scoring::score_sheet(record)
+    }
+
+    fn score_position(pos: &Position) -> Self::PositionScore {
+        scoring::score_position(pos)
+    }
+
+    fn side(_: &Position, seat: Seat) -> Option<&'static str> {
+        Some(if seat == Seat::FIRST { "red" } else { "black" })
+    }
+
+    fn view(m: &Match, seat: Seat) -> SeatView {
+        seat_view(m, seat)
+    }
+
+    fn secret(rules: &Ruleset) -> bool {
+        rules.backs
+    }
+
+    fn masked_position(m: &Match, seat: Seat) -> Option<String> {
+        m.rules.backs.then(|| super::view::masked(&m.pos, seat))
+    }
+
+    fn effect_code(effect: &Effect) -> &'static str {
+        match effect {
+            Effect::Move { captured: None } => "move",
+            Effect::Move { captured: Some(_) } => "capture",
+            Effect::SoldierFlip {
+                effective: true, ..
+            } => "soldier_flip",
+            Effect::SoldierFlip {
+                effective: false, ..
+            } => "wrong_soldier_flip",
+            Effect::FlipBack => "flip_back",
+            Effect::Transform { .. } => "transform",
+            Effect::DoubleFlip { correct: true } => "double_flip",
+            Effect::DoubleFlip { correct: false } => "wrong_double_flip",
+        }
+    }
+
+    fn svg(pos: &Position, last: Option<&Action>) -> String {
+        super::render::svg(pos, last)
+    }
+}
+
+impl Position {
+    /// `action` with what it reveals filled in from this position's backs, where known (a
+    /// given identity that contradicts them is refused).
+    pub fn fill(&self, action: Action) -> Result<Action, IllegalAction> {
+        let (at, given) = match action {
+            Action::Move(_) => return Ok(action),
+            Action::Flip { at, reveal } => (at, reveal),
+            Action::DoubleFlip {
+                advisor, reveal, ..
+            } => (advisor, reveal),
+        };
+        let Some(piece) = self.piece(at) else {
+            return Ok(action);
+        };
+        let truth = if piece.pending {
+            Some(Kind::Soldier)
+        } else {
+            match piece.back {
+                Back::Known(k) => Some(k),
+                _ => None,
+            }
+        };
+        let Some(truth) = truth else {
+            return Ok(action);
+        };
+        if piece.side != self.turn() {
+            return Ok(action);
+        }
+        if given.is_some_and(|g| g != truth) {
+            return Err(IllegalAction::new(
+                Violation::REVEAL_CONTRADICTS_LAYOUT,
+                format!(
+                    "{action} says {} but the backs have {} on {at}",
+                    given.map(|g| g.letter()).unwrap_or('?'),
+                    truth.letter()
+                ),
+            ));
+        }
+        Ok(match action {
+            Action::Flip { at, .. } => Action::Flip {
+                at,
+                reveal: Some(truth),
+            },
+            Action::DoubleFlip {
+                general, advisor, ..
+            } => Action::DoubleFlip {
+                general,
+                advisor,
+                reveal: Some(truth),
+            },
+            Action::Move(m) => Action::Move(m),
+        })
+    }
+}
