@@ -311,10 +311,12 @@ impl Position {
                 let p = self.board[next.index()].expect("occupied");
                 seen += 1;
                 if seen == 1 {
-                    if p.side == by
-                        && !p.pending
-                        && (p.kind == Kind::Chariot || (p.kind == Kind::General && df == 0))
-                    {
+                    // A general "attacks" along an open file only the other general (the
+                    // flying-general rule): it takes nothing there.
+                    let facing = p.kind == Kind::General
+                        && df == 0
+                        && self.board[target.index()].is_some_and(|t| t.kind == Kind::General);
+                    if p.side == by && !p.pending && (p.kind == Kind::Chariot || facing) {
                         n += 1;
                     }
                 } else {

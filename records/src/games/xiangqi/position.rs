@@ -288,6 +288,9 @@ impl FromStr for Position {
 
 /// The backs field: a board of back letters (`?` unknown), one on each piece that has one.
 fn parse_backs(field: &str, pos: &mut Position) -> Result<(), ParseFenError> {
+    if field == "-" {
+        return Ok(());
+    }
     let bad = |detail: String| ParseFenError::Backs(detail);
     let ranks: Vec<&str> = field.split('/').collect();
     if ranks.len() != RANKS as usize {
@@ -496,10 +499,14 @@ impl Position {
                 }
             })
             .collect();
-        format!(
-            "{} {side} {} {marks} {last} {checks} {counters}",
-            self.board_fen(),
+        let backs = if self.board.iter().flatten().all(|p| p.back == Back::None) {
+            "-".to_owned()
+        } else {
             self.backs_fen(shown)
+        };
+        format!(
+            "{} {side} {backs} {marks} {last} {checks} {counters}",
+            self.board_fen()
         )
     }
 }
