@@ -590,3 +590,55 @@ fn luzhanqi_statistics_of_a_hand_made_set() {
     );
     assert!(out.join("charts").join("luzhanqi-flag.svg").exists());
 }
+
+#[test]
+fn xiangqi_statistics_of_a_hand_made_set() {
+    let dir = std::env::temp_dir().join(format!("anqi-report-xq-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // A: red's soldier on a9 flips to its chariot back (effective) and red wins by
+    // resignation. B: red names the wrong advisor in a double flip and loses. C: plain
+    // xiangqi, a draw by agreement.
+    let lines = [
+        json!({"game": "xiangqi-3g", "start": "P2k5/9/9/9/9/9/9/9/9/4K4 w R8/9/9/9/9/9/9/9/9/9 - - -- 0 30",
+               "actions": ["a9(R)"], "result": {"outcome": "player1", "reason": "resignation"}}),
+        json!({"game": "xiangqi-3g", "start": "5k3/9/9/9/4r4/9/9/9/9/3AKA3 w 9/9/9/9/9/9/9/9/9/3KAM3 - - -- 0 30",
+               "actions": ["e0=f0(M)"]}),
+        json!({"game": "xiangqi-3g", "preset": "xiangqi", "actions": ["h2e2", "h9g7"],
+               "result": {"outcome": "draw", "reason": "agreement"}}),
+    ];
+    let input = dir.join("games.jsonl");
+    let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    std::fs::write(&input, text.join("\n")).unwrap();
+    let out = dir.join("report");
+    let status = Command::new(env!("CARGO_BIN_EXE_anqi"))
+        .args([
+            "report",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let stats: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
+    assert_eq!(stats["summary"]["games"], 3);
+    let flip = |f: &str| row(&stats, "xq_flip_results", &[("flip", json!(f))]);
+    assert_eq!(flip("soldier:R")["wins"].as_u64(), Some(1));
+    assert_eq!(flip("wrong_double_flip")["losses"].as_u64(), Some(1));
+    assert_eq!(
+        rows(&stats, "xq_flips").len(),
+        2,
+        "the plain game made no flip"
+    );
+    let ending = row(
+        &stats,
+        "endings",
+        &[
+            ("preset", json!("xiangqi-3g")),
+            ("reason", json!("wrong_double_flip")),
+        ],
+    );
+    assert_eq!(ending["outcome"], json!("player2"));
+}

@@ -422,3 +422,127 @@ proptest! {
         actix_web::rt::System::new().block_on(referee_luzhanqi(seed, preset, plies));
     }
 }
+
+/// No answer to a xiangqi-3g seat names a back of the opponent's that no flip has shown:
+/// every position string it gets is checked piece by piece.
+fn assert_backs_hidden(text: &str, seat: Option<usize>, layout: &Value) {
+    use records::games::xiangqi::{Back, Position, Side};
+    let value: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+    for side in ["red", "black"] {
+        let backs = layout[side].as_str().unwrap();
+        let own = match seat {
+            Some(0) => "red",
+            Some(_) => "black",
+            None => "",
+        };
+        if side != own {
+            assert!(!text.contains(backs), "{side}'s backs leaked: {text}");
+        }
+    }
+    let Some(seat) = seat else {
+        return;
+    };
+    let enemy = if seat == 0 { Side::Black } else { Side::Red };
+    for field in ["position", "final_position"] {
+        let Some(written) = value[field].as_str().filter(|s| !s.is_empty()) else {
+            continue;
+        };
+        let pos: Position = written.parse().unwrap_or_else(|e| panic!("{written}: {e}"));
+        for s in pos.side_pieces(enemy) {
+            let p = pos.piece(s).unwrap();
+            assert!(
+                !matches!(p.back, Back::Known(_)) || p.back_public,
+                "seat {seat} was told the back on {s}: {written}"
+            );
+        }
+    }
+}
+
+/// A whole xiangqi-3g game through the referee with tokens only.
+async fn referee_xiangqi(seed: u64, preset: &str, max_plies: usize) {
+    let app = actix_test::init_service(api::app(settings())).await;
+    let game = "xiangqi-3g";
+    let (_, truth) = post!(
+        app,
+        "/v1/deal",
+        json!({"game": game, "seed": seed, "preset": preset, "include_layout": true})
+    );
+    let layout = serde_json::from_str::<Value>(&truth).unwrap()["layout"].clone();
+    let (status, text) = post!(
+        app,
+        "/v1/deal",
+        json!({"game": game, "seed": seed, "preset": preset, "players": ["A", "B"]})
+    );
+    assert_eq!(status, 200, "{text}");
+    assert_backs_hidden(&text, None, &layout);
+    let deal: Value = serde_json::from_str(&text).unwrap();
+    let (token, game_id) = (deal["token"].clone(), deal["game_id"].clone());
+    let mut sent: Vec<String> = Vec::new();
+    let mut rng = seed;
+    let mut end = Value::Null;
+    while sent.len() < max_plies && end.is_null() {
+        let mut so_far = deal["record"].clone();
+        so_far["actions"] = json!(sent);
+        let common = json!({"game": game, "record": so_far, "token": token, "game_id": game_id});
+        let (status, text) = post!(app, "/v1/actions", common);
+        assert_eq!(status, 200, "{text}");
+        let actions: Value = serde_json::from_str(&text).unwrap();
+        let mover = if actions["to_move"] == "player1" {
+            0
+        } else {
+            1
+        };
+        assert_backs_hidden(&text, Some(mover), &layout);
+        for (i, seat) in ["player1", "player2"].iter().enumerate() {
+            let mut request = common.clone();
+            request["player"] = json!(seat);
+            let (status, text) = post!(app, "/v1/view", request);
+            assert_eq!(status, 200, "{text}");
+            assert_backs_hidden(&text, Some(i), &layout);
+        }
+        let list = actions["actions"].as_array().unwrap();
+        assert!(
+            !list.is_empty(),
+            "a game that has not ended has a legal action"
+        );
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let choice = list[(rng >> 33) as usize % list.len()]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let mut request = common.clone();
+        request["action"] = json!(choice);
+        let (status, text) = post!(app, "/v1/play", request);
+        assert_eq!(status, 200, "{choice}: {text}");
+        assert_backs_hidden(&text, Some(mover), &layout);
+        let played: Value = serde_json::from_str(&text).unwrap();
+        end = played.get("end").cloned().unwrap_or(Value::Null);
+        sent.push(choice);
+    }
+    let mut record = deal["record"].clone();
+    record["actions"] = json!(sent);
+    let header = ("anqi-token", token.as_str().unwrap().to_owned());
+    let (status, text) = post!(app, "/v1/validate", record, header);
+    assert_eq!(status, 200, "{text}");
+    assert_backs_hidden(&text, None, &layout);
+    let verdict: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(verdict["valid"], true, "{verdict}");
+}
+
+#[actix_web::test]
+async fn whole_xiangqi_games_with_tokens_only() {
+    referee_xiangqi(42, "xiangqi-3g", 250).await;
+    referee_xiangqi(5, "xiangqi-3g-anywhere", 250).await;
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4, .. ProptestConfig::default() })]
+
+    /// No answer to a xiangqi-3g player names an opponent's back it has not seen flipped.
+    #[test]
+    fn no_xiangqi_answer_leaks_a_back(seed in any::<u64>(), plies in 1usize..150) {
+        actix_web::rt::System::new().block_on(referee_xiangqi(seed, "xiangqi-3g", plies));
+    }
+}

@@ -332,3 +332,64 @@ fn luzhanqi_games_of_every_mode_are_stored() {
         }
     }
 }
+
+/// Third-generation xiangqi games: stored with their backs, found again, told apart.
+#[test]
+fn xiangqi_games_are_stored_with_their_backs() {
+    use rand::SeedableRng;
+    use records::core::Rules;
+    use records::core::play::stated_result;
+    use records::games::xiangqi::{Backs, PRESETS, Xiangqi3g, random_playout};
+    let mut games = Vec::new();
+    for seed in 0..18u64 {
+        let preset = &PRESETS[seed as usize % PRESETS.len()];
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let backs = Backs::random(&mut rng);
+        let mut actions = Vec::new();
+        let mut buffer = Vec::new();
+        let m = random_playout(
+            &preset.ruleset,
+            Some(&backs),
+            &mut rng,
+            200,
+            &mut buffer,
+            |_, a| actions.push(a.to_string()),
+        );
+        let mut record = Record::new("xiangqi-3g", preset.name, actions);
+        record.players = vec!["Zhang".into(), "Li".into()];
+        if preset.ruleset.backs {
+            record.layout = Some(Xiangqi3g::hidden_value(&backs));
+        }
+        record.result = Some(stated_result(m.end()));
+        games.push(incoming(record));
+    }
+    for store in stores("xiangqi") {
+        let first = store.import(&games).unwrap();
+        assert!(
+            first.iter().all(|o| matches!(o, Imported::Stored { .. })),
+            "{first:?}"
+        );
+        let again = store.import(&games).unwrap();
+        assert!(
+            again
+                .iter()
+                .all(|o| matches!(o, Imported::Duplicate { .. }))
+        );
+        let listed = store
+            .list(&GameFilter {
+                game: Some("xiangqi-3g".into()),
+                limit: 1000,
+                ..GameFilter::default()
+            })
+            .unwrap();
+        assert_eq!(listed.len(), 18, "{}", store.backend());
+        for (outcome, sent) in first.iter().zip(&games) {
+            let Imported::Stored { id, .. } = outcome else {
+                panic!()
+            };
+            let (row, record) = store.get(*id).unwrap().unwrap();
+            assert_eq!(record, sent.record);
+            assert_eq!(row.seats[0].side.as_deref(), Some("red"));
+        }
+    }
+}

@@ -462,6 +462,21 @@ impl Position {
         }
     }
 
+    /// Whether the side to move has a legal move (it stops at the first).
+    pub(crate) fn any_legal_move(&self) -> bool {
+        let side = self.turn;
+        let mut pieces = self.occupied[side.index()];
+        while let Some(from) = pieces.next() {
+            let (quiet, takes) = self.move_targets(from);
+            for to in quiet | takes {
+                if !self.after(Move { from, to }).in_check(side) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Every legal move of the side to move, written to `out` (cleared first).
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();

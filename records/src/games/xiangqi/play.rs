@@ -619,11 +619,7 @@ impl Position {
         if self.lost.is_some() {
             return false;
         }
-        let mut any = false;
-        if self.pending(self.turn).is_none() {
-            self.legal_moves_with(|_| any = true);
-        }
-        if any {
+        if self.pending(self.turn).is_none() && self.any_legal_move() {
             return true;
         }
         let mut buffer = Vec::new();
