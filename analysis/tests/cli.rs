@@ -371,3 +371,39 @@ fn perft_counts_xiangqi_moves() {
     let (code, _) = anqi(&["perft", "--game", "banqi", "--depth", "1"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn simulate_plays_xiangqi_3g() {
+    let dir = temp_dir("simulate-xiangqi");
+    for preset in ["xiangqi-3g", "xiangqi"] {
+        let out_file = dir.join(format!("{preset}.jsonl")).display().to_string();
+        let (code, out) = anqi(&[
+            "simulate",
+            "--game",
+            "xiangqi-3g",
+            "--preset",
+            preset,
+            "--games",
+            "40",
+            "--seed",
+            "2",
+            "--bot",
+            "greedy,random",
+            "-o",
+            &out_file,
+        ]);
+        assert_eq!(code, 0, "{out}");
+        let text = std::fs::read_to_string(&out_file).unwrap();
+        let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        assert_eq!(
+            first["layout"].is_object(),
+            preset == "xiangqi-3g",
+            "{first}"
+        );
+        let (code, out) = anqi(&["validate", &out_file, "-q"]);
+        assert!(
+            code == 0 && out.contains("40 games: 40 valid"),
+            "{preset}: {out}"
+        );
+    }
+}

@@ -107,3 +107,34 @@ fn the_luzhanqi_example_is_a_dark_game_won_by_the_flag() {
     bare.layout = None;
     assert_eq!(validate(&bare).error.unwrap().code(), "invalid_start");
 }
+
+#[test]
+fn the_xiangqi_example_has_a_double_flip_a_transformation_and_a_mate() {
+    use records::core::Rules;
+    use records::core::replay::final_match;
+    use records::games::xiangqi::Xiangqi3g;
+    let record = example("xiangqi-3g-record.json");
+    let verdict = validate(&record);
+    assert!(verdict.valid, "{:?}", verdict.error);
+    let Status::Ended { end, ply } = verdict.derived else {
+        panic!()
+    };
+    assert_eq!(
+        (end.outcome.to_string(), end.reason.code(), ply),
+        ("player2".to_owned(), "no_move", 20)
+    );
+    assert!(record.actions.contains(&"e0=f2(K)".to_owned()));
+    // Black's view names none of red's backs still unseen.
+    let m = final_match::<Xiangqi3g>(&record).unwrap();
+    let red = record.layout.as_ref().unwrap()["red"].as_str().unwrap();
+    let view = serde_json::to_string(&Xiangqi3g::view(&m, records::core::Seat::SECOND)).unwrap();
+    assert!(!view.contains(red), "{view}");
+    // Naming another back for the double flip contradicts the record's backs.
+    let mut wrong = record;
+    let i = wrong.actions.iter().position(|a| a == "e0=f2(K)").unwrap();
+    wrong.actions[i] = "e0=f2(M)".into();
+    assert_eq!(
+        validate(&wrong).error.unwrap().code(),
+        "reveal_contradicts_layout"
+    );
+}

@@ -94,7 +94,7 @@ pub fn deal<G: Rules>(
     let mut record = Record::new(G::NAME, preset, Vec::new());
     record.options = options.clone();
     record.players = players;
-    record.layout = Some(G::hidden_value(&hidden));
+    record.layout = G::has_hidden(&rules).then(|| G::hidden_value(&hidden));
     record.metadata.insert("seed".into(), Value::from(seed));
     Ok(Deal {
         seed,

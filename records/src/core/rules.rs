@@ -113,6 +113,12 @@ pub trait Rules: Sized + Send + Sync + 'static {
     ) -> Result<Self::Action, IllegalAction>;
     /// A random hidden truth for a new game (a deal, random legal setups).
     fn deal<R: rand::RngExt + ?Sized>(rules: &Self::Ruleset, rng: &mut R) -> Self::Hidden;
+    /// Whether games under `rules` have a hidden truth at all (plain xiangqi has none: its
+    /// records carry no layout).
+    fn has_hidden(rules: &Self::Ruleset) -> bool {
+        let _ = rules;
+        true
+    }
     /// Another hidden truth that `seat` cannot tell from `hidden` once `m` is played: the tests
     /// of what a seat may see compare the answers for both.
     fn disguise<R: rand::RngExt + ?Sized>(

@@ -291,6 +291,10 @@ impl Rules for Xiangqi3g {
         Backs::random(rng)
     }
 
+    fn has_hidden(rules: &Ruleset) -> bool {
+        rules.backs
+    }
+
     fn disguise<R: rand::RngExt + ?Sized>(
         backs: &Backs,
         m: &Match,
