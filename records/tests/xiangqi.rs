@@ -521,3 +521,39 @@ fn notation_round_trips_and_errors_are_typed() {
         assert!(bad.parse::<Position>().is_err(), "{bad}");
     }
 }
+
+#[test]
+fn a_flip_answers_a_check_given_by_a_biao_alone() {
+    // Black's 骉 on e3 borrowed red's last move (a chariot's): it checks red's general on e0
+    // along the file. A flip moves no piece: the 骉 has no rule after it, and the check is gone.
+    let p = pos("3k5/9/9/9/9/9/4x4/9/9/R1B1K4 w 9/9/9/9/9/9/9/9/9/2T6 - a0R -- 0 30");
+    assert!(p.in_check(Side::Red));
+    let actions = legal(&p);
+    assert!(actions.contains(&"c0".to_owned()), "{actions:?}");
+    let mut after = p;
+    assert!(matches!(
+        play(&mut after, "c0"),
+        Ok(Effect::Transform { .. })
+    ));
+    assert!(!after.in_check(Side::Red));
+}
+
+#[test]
+fn without_the_backs_each_soldier_back_is_shown_once() {
+    // Two red soldiers on the black back rank, backs unknown: the first shows 車; the second
+    // may not show 車 too.
+    let mut p = pos("P1P1k4/9/9/9/9/9/9/9/9/3K5 w ?1?6/9/9/9/9/9/9/9/9/9 - - -- 0 30");
+    assert_eq!(play(&mut p, "a9(R)").map(|_| ()), Ok(()));
+    play(&mut p, "e9e8").unwrap();
+    assert_eq!(
+        play(&mut p.clone(), "c9(R)"),
+        Err(Violation::REVEAL_IMPOSSIBLE)
+    );
+    assert!(matches!(
+        play(&mut p, "c9(B)"),
+        Ok(Effect::SoldierFlip {
+            back: Kind::Elephant,
+            effective: true
+        })
+    ));
+}
