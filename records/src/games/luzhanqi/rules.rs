@@ -150,7 +150,7 @@ impl Rules for Luzhanqi {
                 rules.mode.code()
             )),
             // Player 1 plays red in open and dark games (docs/rules.md 25).
-            _ if (pos.turn() == Some(Side::Red)) != (pos.ply() % 2 == 0) => Err(format!(
+            _ if (pos.turn() == Some(Side::Red)) != pos.ply().is_multiple_of(2) => Err(format!(
                 "in an {} game player 1 is red and moves at even plies; this position has {} to move at ply {}",
                 rules.mode.code(),
                 pos.turn().map_or("nobody", Side::name),

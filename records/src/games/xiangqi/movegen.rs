@@ -378,8 +378,8 @@ impl Position {
         if n >= enough {
             return n;
         }
-        let mut exotic = self.exotic[by.index()];
-        while let Some(from) = exotic.next() {
+        let exotic = self.exotic[by.index()];
+        for from in exotic {
             let piece = self.board[from.index()].expect("occupied");
             if self.capture_set(from, piece).contains(target) {
                 n += 1;
@@ -450,8 +450,8 @@ impl Position {
     /// Every legal move (not flip) of the side to move, to `push`.
     pub(crate) fn legal_moves_with(&self, mut push: impl FnMut(Move)) {
         let side = self.turn;
-        let mut pieces = self.occupied[side.index()];
-        while let Some(from) = pieces.next() {
+        let pieces = self.occupied[side.index()];
+        for from in pieces {
             let (quiet, takes) = self.move_targets(from);
             for to in quiet | takes {
                 let m = Move { from, to };
@@ -465,8 +465,8 @@ impl Position {
     /// Whether the side to move has a legal move (it stops at the first).
     pub(crate) fn any_legal_move(&self) -> bool {
         let side = self.turn;
-        let mut pieces = self.occupied[side.index()];
-        while let Some(from) = pieces.next() {
+        let pieces = self.occupied[side.index()];
+        for from in pieces {
             let (quiet, takes) = self.move_targets(from);
             for to in quiet | takes {
                 if !self.after(Move { from, to }).in_check(side) {
@@ -491,8 +491,8 @@ impl Position {
         }
         let side = self.turn;
         let mut nodes = 0;
-        let mut pieces = self.occupied[side.index()];
-        while let Some(from) = pieces.next() {
+        let pieces = self.occupied[side.index()];
+        for from in pieces {
             let piece = self.board[from.index()].expect("occupied");
             let mut visit = |to: Square| {
                 let next = self.after(Move { from, to });

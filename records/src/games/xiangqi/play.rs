@@ -151,8 +151,8 @@ impl Position {
         }
         self.legal_moves_with(|m| out.push(Action::Move(m)));
         let check = self.in_check(side);
-        let mut pieces = self.occupied[side.index()];
-        while let Some(at) = pieces.next() {
+        let pieces = self.occupied[side.index()];
+        for at in pieces {
             let piece = self.board[at.index()].expect("occupied");
             // A flip changes no point's occupant: out of check it keeps the general safe,
             // in check it does not help (but after it no 骉 borrows a move).
@@ -166,8 +166,8 @@ impl Position {
         }
         if self.may_double_flip() {
             let general = self.general(side).expect("checked");
-            let mut pieces = self.occupied[side.index()];
-            while let Some(advisor) = pieces.next() {
+            let pieces = self.occupied[side.index()];
+            for advisor in pieces {
                 let p = self.board[advisor.index()].expect("occupied");
                 if p.kind != Kind::Advisor || p.soldier_born || p.back == Back::None {
                     continue;

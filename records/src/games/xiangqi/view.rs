@@ -109,7 +109,8 @@ pub fn disguise<R: rand::RngExt + ?Sized>(
         Side::Black => backs.black,
     };
     let mixed = old.mix(&fresh, shown);
-    let disguised = match enemy {
+
+    match enemy {
         Side::Red => Backs {
             red: mixed,
             black: backs.black,
@@ -118,6 +119,5 @@ pub fn disguise<R: rand::RngExt + ?Sized>(
             red: backs.red,
             black: mixed,
         },
-    };
-    disguised
+    }
 }
