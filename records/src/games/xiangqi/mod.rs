@@ -6,6 +6,7 @@
 
 mod action;
 pub mod board;
+mod end;
 mod layout;
 mod movegen;
 pub mod pieces;

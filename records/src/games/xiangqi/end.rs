@@ -1,0 +1,84 @@
+//! How a position ends the game (RULES.md §9): a wrong double flip, a 臣 on the enemy
+//! general's start point, no legal action, the no-capture limit (repetition needs the history:
+//! the match's); and the bookkeeping after each ply.
+
+use crate::core::{End, Outcome, Reason, Seat};
+
+use super::board::{PALACES, Square};
+use super::pieces::{Back, Kind, Side};
+use super::position::Position;
+
+impl Position {
+    /// The seat playing `side` (red moves first: player 1).
+    pub fn seat_of(side: Side) -> Seat {
+        Seat::new(side.index()).expect("two seats")
+    }
+
+    /// How the position ends the game, if it does: a wrong double flip, a 臣 on the enemy
+    /// general's start point, the side to move without a legal action, the no-capture limit.
+    /// (Repetition needs the history: the match's.)
+    pub fn end(&self, no_capture_limit: Option<u16>) -> Option<End> {
+        let win = |side: Side, reason: Reason| {
+            Some(End::new(Outcome::win(Position::seat_of(side), 2), reason))
+        };
+        if let Some(side) = self.lost {
+            return win(side.other(), Reason::WRONG_DOUBLE_FLIP);
+        }
+        for side in Side::BOTH {
+            let home = Square::at(4, Position::enemy_back_rank(side) as i8).expect("e0 or e9");
+            if self.board[home.index()].is_some_and(|p| p.side == side && p.kind == Kind::Minister)
+            {
+                return win(side, Reason::MINISTER_HOME);
+            }
+        }
+        if !self.has_action() {
+            return win(self.turn.other(), Reason::NO_MOVE);
+        }
+        if no_capture_limit.is_some_and(|n| self.no_capture >= n) {
+            return Some(End::new(Outcome::draw(2), Reason::NO_PROGRESS));
+        }
+        None
+    }
+
+    /// Drops the state no rule can read any more, so that equal games write equal strings
+    /// (and plain xiangqi writes plain FEN): the last move when no 骉 can ever borrow it, a
+    /// side's check mark when its general has no back to double-flip with. Judged on public
+    /// facts only (a horse that still has a back, whichever it is), or the string would tell
+    /// which horse is the 骉.
+    pub(crate) fn forget_what_cannot_matter(&mut self) {
+        let biao = self.board.iter().flatten().any(|p| {
+            p.kind == Kind::Biao
+                || (p.kind == Kind::Horse && !p.soldier_born && p.back != Back::None)
+        });
+        if !biao {
+            self.last = None;
+        }
+        for side in Side::BOTH {
+            let can_double = self
+                .general(side)
+                .and_then(|g| self.board[g.index()])
+                .is_some_and(|p| p.back != Back::None);
+            if !can_double {
+                self.checked[side.index()] = false;
+            }
+        }
+    }
+
+    /// Whether the side to move has a legal action (moves first: they are the common case).
+    pub fn has_action(&self) -> bool {
+        if self.lost.is_some() {
+            return false;
+        }
+        if self.pending(self.turn).is_none() && self.any_legal_move() {
+            return true;
+        }
+        let mut buffer = Vec::new();
+        self.legal_actions(&mut buffer);
+        !buffer.is_empty()
+    }
+
+    /// Whether `s` is in `side`'s palace.
+    pub fn in_palace(side: Side, s: Square) -> bool {
+        PALACES[side.index()].contains(s)
+    }
+}
