@@ -109,7 +109,7 @@ pub fn deal_request() -> Value {
 
 pub fn deal_response() -> Value {
     parse(
-        r#"{"seed": 42, "game_id": "9f2c4e1a7b3d5f60a1b2c3d4e5f60718", "token": "v1.ephemeral.csN4G1tWF_BIVh3cKisSE1MaOQuNW3vFAxF2sHNxArqSKRVpI8EUdQkOVSi2ZU9MP8HXTNiE12TBXBZCStY42fHoJlI5q2kEuFc", "position": "XXXX/XXXX/XXXX/XXXX/XXXX/XXXX/XXXX/XXXX - K1G2M2R2N2C2P5k1g2m2r2n2c2p5 0 0", "record": {"game": "banqi", "preset": "tcga", "players": ["Alice", "Bob"], "actions": [], "metadata": {"seed": 42, "game_id": "9f2c4e1a7b3d5f60a1b2c3d4e5f60718"}}}"#,
+        r#"{"seed": 42, "game_id": "9f2c4e1a7b3d5f60a1b2c3d4e5f60718", "token": "v1.ephemeral.csN4G1tWF_BIVh3cKisSE1MaOQuNW3vFAxF2sHNxArqSKRVpI8EUdQkOVSi2ZU9MP8HXTNiE12TBXBZCStY42fHoJlI5q2kEuFc", "seat_tokens": {"player1": "v1.ephemeral.kQ3fN0y8bX2cR7uE1tW9mZ5aL4sD6hJ0pV8gY2nC3xB7qK1rT5wE9uI4oP6aS2dF8gH3jK7lZ1xC5vB9nM4qW2eR6tY0uI3oP", "player2": "v1.ephemeral.kQ3fN0y8bX2cR7uE1tW9mZ5aL4sD6hJ0pV8gY2nC3xB7qK1rT5wE9uI4oP6aS2dF8gH3jK7lZ1xC5vB9nM4qW2eR6tY0uI3oP"}, "position": "XXXX/XXXX/XXXX/XXXX/XXXX/XXXX/XXXX/XXXX - K1G2M2R2N2C2P5k1g2m2r2n2c2p5 0 0", "record": {"game": "banqi", "preset": "tcga", "players": ["Alice", "Bob"], "actions": [], "metadata": {"seed": 42, "game_id": "9f2c4e1a7b3d5f60a1b2c3d4e5f60718"}}}"#,
     )
 }
 

@@ -49,7 +49,7 @@ pub fn by_path() -> Vec<(&'static str, Value, Value)> {
         (
             "/v1/deal",
             json!({"game": "three-kingdoms", "preset": "three-kingdoms-recall", "seed": 42, "players": ["Wei", "Shu", "Wu"]}),
-            parse(r#"{"seed":42,"game_id":"014bd90d28df00754814660066a5b0bf","token":"v1.ephemeral.ZX3Okyu37iudkxGWTM8BwY9EOb7CA9jBjjNanlmS7VA6wk-eWSao5dQs9uuhY5leD-3DEpBrt38xoabkreL7EtqIOAzdrOd-9DI","position":"XXXX1XXXX/XXXX1XXXX/9/XXXX1XXXX/XXXX1XXXX --- 1 K1G2M2R2N2C2P5k1g2m2r2n2c2p5 -/-/- --- 0 0","record":{"game":"three-kingdoms","preset":"three-kingdoms-recall","players":["Wei","Shu","Wu"],"actions":[],"metadata":{"game_id":"014bd90d28df00754814660066a5b0bf","seed":42}}}"#),
+            parse(r#"{"seed":42,"game_id":"014bd90d28df00754814660066a5b0bf","token":"v1.ephemeral.ZX3Okyu37iudkxGWTM8BwY9EOb7CA9jBjjNanlmS7VA6wk-eWSao5dQs9uuhY5leD-3DEpBrt38xoabkreL7EtqIOAzdrOd-9DI","seat_tokens":{"player1":"v1.ephemeral.kQ3fN0y8bX2cR7uE1tW9mZ5aL4sD6hJ0pV8gY2nC3xB7qK1rT5wE9uI4oP6aS2dF8gH3jK7lZ1xC5vB9nM4qW2eR6tY0uI3oP","player2":"v1.ephemeral.kQ3fN0y8bX2cR7uE1tW9mZ5aL4sD6hJ0pV8gY2nC3xB7qK1rT5wE9uI4oP6aS2dF8gH3jK7lZ1xC5vB9nM4qW2eR6tY0uI3oP","player3":"v1.ephemeral.kQ3fN0y8bX2cR7uE1tW9mZ5aL4sD6hJ0pV8gY2nC3xB7qK1rT5wE9uI4oP6aS2dF8gH3jK7lZ1xC5vB9nM4qW2eR6tY0uI3oP"},"position":"XXXX1XXXX/XXXX1XXXX/9/XXXX1XXXX/XXXX1XXXX --- 1 K1G2M2R2N2C2P5k1g2m2r2n2c2p5 -/-/- --- 0 0","record":{"game":"three-kingdoms","preset":"three-kingdoms-recall","players":["Wei","Shu","Wu"],"actions":[],"metadata":{"game_id":"014bd90d28df00754814660066a5b0bf","seed":42}}}"#),
         ),
         (
             "/v1/view",

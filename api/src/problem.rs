@@ -144,6 +144,12 @@ pub const KINDS: &[(&str, &str, u16, &str)] = &[
         "The sealed state (`token`) does not open: it was altered or truncated, it belongs to another game, preset or deal (`game_id`), or it was sealed with a key this service does not have.",
     ),
     (
+        "wrong-seat",
+        "Wrong seat",
+        403,
+        "A seat token (`POST /v1/deal` gives one per seat) acts for its own seat only: not another seat's view, not a move out of its turn.",
+    ),
+    (
         "unknown-preset",
         "Unknown preset",
         422,

@@ -346,14 +346,26 @@ async fn referee_luzhanqi(seed: u64, preset: &str, max_plies: usize) {
     while sent.len() < max_plies && end.is_null() {
         let mut so_far = deal["record"].clone();
         so_far["actions"] = json!(sent);
-        let common = json!({"game": game, "record": so_far, "token": token, "game_id": game_id});
         let mover = referee.pos.to_move().index();
+        let names = ["player1", "player2"];
+        // Each player's client holds its own seat token.
+        let as_seat = |i: usize| json!({"game": game, "record": so_far, "token": deal["seat_tokens"][names[i]], "game_id": game_id});
+        let common = as_seat(mover);
         let (status, text) = post!(app, "/v1/actions", common);
         assert_eq!(status, 200, "{text}");
         assert_luzhanqi_hidden(&text, &referee.pos, &layout, Some(mover));
         let actions: Value = serde_json::from_str(&text).unwrap();
-        for (i, seat) in ["player1", "player2"].iter().enumerate() {
-            let mut request = common.clone();
+        // The other player asks too: no actions (not its turn), its own masked position.
+        let (status, text) = post!(app, "/v1/actions", as_seat(1 - mover));
+        assert_eq!(status, 200, "{text}");
+        assert_luzhanqi_hidden(&text, &referee.pos, &layout, Some(1 - mover));
+        assert_eq!(
+            serde_json::from_str::<Value>(&text).unwrap()["count"],
+            0,
+            "{text}"
+        );
+        for (i, seat) in names.iter().enumerate() {
+            let mut request = as_seat(i);
             request["player"] = json!(seat);
             let (status, text) = post!(app, "/v1/view", request);
             assert_eq!(status, 200, "{text}");
@@ -381,6 +393,11 @@ async fn referee_luzhanqi(seed: u64, preset: &str, max_plies: usize) {
             .to_owned();
         let mut request = common.clone();
         request["action"] = json!(choice);
+        // Out of turn, the other seat's token may not play it.
+        let mut out_of_turn = as_seat(1 - mover);
+        out_of_turn["action"] = json!(choice);
+        let (status, text) = post!(app, "/v1/play", out_of_turn);
+        assert_eq!(status, 403, "{text}");
         let (status, text) = post!(app, "/v1/play", request);
         assert_eq!(status, 200, "{choice}: {text}");
         let action =
@@ -483,18 +500,24 @@ async fn referee_xiangqi(seed: u64, preset: &str, max_plies: usize) {
     while sent.len() < max_plies && end.is_null() {
         let mut so_far = deal["record"].clone();
         so_far["actions"] = json!(sent);
-        let common = json!({"game": game, "record": so_far, "token": token, "game_id": game_id});
+        let names = ["player1", "player2"];
+        let as_seat = |i: usize| json!({"game": game, "record": so_far, "token": deal["seat_tokens"][names[i]], "game_id": game_id});
+        let mover = sent.len() % 2;
+        let common = as_seat(mover);
         let (status, text) = post!(app, "/v1/actions", common);
         assert_eq!(status, 200, "{text}");
         let actions: Value = serde_json::from_str(&text).unwrap();
-        let mover = if actions["to_move"] == "player1" {
-            0
-        } else {
-            1
-        };
+        assert_eq!(actions["to_move"], names[mover]);
         assert_backs_hidden(&text, Some(mover), &layout);
-        for (i, seat) in ["player1", "player2"].iter().enumerate() {
-            let mut request = common.clone();
+        let (_, text) = post!(app, "/v1/actions", as_seat(1 - mover));
+        assert_backs_hidden(&text, Some(1 - mover), &layout);
+        assert_eq!(
+            serde_json::from_str::<Value>(&text).unwrap()["count"],
+            0,
+            "{text}"
+        );
+        for (i, seat) in names.iter().enumerate() {
+            let mut request = as_seat(i);
             request["player"] = json!(seat);
             let (status, text) = post!(app, "/v1/view", request);
             assert_eq!(status, 200, "{text}");
@@ -545,4 +568,46 @@ proptest! {
     fn no_xiangqi_answer_leaks_a_back(seed in any::<u64>(), plies in 1usize..150) {
         actix_web::rt::System::new().block_on(referee_xiangqi(seed, "xiangqi-3g", plies));
     }
+}
+
+/// A seat token speaks for its seat only: not another seat's view, not a move out of turn; the
+/// game's own token (the app server's) may do both.
+#[actix_web::test]
+async fn a_seat_token_acts_for_its_seat_only() {
+    let app = actix_test::init_service(api::app(settings())).await;
+    let (_, text) = post!(
+        app,
+        "/v1/deal",
+        json!({"game": "luzhanqi", "preset": "dark", "seed": 3})
+    );
+    let deal: Value = serde_json::from_str(&text).unwrap();
+    let tokens = &deal["seat_tokens"];
+    assert_eq!(tokens.as_object().unwrap().len(), 2);
+    assert_ne!(tokens["player1"], tokens["player2"]);
+    assert_ne!(tokens["player1"], deal["token"]);
+    let view = |token: &Value, player: &str| json!({"game": "luzhanqi", "player": player, "record": deal["record"], "token": token, "game_id": deal["game_id"]});
+    let (status, _) = post!(app, "/v1/view", view(&tokens["player1"], "player1"));
+    assert_eq!(status, 200);
+    let (status, text) = post!(app, "/v1/view", view(&tokens["player1"], "player2"));
+    assert_eq!(status, 403, "{text}");
+    assert!(text.contains("wrong-seat"), "{text}");
+    let (status, _) = post!(app, "/v1/view", view(&deal["token"], "player2"));
+    assert_eq!(status, 200, "the game's token sees any seat");
+    // A seat token opens for its own deal only.
+    let mut other = view(&tokens["player1"], "player1");
+    other["game_id"] = json!("00000000000000000000000000000000");
+    let (status, _) = post!(app, "/v1/view", other);
+    assert_eq!(status, 422);
+    // Player 2 may not play red's first move.
+    let (_, actions) = post!(
+        app,
+        "/v1/actions",
+        json!({"game": "luzhanqi", "record": deal["record"], "token": deal["token"], "game_id": deal["game_id"]})
+    );
+    let first = serde_json::from_str::<Value>(&actions).unwrap()["actions"][0].clone();
+    let play = |token: &Value| json!({"game": "luzhanqi", "record": deal["record"], "token": token, "game_id": deal["game_id"], "action": first});
+    let (status, text) = post!(app, "/v1/play", play(&tokens["player2"]));
+    assert_eq!(status, 403, "{text}");
+    let (status, text) = post!(app, "/v1/play", play(&tokens["player1"]));
+    assert_eq!(status, 200, "{text}");
 }

@@ -40,6 +40,8 @@ pub struct Binding<'a> {
     pub preset: &'a str,
     /// The game's id, from its deal.
     pub game_id: &'a str,
+    /// The seat a seat token speaks for (`player1` …); none for the game's own token.
+    pub seat: Option<&'a str>,
 }
 
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
@@ -176,12 +178,17 @@ impl Keys {
 }
 
 fn associated_data(key_id: &str, b: Binding) -> Vec<u8> {
-    // NUL-separated: no field holds a NUL, so no two bindings give the same bytes.
-    format!(
+    // NUL-separated: no field holds a NUL, so no two bindings give the same bytes (a seat
+    // token's data has one field more: it never opens as the game's token, nor the reverse).
+    let mut ad = format!(
         "anqi-seal-v1\0{key_id}\0{}\0{}\0{}",
         b.game, b.preset, b.game_id
-    )
-    .into_bytes()
+    );
+    if let Some(seat) = b.seat {
+        ad.push('\0');
+        ad.push_str(seat);
+    }
+    ad.into_bytes()
 }
 
 /// A new game's id: 128 random bits in hex, from the operating system's generator (the one
@@ -205,6 +212,7 @@ mod tests {
         game: "banqi",
         preset: "tcga",
         game_id: "0123abcd",
+        seat: None,
     };
 
     #[test]
@@ -267,6 +275,10 @@ mod tests {
             },
             Binding {
                 game: "three-kingdoms",
+                ..BINDING
+            },
+            Binding {
+                seat: Some("player1"),
                 ..BINDING
             },
         ] {

@@ -3,7 +3,7 @@
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
-use records::core::{PositionProblem, Rules, RulesetError};
+use records::core::{PositionProblem, Rules, RulesetError, Seat};
 use records::games::GameKind;
 use serde_json::{Map, Value};
 
@@ -166,20 +166,67 @@ pub(crate) fn open_hidden<G: Rules>(
                 .field("layout"),
         );
     }
+    open_token::<G>(keys, token, sealed, preset).map(|(hidden, _)| Some(hidden))
+}
+
+/// Opens a token: the game's own (no seat), or a seat token (bound to its seat too).
+fn open_token<G: Rules>(
+    keys: &records::seal::Keys,
+    token: &str,
+    sealed: &Sealed,
+    preset: Option<&str>,
+) -> Result<(G::Hidden, Option<Seat>), Problem> {
     let game_id = sealed.game_id.as_deref().ok_or_else(|| {
         Problem::new("bad-parameter", "a token needs the game_id its deal gave").field("game_id")
     })?;
     let preset = records::core::rules::find_preset(G::presets(), preset)
         .map_err(|e| Problem::new("unknown-preset", e.to_string()).field("preset"))?
         .name;
-    let binding = records::seal::Binding {
+    let binding = |seat: Option<&'static str>| records::seal::Binding {
         game: G::NAME,
         preset,
         game_id,
+        seat,
     };
-    keys.open::<G>(token, binding)
-        .map(Some)
-        .map_err(|e| Problem::new("invalid-token", e.to_string()).field("token"))
+    let game = keys.open::<G>(token, binding(None));
+    if let Ok(hidden) = game {
+        return Ok((hidden, None));
+    }
+    for seat in Seat::all(records::core::MAX_SEATS as u8) {
+        if let Ok(hidden) = keys.open::<G>(token, binding(Some(seat.code()))) {
+            return Ok((hidden, Some(seat)));
+        }
+    }
+    Err(Problem::new("invalid-token", game.unwrap_err().to_string()).field("token"))
+}
+
+/// The seat a request's token speaks for: a seat token's seat; none for the game's own token
+/// or no token.
+pub(crate) fn token_seat<G: Rules>(
+    keys: &records::seal::Keys,
+    sealed: &Sealed,
+    preset: Option<&str>,
+) -> Result<Option<Seat>, Problem> {
+    match &sealed.token {
+        None => Ok(None),
+        Some(token) => open_token::<G>(keys, token, sealed, preset).map(|(_, seat)| seat),
+    }
+}
+
+/// Refuses a seat token used for another seat: a player acts and looks for its own seat only.
+pub(crate) fn same_seat(token: Option<Seat>, asked: Seat, what: &str) -> Result<(), Problem> {
+    match token {
+        Some(seat) if seat != asked => Err(Problem::new(
+            "wrong-seat",
+            format!(
+                "this token is {}'s: it may not {what} for {}",
+                seat.code(),
+                asked.code()
+            ),
+        )
+        .field("token")),
+        _ => Ok(()),
+    }
 }
 
 /// Whether the hidden truth a request gave fits `pos`.

@@ -17,7 +17,7 @@ use crate::examples;
 use crate::problem::Problem;
 use crate::routes::{
     Sealed, action, default_game, game_kind, hidden_truth, parsed_position, position, ruleset,
-    unseal_record,
+    same_seat, token_seat, unseal_record,
 };
 
 #[derive(Deserialize, ToSchema)]
@@ -105,13 +105,20 @@ fn actions_of<G: Rules>(
     )?;
     let pos = G::position(&m).clone();
     let end = G::end(&m);
+    let seat = token_seat::<G>(
+        &settings.keys,
+        &sealed,
+        preset_of(&request.preset, &request.record),
+    )?;
+    let to_move = G::to_move(&pos);
     let mut list = Vec::new();
-    if end.is_none() {
+    // A seat token's player gets its own legal actions, on its own turn only.
+    if end.is_none() && seat.is_none_or(|s| s == to_move) {
         G::legal_actions(&m, &mut list);
     }
     let actions: Vec<String> = list.iter().map(|a| a.to_string()).collect();
     Ok(ActionsResponse {
-        position: told::<G>(&m, G::to_move(&pos), &sealed),
+        position: told::<G>(&m, seat.unwrap_or(to_move), &sealed),
         to_move: G::to_move(&pos),
         count: actions.len(),
         actions,
@@ -180,6 +187,8 @@ pub struct PlayResponse {
         (status = 200, description = "The next position.", body = PlayResponse, example = examples::play_response),
         (status = 400, description = "Malformed JSON, position, layout or action.", body = Problem,
             content_type = "application/problem+json", example = examples::malformed_action),
+        (status = 403, description = "A seat token used out of its seat's turn.", body = Problem,
+            content_type = "application/problem+json"),
         (status = 422, description = "The action is illegal, or the game is over.", body = Problem,
             content_type = "application/problem+json", example = examples::illegal_action)))]
 pub async fn play(
@@ -209,6 +218,12 @@ fn play_of<G: Rules>(request: &PlayRequest, settings: &Settings) -> Result<PlayR
         settings,
     )?;
     let mover = G::to_move(G::position(&m));
+    let seat = token_seat::<G>(
+        &settings.keys,
+        &sealed,
+        preset_of(&request.preset, &request.record),
+    )?;
+    same_seat(seat, mover, "play")?;
     let before = told::<G>(&m, mover, &sealed);
     let played = step_match::<G>(m, hidden.as_ref(), parsed).map_err(|e| {
         Problem::new("illegal-action", e.detail)
@@ -222,6 +237,14 @@ fn play_of<G: Rules>(request: &PlayRequest, settings: &Settings) -> Result<PlayR
         position: told::<G>(&played.after, mover, &sealed),
         end: played.end,
     })
+}
+
+/// The preset a token is bound to: the record's, else the request's.
+fn preset_of<'a>(preset: &'a Option<String>, record: &'a Option<Record>) -> Option<&'a str> {
+    match record {
+        Some(r) => r.preset.as_deref(),
+        None => preset.as_deref(),
+    }
 }
 
 /// The position string a request's caller is told: a player (a caller with the referee's
@@ -273,8 +296,13 @@ pub struct DealResponse {
     /// The game's id: the token opens only for it (also in the record's `metadata.game_id`).
     pub game_id: String,
     /// The hidden truth sealed by the referee: pass it (and `game_id`) to `/v1/play`,
-    /// `/v1/view`, `/v1/actions` and `/v1/validate`. Opaque: a client cannot read it.
+    /// `/v1/view`, `/v1/actions` and `/v1/validate`. Opaque: a client cannot read it. It acts
+    /// for any seat: keep it on the app's server.
     pub token: String,
+    /// One token per seat, for that player's client: the same sealed truth, bound to the seat
+    /// too. With it the service answers for that seat only: its own view, its legal actions on
+    /// its turn, positions masked for it, its own moves (403 `wrong-seat` otherwise).
+    pub seat_tokens: std::collections::BTreeMap<String, String>,
     /// The hidden truth in clear, only when `include_layout` asked for it.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<records::games::banqi::Layout>)]
@@ -348,14 +376,23 @@ fn deal_of<G: Rules>(
         G::masked_position(&G::new_match(rules, dealt.start.clone()), Seat::FIRST).is_some();
     let game_id = records::seal::new_game_id();
     let preset = dealt.record.preset.clone().unwrap_or_default();
-    let token = settings.keys.seal::<G>(
-        records::seal::Binding {
-            game: G::NAME,
-            preset: &preset,
-            game_id: &game_id,
-        },
-        &dealt.hidden,
-    );
+    let binding = |seat: Option<&'static str>| records::seal::Binding {
+        game: G::NAME,
+        preset: &preset,
+        game_id: &game_id,
+        seat,
+    };
+    let token = settings.keys.seal::<G>(binding(None), &dealt.hidden);
+    let seat_tokens = Seat::all(G::seats(&rules))
+        .map(|seat| {
+            (
+                seat.code().to_owned(),
+                settings
+                    .keys
+                    .seal::<G>(binding(Some(seat.code())), &dealt.hidden),
+            )
+        })
+        .collect();
     let mut record = dealt.record;
     record
         .metadata
@@ -370,6 +407,7 @@ fn deal_of<G: Rules>(
         seed,
         game_id,
         token,
+        seat_tokens,
         layout,
         position: (!secret || request.include_layout).then(|| dealt.start.to_string()),
         record,
@@ -420,6 +458,8 @@ pub struct ViewRequest {
         (status = 200, description = "The player's view.", body = AnyView, example = examples::view_response),
         (status = 400, description = "Malformed JSON or position, or both a position and a record.", body = Problem,
             content_type = "application/problem+json"),
+        (status = 403, description = "A seat token used for another seat's view.", body = Problem,
+            content_type = "application/problem+json"),
         (status = 422, description = "Invalid record or ruleset.", body = Problem, content_type = "application/problem+json")))]
 pub async fn view(
     req: HttpRequest,
@@ -437,6 +477,18 @@ pub async fn view(
 }
 
 fn view_of<G: Rules>(request: ViewRequest, settings: &Settings) -> Result<HttpResponse, Problem> {
+    let sealed = Sealed {
+        token: request.token.clone(),
+        game_id: request.game_id.clone(),
+    };
+    let seat = token_seat::<G>(
+        &settings.keys,
+        &sealed,
+        match &request.record {
+            Some(r) => r.preset.as_deref(),
+            None => request.preset.as_deref(),
+        },
+    )?;
     let (m, rules) = match (&request.position, request.record) {
         (Some(_), Some(_)) => {
             return Err(Problem::new(
@@ -476,6 +528,7 @@ fn view_of<G: Rules>(request: ViewRequest, settings: &Settings) -> Result<HttpRe
         }
     };
     let seats = G::seats(&rules);
+    same_seat(seat, request.player, "see")?;
     if request.player.index() >= seats as usize {
         return Err(Problem::new(
             "bad-parameter",
