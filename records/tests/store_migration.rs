@@ -88,8 +88,9 @@ fn scratch(name: &str) -> std::path::PathBuf {
     path
 }
 
-/// The first version's database, as a fresh file.
-fn v1_sqlite() -> std::path::PathBuf {
+/// The first version's database, as a fresh file named `name` (each test its own: tests run in
+/// parallel, and one's fresh copy must not replace a file another has open).
+fn v1_sqlite(name: &str) -> std::path::PathBuf {
     let gz = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../tests/data/store-v1.sqlite.gz"
@@ -98,7 +99,7 @@ fn v1_sqlite() -> std::path::PathBuf {
     flate2::read::GzDecoder::new(std::fs::File::open(gz).unwrap())
         .read_to_end(&mut bytes)
         .unwrap();
-    let path = scratch("v1.db");
+    let path = scratch(name);
     std::fs::write(&path, bytes).unwrap();
     path
 }
@@ -208,7 +209,7 @@ fn check(store: &Store, old: &[OldGame]) {
 
 #[test]
 fn a_first_version_sqlite_database_keeps_every_game() {
-    let path = v1_sqlite();
+    let path = v1_sqlite("v1-1.db");
     let old = old_games(&path);
     assert_eq!(old.len(), 68);
     let store = Store::open(path.to_str().unwrap()).unwrap();
@@ -235,7 +236,7 @@ fn a_first_version_postgres_database_keeps_every_game() {
         );
         return;
     };
-    let old = old_games(&v1_sqlite());
+    let old = old_games(&v1_sqlite("v1-2.db"));
     let url = scratch_postgres_database(&admin, "anqi_migration_v1").unwrap();
     // The first version's schema, exactly as its migration made it, and its games.
     let mut conn = PgConnection::establish(&url).unwrap();
