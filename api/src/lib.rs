@@ -33,6 +33,8 @@ pub struct Settings {
     pub store: Option<records::store::Store>,
     /// When set, writes (`POST /v1/games`) need `Authorization: Bearer <token>`.
     pub token: Option<String>,
+    /// Writes refused (403): the store is served read-only.
+    pub read_only: bool,
     /// The keys the referee seals hidden truths with (the first) and opens them with.
     pub keys: records::seal::Keys,
 }
@@ -44,6 +46,7 @@ impl Default for Settings {
             limits: Limits::default(),
             store: None,
             token: None,
+            read_only: false,
             keys: records::seal::Keys::random(),
         }
     }

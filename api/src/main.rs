@@ -37,9 +37,14 @@ struct Config {
     /// The record store: a SQLite file (created if missing), or postgres://user:password@host/db.
     #[arg(long, env = "DATABASE_URL", default_value = "anqi.db")]
     database: String,
-    /// A bearer token that writes (POST /v1/games) must present; without one, writes are open.
+    /// A bearer token that writes (POST /v1/games) must present. Without one, writes are open
+    /// only on a loopback address: on any other, the service refuses to start unless it is
+    /// `--read-only`.
     #[arg(long, env = "ANQI_TOKEN", hide_env_values = true)]
     token: Option<String>,
+    /// Serve the record store read-only: `POST /v1/games` answers 403.
+    #[arg(long, env = "ANQI_READ_ONLY")]
+    read_only: bool,
     /// The referee's seal keys: `id:base64key` (32 bytes), several separated by commas; the
     /// first seals, all open (rotate by putting a new key first). Instances that share the keys
     /// referee each other's games. Without keys, a random one is made at start: its tokens die
@@ -70,6 +75,17 @@ async fn main() -> std::io::Result<()> {
         logs.json().init();
     } else {
         logs.init();
+    }
+    let token = config.token.clone().filter(|t| !t.is_empty());
+    if token.is_none() && !config.read_only && !config.host.is_loopback() {
+        eprintln!(
+            "anqi-api: serving on {} with a writable record store and no write token: anyone \
+             could store games. Set a token (ANQI_TOKEN=… or --token, e.g. `ANQI_TOKEN=$(head -c 24 \
+             /dev/urandom | base64)`), or serve read-only (--read-only), or bind a loopback \
+             address (--host 127.0.0.1).",
+            config.host
+        );
+        std::process::exit(2);
     }
     let limits = api::Limits {
         max_body: config.max_body,
@@ -117,7 +133,8 @@ async fn main() -> std::io::Result<()> {
     let settings = api::Settings {
         limits,
         store: Some(store),
-        token: config.token.clone().filter(|t| !t.is_empty()),
+        token,
+        read_only: config.read_only,
         keys,
     };
     let mut server = HttpServer::new(move || {

@@ -144,6 +144,12 @@ pub const KINDS: &[(&str, &str, u16, &str)] = &[
         "The sealed state (`token`) does not open: it was altered or truncated, it belongs to another game, preset or deal (`game_id`), or it was sealed with a key this service does not have.",
     ),
     (
+        "read-only",
+        "Read-only",
+        403,
+        "The service serves its record store read-only (`--read-only`): it stores nothing.",
+    ),
+    (
         "wrong-seat",
         "Wrong seat",
         403,

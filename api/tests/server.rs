@@ -411,3 +411,43 @@ fn referees_a_dark_luzhanqi_game_over_tcp() {
     );
     assert!(v["detail"].as_str().unwrap().contains("bomb"), "{v}");
 }
+
+/// Writes are protected by default: on a non-loopback address, a writable store without a
+/// token refuses to start and says how to set one; read-only it starts, and refuses writes.
+#[test]
+fn an_open_address_needs_a_token_or_read_only() {
+    let db = std::env::temp_dir().join(format!("anqi-server-open-{}.db", std::process::id()));
+    let output = Command::new(env!("CARGO_BIN_EXE_anqi-api"))
+        .args(["--host", "0.0.0.0", "--port", "0"])
+        .env("DATABASE_URL", &db)
+        .env_remove("ANQI_TOKEN")
+        .env_remove("ANQI_HOST")
+        .env_remove("ANQI_READ_ONLY")
+        .output()
+        .expect("run anqi-api");
+    assert_eq!(output.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.contains("ANQI_TOKEN") && err.contains("--read-only"),
+        "{err}"
+    );
+    // Read-only on the same address: it serves, and refuses to store.
+    let server = start_with_env(&["--host", "0.0.0.0", "--read-only"], &[]);
+    let port = server.addr.rsplit(':').next().unwrap();
+    let local = format!("127.0.0.1:{port}");
+    let (status, ctype, body) = request(
+        &local,
+        "POST",
+        "/v1/games",
+        "application/json",
+        r#"{"actions": ["b8(G)"]}"#,
+    );
+    assert_eq!(
+        (status, ctype.as_str()),
+        (403, "application/problem+json"),
+        "{body}"
+    );
+    assert!(body.contains("read-only"), "{body}");
+    let (status, _, _) = request(&local, "GET", "/v1/games", "text/plain", "");
+    assert_eq!(status, 200, "reads still work");
+}

@@ -25,6 +25,12 @@ fn store(settings: &Settings) -> Result<Store, Problem> {
 
 /// Checks `Authorization: Bearer <token>` when the service has a token.
 fn authorize(req: &HttpRequest, settings: &Settings) -> Result<(), Problem> {
+    if settings.read_only {
+        return Err(Problem::new(
+            "read-only",
+            "this service serves its record store read-only (--read-only)",
+        ));
+    }
     let Some(token) = &settings.token else {
         return Ok(());
     };
@@ -34,13 +40,12 @@ fn authorize(req: &HttpRequest, settings: &Settings) -> Result<(), Problem> {
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "));
     match given {
-        // Compare without an early exit, so timing does not tell how much matched.
+        // In constant time (subtle): timing does not tell how much matched.
         Some(g)
-            if g.len() == token.len()
-                && g.bytes()
-                    .zip(token.bytes())
-                    .fold(0u8, |acc, (a, b)| acc | (a ^ b))
-                    == 0 =>
+            if bool::from(subtle::ConstantTimeEq::ct_eq(
+                g.as_bytes(),
+                token.as_bytes(),
+            )) =>
         {
             Ok(())
         }
