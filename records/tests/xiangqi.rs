@@ -28,7 +28,8 @@ fn targets(p: &Position, from: &str) -> Vec<String> {
 }
 
 fn play(p: &mut Position, action: &str) -> Result<Effect, Violation> {
-    p.play(&action.parse().unwrap()).map_err(|e| e.reason)
+    p.play(&Ruleset::THIRD_GENERATION, &action.parse().unwrap())
+        .map_err(|e| e.reason)
 }
 
 fn legal(p: &Position) -> Vec<String> {
@@ -152,28 +153,30 @@ fn soldier_born_advisors_and_elephants_keep_to_the_enemy_side() {
     let p = pos("2BA2k2/9/9/9/9/9/9/9/9/4K4 w - c9s,d9s - -- 0 30");
     assert_eq!(targets(&p, "d9"), ["e8"]);
     assert_eq!(targets(&p, "c9"), ["a7", "e7"]);
-    // With the optional rule (flip anywhere) a 兵仕 roams the enemy half.
+    // With the optional rule (flip anywhere) a soldier's flip takes effect on any back-rank
+    // point, and a 兵仕 made so roams the enemy half (marked `r`).
+    let anywhere = Ruleset {
+        soldier_flip_anywhere: true,
+        ..Ruleset::THIRD_GENERATION
+    };
     let mut m = Match::new(
-        Ruleset {
-            soldier_flip_anywhere: true,
-            ..Ruleset::THIRD_GENERATION
-        },
-        p,
+        anywhere,
+        pos(&format!(
+            "1P1k5/9/9/9/9/9/9/9/9/4K4 w {} - - -- 0 30",
+            one_back("b9", 'A')
+        )),
     );
-    assert_eq!(targets(&m.pos, "d9"), ["c8", "e8"]);
-    // … and a soldier's flip takes effect on any back-rank point.
-    m.pos = pos(&format!(
-        "1P1k5/9/9/9/9/9/9/9/9/4K4 w {} - - -- 0 30",
-        one_back("b9", 'R')
-    ));
-    m.pos.anywhere_for_test(true);
     assert_eq!(
         m.play(&"b9".parse().unwrap()),
         Ok(Effect::SoldierFlip {
-            back: Kind::Chariot,
+            back: Kind::Advisor,
             effective: true
         })
     );
+    assert!(m.pos.to_string().contains(" b9sr "), "{}", m.pos);
+    let roaming = pos("3A1k3/9/9/9/9/9/9/9/9/4K4 w - d9sr - -- 0 30");
+    assert_eq!(targets(&roaming, "d9"), ["c8", "e8"]);
+    assert_eq!(pos(&roaming.to_string()), roaming);
 }
 
 /// Red: general e0 (back 仕), advisors d0 (back 帥) and f0 (back 臣); black: a chariot on e5

@@ -96,7 +96,7 @@ impl Position {
             Kind::General => (Kind::General, PALACES[own]),
             Kind::Advisor if piece.soldier_born => (
                 Kind::Advisor,
-                if self.anywhere {
+                if piece.roams {
                     HALVES[enemy]
                 } else {
                     PALACES[enemy]

@@ -212,6 +212,9 @@ pub struct Piece {
     pub back: Back,
     /// Born a soldier (番兵): an effective flip made it what it is (bounds and counts differ).
     pub soldier_born: bool,
+    /// A soldier-born advisor flipped under `soldier_flip_anywhere`: it roams the enemy half
+    /// (else it keeps to the enemy palace).
+    pub roams: bool,
     /// A soldier flipped on a wrong point: its back shows, it may not move, and its owner must
     /// flip it back next.
     pub pending: bool,
@@ -227,6 +230,7 @@ impl Piece {
             kind,
             back: Back::None,
             soldier_born: false,
+            roams: false,
             pending: false,
             back_public: false,
         }

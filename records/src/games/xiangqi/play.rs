@@ -10,6 +10,7 @@ use super::board::Square;
 use super::movegen::Move;
 use super::pieces::{Back, Kind, Piece, Side};
 use super::position::Position;
+use super::ruleset::Ruleset;
 
 /// What a legal action did.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -217,9 +218,9 @@ impl Position {
         next
     }
 
-    /// Plays `action` for the side to move, its revealed identity given where the position
-    /// does not know it. It does not check whether the game has ended.
-    pub fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
+    /// Plays `action` for the side to move under `rules`, its revealed identity given where the
+    /// position does not know it. It does not check whether the game has ended.
+    pub fn play(&mut self, rules: &Ruleset, action: &Action) -> Result<Effect, IllegalAction> {
         let side = self.turn;
         if let Some(at) = self.pending(side)
             && !matches!(*action, Action::Flip { at: a, .. } if a == at)
@@ -234,7 +235,7 @@ impl Position {
         let was_in_check = self.in_check(side);
         let (next, effect) = match *action {
             Action::Move(m) => self.try_move(m)?,
-            Action::Flip { at, reveal } => self.try_flip(at, reveal)?,
+            Action::Flip { at, reveal } => self.try_flip(rules, at, reveal)?,
             Action::DoubleFlip {
                 general,
                 advisor,
@@ -306,6 +307,7 @@ impl Position {
 
     fn try_flip(
         &self,
+        rules: &Ruleset,
         at: Square,
         reveal: Option<Kind>,
     ) -> Result<(Position, Effect), IllegalAction> {
@@ -357,7 +359,8 @@ impl Position {
                     ));
                 }
                 self.soldier_back_unused(piece.side, at, back)?;
-                let effective = self.anywhere || matching_file(back, at.file());
+                let anywhere = rules.soldier_flip_anywhere;
+                let effective = anywhere || matching_file(back, at.file());
                 next.set(
                     at,
                     if effective {
@@ -365,6 +368,7 @@ impl Position {
                             kind: back,
                             back: Back::None,
                             soldier_born: true,
+                            roams: anywhere && back == Kind::Advisor,
                             ..piece
                         }
                     } else {

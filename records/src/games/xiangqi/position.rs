@@ -33,8 +33,6 @@ pub struct Position {
     pub(crate) checked: [bool; 2],
     /// A side that lost by naming the wrong advisor in a double flip.
     pub(crate) lost: Option<Side>,
-    /// The ruleset's `soldier_flip_anywhere` (set by the match; not in the position string).
-    pub(crate) anywhere: bool,
 }
 
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
@@ -80,7 +78,6 @@ impl Position {
             last: None,
             checked: [false; 2],
             lost: None,
-            anywhere: false,
         }
     }
 
@@ -148,16 +145,6 @@ impl Position {
     pub(crate) fn set(&mut self, s: Square, piece: Piece) {
         self.take(s);
         self.put(s, piece);
-    }
-
-    #[doc(hidden)]
-    pub fn anywhere_for_test(&mut self, v: bool) {
-        self.anywhere = v;
-    }
-
-    #[doc(hidden)]
-    pub fn anywhere_value(&self) -> bool {
-        self.anywhere
     }
 
     /// The side that lost by a wrong double flip, if one did.
@@ -331,7 +318,8 @@ fn parse_backs(field: &str, pos: &mut Position) -> Result<(), ParseFenError> {
     Ok(())
 }
 
-/// The marks field: `-`, or `<point><flags>` entries: `s` born a soldier, `w` flipped on a
+/// The marks field: `-`, or `<point><flags>` entries: `s` born a soldier, `r` a soldier-born
+/// advisor that roams the enemy half (flipped under `soldier_flip_anywhere`), `w` flipped on a
 /// wrong point (must flip back), `p` its back is public.
 fn parse_marks(field: &str, pos: &mut Position) -> Result<(), ParseFenError> {
     if field == "-" {
@@ -350,10 +338,14 @@ fn parse_marks(field: &str, pos: &mut Position) -> Result<(), ParseFenError> {
         for f in flags.chars() {
             match f {
                 's' => piece.soldier_born = true,
+                'r' => piece.roams = true,
                 'w' => piece.pending = true,
                 'p' => piece.back_public = true,
                 _ => return Err(bad(format!("unknown flag {f:?} in {entry:?}"))),
             }
+        }
+        if piece.roams && !(piece.soldier_born && piece.kind == Kind::Advisor) {
+            return Err(bad(format!("{s}: only a soldier-born advisor roams")));
         }
         if piece.pending && (piece.kind != Kind::Soldier || !matches!(piece.back, Back::Known(_))) {
             return Err(bad(format!(
@@ -407,11 +399,9 @@ impl Position {
         self.last.is_some()
             || self.checked.iter().any(|c| *c)
             || self.lost.is_some()
-            || self
-                .board
-                .iter()
-                .flatten()
-                .any(|p| p.back != Back::None || p.soldier_born || p.pending || p.back_public)
+            || self.board.iter().flatten().any(|p| {
+                p.back != Back::None || p.soldier_born || p.roams || p.pending || p.back_public
+            })
     }
 
     /// The backs field.
@@ -466,6 +456,9 @@ impl Position {
                 let mut flags = String::new();
                 if p.soldier_born {
                     flags.push('s');
+                }
+                if p.roams {
+                    flags.push('r');
                 }
                 if p.pending {
                     flags.push('w');

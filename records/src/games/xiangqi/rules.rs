@@ -61,7 +61,8 @@ fn key(pos: &Position) -> u64 {
             | back << 13
             | (p.soldier_born as u64) << 19
             | (p.pending as u64) << 20
-            | (p.back_public as u64) << 21;
+            | (p.back_public as u64) << 21
+            | (p.roams as u64) << 22;
         h = mix(h, code);
     }
     if let Some((s, k)) = pos.last {
@@ -83,8 +84,7 @@ fn group(kind: Kind) -> u8 {
 }
 
 impl Match {
-    pub fn new(rules: Ruleset, mut pos: Position) -> Match {
-        pos.anywhere = rules.soldier_flip_anywhere;
+    pub fn new(rules: Ruleset, pos: Position) -> Match {
         let first = Entry {
             key: key(&pos),
             mover: pos.turn.other(),
@@ -101,7 +101,7 @@ impl Match {
 
     pub fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
         let mover = self.pos.turn();
-        let effect = self.pos.play(action)?;
+        let effect = self.pos.play(&self.rules, action)?;
         match effect {
             Effect::SoldierFlip { .. } => self.shown[mover.index()] |= group(Kind::Soldier),
             Effect::Transform { from, .. } => self.shown[mover.index()] |= group(from),
@@ -269,9 +269,7 @@ impl Rules for Xiangqi3g {
             // A plain xiangqi position: the backs have nothing to fit.
             return Ok(());
         }
-        let mut start = backs.start();
-        start.anywhere = pos.anywhere;
-        if *pos != start {
+        if *pos != backs.start() {
             return Err(
                 "the backs go with the start position; a later position writes its backs in its own backs field"
                     .into(),
