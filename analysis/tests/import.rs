@@ -139,3 +139,61 @@ fn a_killed_import_loses_nothing_it_reported() {
         assert_eq!(store.count().unwrap(), total as i64);
     }
 }
+
+/// Two importers at once on the same data and the same store: each game is stored once, and
+/// between them the two reports account for every game exactly once as stored.
+#[test]
+fn two_importers_at_once_store_each_game_once() {
+    let d = dir("twice");
+    let games = corpus();
+    let file = d.join("games.jsonl");
+    let lines: Vec<String> = games[..1500]
+        .iter()
+        .map(|r| serde_json::to_string(r).unwrap())
+        .collect();
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let file = file.display().to_string();
+    for url in test_databases(&d, "twice") {
+        // Create the store first: both importers then race on the games, not the schema.
+        drop(Store::open(&url).unwrap());
+        let spawn = || {
+            Command::new(env!("CARGO_BIN_EXE_anqi"))
+                .args([
+                    "import",
+                    &file,
+                    "--database",
+                    &url,
+                    "--json",
+                    "--batch",
+                    "100",
+                ])
+                .env_remove("DATABASE_URL")
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let (a, b) = (spawn(), spawn());
+        let mut stored = 0;
+        for child in [a, b] {
+            let out = child.wait_with_output().unwrap();
+            assert!(
+                out.status.success(),
+                "{url}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let text = String::from_utf8(out.stdout).unwrap();
+            let summary: serde_json::Value =
+                serde_json::from_str(text.lines().last().unwrap()).unwrap();
+            stored += summary["summary"]["stored"].as_u64().unwrap();
+        }
+        let store = Store::open(&url).unwrap();
+        let distinct = store.count().unwrap() as u64;
+        assert_eq!(
+            stored, distinct,
+            "{url}: each game reported stored by one importer"
+        );
+        let (_, out) = anqi(&["import", &file, "--database", &url]);
+        assert!(out.contains(" 0 stored"), "{out}");
+    }
+}

@@ -172,7 +172,7 @@ impl Store {
                 })
                 .collect();
             with_connection!(self, |conn| {
-                conn.transaction::<_, StoreError, _>(|conn| {
+                conn.write_transaction(|conn| {
                     for (id, sides) in &sides {
                         diesel::update(
                             seats::table
@@ -250,32 +250,27 @@ impl Store {
         const CHUNK: usize = 400;
         let mut ids = std::collections::HashMap::with_capacity(rows.len());
         with_connection!(self, |conn| {
-            conn.transaction::<_, StoreError, _>(|conn| {
+            conn.write_transaction(|conn| {
                 for chunk in rows.chunks(CHUNK) {
                     let hashes: Vec<&str> =
                         chunk.iter().map(|r| r.row.content_hash.as_str()).collect();
-                    let before: Vec<(i64, String)> = games::table
-                        .filter(games::content_hash.eq_any(&hashes))
-                        .select((games::id, games::content_hash))
-                        .load(conn)?;
-                    let present: std::collections::HashSet<i64> =
-                        before.iter().map(|(id, _)| *id).collect();
-                    for (id, hash) in before {
-                        // Inserted by an earlier chunk of this call, or stored before it.
-                        ids.entry(hash).or_insert((id, false));
-                    }
                     let games_rows: Vec<&GameInsert> = chunk.iter().map(|r| &r.row).collect();
-                    conn.insert_new(&games_rows)?;
-                    let after: Vec<(i64, String)> = games::table
+                    // Exactly the rows this statement inserted: another importer's rows (a
+                    // concurrent import of the same games) are not this call's.
+                    let inserted: std::collections::HashSet<i64> =
+                        conn.insert_new(&games_rows, &hashes)?.into_iter().collect();
+                    let all: Vec<(i64, String)> = games::table
                         .filter(games::content_hash.eq_any(&hashes))
                         .select((games::id, games::content_hash))
                         .load(conn)?;
                     // The games this chunk inserted get their seats (once, though a hash may
                     // be in the chunk twice).
                     let mut new_seats = Vec::new();
-                    for (id, hash) in after {
-                        ids.entry(hash.clone()).or_insert((id, true));
-                        if present.contains(&id) {
+                    for (id, hash) in all {
+                        let new = inserted.contains(&id);
+                        // Inserted by an earlier chunk of this call, or stored before it.
+                        ids.entry(hash.clone()).or_insert((id, new));
+                        if !new {
                             continue;
                         }
                         let game = chunk
@@ -426,26 +421,71 @@ fn prepare_rows(records: &[Incoming], now: &str) -> Vec<Result<NewGame, ReplayEr
         .collect()
 }
 
-/// Inserting rows whose content hash is not stored yet: each backend says it its own way.
+/// Inserting rows whose content hash is not stored yet, giving the ids this statement
+/// inserted: each backend says it its own way.
 trait InsertNew {
-    fn insert_new(&mut self, rows: &[&GameInsert]) -> QueryResult<usize>;
+    fn insert_new(&mut self, rows: &[&GameInsert], hashes: &[&str]) -> QueryResult<Vec<i64>>;
 }
 
 impl InsertNew for SqliteConnection {
-    fn insert_new(&mut self, rows: &[&GameInsert]) -> QueryResult<usize> {
+    /// Inside a `BEGIN IMMEDIATE` transaction (no other writer meanwhile), the ids present
+    /// after the insert and not before are the ones it inserted.
+    fn insert_new(&mut self, rows: &[&GameInsert], hashes: &[&str]) -> QueryResult<Vec<i64>> {
+        let ids = |conn: &mut SqliteConnection| -> QueryResult<Vec<i64>> {
+            games::table
+                .filter(games::content_hash.eq_any(hashes))
+                .select(games::id)
+                .load(conn)
+        };
+        let before: std::collections::HashSet<i64> = ids(self)?.into_iter().collect();
         diesel::insert_or_ignore_into(games::table)
             .values(rows.iter().copied().cloned().collect::<Vec<_>>())
-            .execute(self)
+            .execute(self)?;
+        Ok(ids(self)?
+            .into_iter()
+            .filter(|id| !before.contains(id))
+            .collect())
     }
 }
 
 impl InsertNew for PgConnection {
-    fn insert_new(&mut self, rows: &[&GameInsert]) -> QueryResult<usize> {
+    /// `RETURNING` gives exactly the rows inserted (a conflicting row another transaction
+    /// inserted is skipped, not returned).
+    fn insert_new(&mut self, rows: &[&GameInsert], _: &[&str]) -> QueryResult<Vec<i64>> {
         diesel::insert_into(games::table)
             .values(rows.iter().copied().cloned().collect::<Vec<_>>())
             .on_conflict(games::content_hash)
             .do_nothing()
-            .execute(self)
+            .returning(games::id)
+            .get_results(self)
+    }
+}
+
+/// A transaction that writes. SQLite's is `BEGIN IMMEDIATE`: it takes the write lock at once,
+/// so a second writer waits on the busy timeout instead of failing ("database is locked") when
+/// its read would have to become a write.
+trait WriteTransaction: Sized {
+    fn write_transaction<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError>;
+}
+
+impl WriteTransaction for SqliteConnection {
+    fn write_transaction<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.immediate_transaction(f)
+    }
+}
+
+impl WriteTransaction for PgConnection {
+    fn write_transaction<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.transaction(f)
     }
 }
 
