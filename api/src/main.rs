@@ -62,6 +62,16 @@ struct Config {
     /// Seconds to let requests in flight finish after SIGINT or SIGTERM.
     #[arg(long, env = "ANQI_SHUTDOWN_TIMEOUT", default_value_t = 10)]
     shutdown_timeout: u64,
+    /// Milliseconds a client has to send a request's head (a slow client is answered 408 and
+    /// dropped).
+    #[arg(long, env = "ANQI_CLIENT_REQUEST_TIMEOUT", default_value_t = 5000)]
+    client_request_timeout: u64,
+    /// Seconds an idle keep-alive connection stays open.
+    #[arg(long, env = "ANQI_KEEP_ALIVE", default_value_t = 5)]
+    keep_alive: u64,
+    /// Most connections each worker holds at once (more wait to be accepted).
+    #[arg(long, env = "ANQI_MAX_CONNECTIONS", default_value_t = 25_000)]
+    max_connections: usize,
 }
 
 #[actix_web::main]
@@ -158,6 +168,11 @@ async fn main() -> std::io::Result<()> {
         })
     })
     .shutdown_timeout(config.shutdown_timeout)
+    .client_request_timeout(std::time::Duration::from_millis(
+        config.client_request_timeout,
+    ))
+    .keep_alive(std::time::Duration::from_secs(config.keep_alive))
+    .max_connections(config.max_connections)
     .bind((config.host, config.port))?;
     if let Some(workers) = config.workers {
         server = server.workers(workers);

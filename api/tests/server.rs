@@ -196,6 +196,10 @@ fn help_lists_every_setting() {
         "--max-json-depth",
         "--log-format",
         "ANQI_PORT",
+        "--read-only",
+        "--client-request-timeout",
+        "--keep-alive",
+        "--max-connections",
     ] {
         assert!(text.contains(flag), "{flag} in {text}");
     }
@@ -450,4 +454,21 @@ fn an_open_address_needs_a_token_or_read_only() {
     assert!(body.contains("read-only"), "{body}");
     let (status, _, _) = request(&local, "GET", "/v1/games", "text/plain", "");
     assert_eq!(status, 200, "reads still work");
+}
+
+/// A client too slow to send its request's head is answered 408 and dropped: it holds no
+/// worker (the timeout is configurable).
+#[test]
+fn a_slow_client_times_out() {
+    let server = start(&["--client-request-timeout", "300"]);
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    write!(s, "GET /v1/health HTTP/1.1\r\nHost: x\r\n").unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+        .unwrap();
+    let mut text = String::new();
+    let _ = s.read_to_string(&mut text);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text:?}");
+    // The server still answers others.
+    let (status, _, _) = request(&server.addr, "GET", "/v1/health", "text/plain", "");
+    assert_eq!(status, 200);
 }
