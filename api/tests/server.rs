@@ -460,7 +460,8 @@ fn an_open_address_needs_a_token_or_read_only() {
 /// worker (the timeout is configurable).
 #[test]
 fn a_slow_client_times_out() {
-    let server = start(&["--client-request-timeout", "300"]);
+    // Long enough for a loaded test machine to read a whole request, short enough to wait for.
+    let server = start(&["--client-request-timeout", "1500"]);
     let mut s = TcpStream::connect(&server.addr).unwrap();
     write!(s, "GET /v1/health HTTP/1.1\r\nHost: x\r\n").unwrap();
     s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
