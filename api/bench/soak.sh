@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Soak test: the release server under a mix of every kind of request (validate, actions, play,
+# view, render, store reads and writes, several games) for a while, its memory (RSS) sampled
+# every 10 s. Installs wrk from Debian when missing.
+#
+#   api/bench/soak.sh [seconds] [connections]      (default 600 s, 32 connections)
+#
+# Prints the RSS table, wrk's latency distribution and its error counts: a sound run has no
+# socket errors and no non-2xx responses, and an RSS that levels off.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+duration="${1:-600}"
+connections="${2:-32}"
+if ! command -v wrk >/dev/null; then
+  echo "installing wrk (Debian package)…" >&2
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get install -y wrk >/dev/null
+fi
+cargo build --release -p api --bin anqi-api
+log="$(mktemp)"
+db_dir="$(mktemp -d)"
+export ANQI_SOAK_TOKEN="soak-$(head -c 12 /dev/urandom | base64 | tr -dc a-zA-Z0-9)"
+ANQI_LOG=warn ANQI_PORT=0 ANQI_TOKEN="$ANQI_SOAK_TOKEN" DATABASE_URL="$db_dir/anqi.db" \
+  target/release/anqi-api >"$log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null || true; rm -rf "$log" "$db_dir"' EXIT
+for _ in $(seq 50); do
+  grep -q "listening on" "$log" && break
+  sleep 0.1
+done
+url="$(grep -o 'http://[0-9.:]*' "$log" | head -1)"
+echo "server: $url (pid $pid), $duration s, $connections connections"
+(
+  for t in $(seq 0 10 "$duration"); do
+    rss=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
+    printf "%5d s  RSS %7d KB\n" "$t" "$rss"
+    sleep 10
+  done
+) &
+sampler=$!
+wrk -t2 -c"$connections" -d"${duration}s" --latency -s api/bench/soak.lua "$url"
+wait "$sampler" 2>/dev/null || true
+echo "stored games: $(curl -s "$url/v1/games?limit=1" >/dev/null && echo ok)"
+grep -c ' 5[0-9][0-9] ' "$log" | sed 's/^/5xx log lines: /' || true
