@@ -197,3 +197,78 @@ fn two_importers_at_once_store_each_game_once() {
         assert!(out.contains(" 0 stored"), "{out}");
     }
 }
+
+/// kill -9 at random moments, 20 times on each backend: whatever moment, only whole batches are
+/// stored, everything reported stored is there, and the next import completes the set (issue
+/// 15's crash trials).
+#[test]
+fn imports_killed_at_random_moments_lose_nothing() {
+    use rand::{RngExt, SeedableRng};
+    let d = dir("kills");
+    let games = corpus();
+    let total = 3_000usize;
+    let batch = 100usize;
+    let file = d.join("games.jsonl");
+    let mut w = std::io::BufWriter::new(std::fs::File::create(&file).unwrap());
+    for i in 0..total {
+        let mut r = games[i % games.len()].clone();
+        r.metadata.insert("copy".into(), serde_json::Value::from(i));
+        writeln!(w, "{}", serde_json::to_string(&r).unwrap()).unwrap();
+    }
+    w.flush().unwrap();
+    drop(w);
+    let file = file.display().to_string();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(2026);
+    for url in test_databases(&d, "kills") {
+        for trial in 0..20 {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_anqi"))
+                .args([
+                    "import",
+                    &file,
+                    "--database",
+                    &url,
+                    "--json",
+                    "--batch",
+                    &batch.to_string(),
+                ])
+                .env_remove("DATABASE_URL")
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            // Kill after a random number of reported games (0: as soon as it starts).
+            let wait_for = rng.random_range(0..total / 2);
+            let mut reported = Vec::new();
+            let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+            while reported.len() < wait_for {
+                let Some(Ok(line)) = lines.next() else { break };
+                let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+                if v["status"] == "stored" {
+                    reported.push(v["id"].as_i64().unwrap());
+                }
+            }
+            let _ = child.kill();
+            child.wait().unwrap();
+            let store = Store::open(&url).unwrap();
+            let stored = store.count().unwrap() as usize;
+            assert_eq!(
+                stored % batch,
+                0,
+                "{url} trial {trial}: {stored} is not whole batches"
+            );
+            for id in &reported {
+                assert!(
+                    store.get(*id).unwrap().is_some(),
+                    "{url} trial {trial}: {id} lost"
+                );
+            }
+        }
+        let (code, out) = anqi(&["import", &file, "--database", &url]);
+        assert_eq!(code, 0, "{out}");
+        assert_eq!(
+            Store::open(&url).unwrap().count().unwrap(),
+            total as i64,
+            "{url}"
+        );
+    }
+}
