@@ -11,7 +11,7 @@ use thiserror::Error;
 
 use crate::core::{IllegalAction, Violation};
 
-use super::board::{BOARD, CAMPS, FILES, HQS, Point, Points, half};
+use super::board::{BOARD, CAMPS, FILES, HQS, Point, Points};
 use super::notation::Action;
 use super::pieces::{Piece, Pool, Role, Side};
 use super::position::{Cell, Position};
@@ -48,16 +48,6 @@ impl SetupError {
         }
     }
 }
-
-/// Every setup error code, for the docs and the API.
-pub const SETUP_ERRORS: &[&str] = &[
-    "malformed_setup",
-    "wrong_count",
-    "piece_in_camp",
-    "flag_not_in_headquarters",
-    "mine_off_back_ranks",
-    "bomb_on_front_rank",
-];
 
 impl SideSetup {
     fn base(side: Side) -> u8 {
@@ -393,7 +383,8 @@ impl Layout {
     pub fn piece(&self, p: Point) -> Option<Piece> {
         match self {
             Layout::Shuffle(pieces) => {
-                let i = flip_points().filter(|q| *q < p).count();
+                // The layout's index of `p`: the non-camp points before it.
+                let i = (flip_points().0 & (p.bit() - 1)).count_ones() as usize;
                 flip_points().contains(p).then(|| pieces[i])
             }
             Layout::Setups { .. } => None,
@@ -501,9 +492,4 @@ impl Layout {
             Layout::Setups { .. } => self.clone(),
         }
     }
-}
-
-/// `side`'s half minus its camps: the 25 points a setup fills.
-pub fn setup_points(side: Side) -> Points {
-    half(side == Side::Red) & !CAMPS
 }

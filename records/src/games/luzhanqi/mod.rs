@@ -24,7 +24,7 @@ pub mod view;
 mod violations;
 
 pub use board::{Point, PointKind, Points};
-pub use layout::{Layout, ParseLayoutError, SETUP_ERRORS, SetupError, SideSetup, setup_points};
+pub use layout::{Layout, ParseLayoutError, SetupError, SideSetup};
 pub use movegen::Reach;
 pub use notation::{
     Action, FLIP_START, ParseActionError, ParsePositionError, ParseSetupError, Setup,

@@ -345,9 +345,8 @@ impl Position {
                 FlagState::Alone if self.remaining(flag) == 0 && rules.mode != Mode::Flip => {
                     return win(side.other(), Reason::FLAG_CAPTURED);
                 }
-                FlagState::Carried(p)
-                    if (HQS & super::board::half(side == Side::Black)).contains(p) =>
-                {
+                // Carried by the other side into its own headquarters.
+                FlagState::Carried(p) if Position::headquarters(side.other()).contains(p) => {
                     return win(side.other(), Reason::FLAG_CARRIED);
                 }
                 _ => {}

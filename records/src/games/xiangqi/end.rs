@@ -4,7 +4,7 @@
 
 use crate::core::{End, Outcome, Reason, Seat};
 
-use super::board::{PALACES, Square};
+use super::board::Square;
 use super::pieces::{Back, Kind, Side};
 use super::position::Position;
 
@@ -75,10 +75,5 @@ impl Position {
         let mut buffer = Vec::new();
         self.legal_actions(&mut buffer);
         !buffer.is_empty()
-    }
-
-    /// Whether `s` is in `side`'s palace.
-    pub fn in_palace(side: Side, s: Square) -> bool {
-        PALACES[side.index()].contains(s)
     }
 }

@@ -63,18 +63,6 @@ const GROUPS: &[(&[usize], &[Kind], &str)] = &[
     ),
 ];
 
-/// Every backs error code, for the docs.
-pub const BACKS_ERRORS: &[&str] = &[
-    "malformed_backs",
-    "general_back",
-    "advisor_backs",
-    "elephant_backs",
-    "chariot_backs",
-    "horse_backs",
-    "cannon_backs",
-    "soldier_backs",
-];
-
 /// Why a side's backs are not legal.
 #[derive(Error, Debug, Clone, PartialEq, Eq, Serialize)]
 #[error("{detail}")]
@@ -168,14 +156,6 @@ impl SideBacks {
             }
         }
         out
-    }
-
-    /// The back of the piece starting on `s`, if it starts there.
-    pub fn at(&self, s: Square) -> Option<Kind> {
-        start_points(self.side)
-            .iter()
-            .position(|p| *p == s)
-            .map(|i| self.backs[i])
     }
 }
 

@@ -22,7 +22,7 @@ mod violations;
 
 pub use action::{Action, ParseActionError};
 pub use board::{Bitboard, Square};
-pub use layout::{BACKS_ERRORS, Backs, BacksError, SideBacks, unknown_start};
+pub use layout::{Backs, BacksError, SideBacks, unknown_start};
 pub use movegen::{Move, ParseMoveError};
 pub use pieces::{Back, Kind, Piece, Side};
 pub use play::Effect;

@@ -74,16 +74,6 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const PLAIN: [Kind; 7] = [
-        Kind::General,
-        Kind::Advisor,
-        Kind::Elephant,
-        Kind::Chariot,
-        Kind::Horse,
-        Kind::Cannon,
-        Kind::Soldier,
-    ];
-
     pub const ALL: [Kind; 16] = [
         Kind::General,
         Kind::Advisor,
