@@ -190,10 +190,12 @@ fn open_token<G: Rules>(
     };
     let game = keys.open::<G>(token, binding(None));
     if let Ok(hidden) = game {
+        let _ = sealed.opened_seat.set(None);
         return Ok((hidden, None));
     }
     for seat in Seat::all(records::core::MAX_SEATS as u8) {
         if let Ok(hidden) = keys.open::<G>(token, binding(Some(seat.code()))) {
+            let _ = sealed.opened_seat.set(Some(seat));
             return Ok((hidden, Some(seat)));
         }
     }
@@ -207,6 +209,9 @@ pub(crate) fn token_seat<G: Rules>(
     sealed: &Sealed,
     preset: Option<&str>,
 ) -> Result<Option<Seat>, Problem> {
+    if let Some(seat) = sealed.opened_seat.get() {
+        return Ok(*seat);
+    }
     match &sealed.token {
         None => Ok(None),
         Some(token) => open_token::<G>(keys, token, sealed, preset).map(|(_, seat)| seat),
@@ -295,9 +300,11 @@ pub(crate) fn unseal_record<G: Rules>(
     Ok(hidden)
 }
 
-/// The referee's sealed state a request carries (its `token` and `game_id` fields).
+/// The referee's sealed state a request carries (its `token` and `game_id` fields), and the
+/// seat the token turned out to be bound to once opened (a token is opened once per request).
 #[derive(Default, Clone)]
 pub(crate) struct Sealed {
     pub token: Option<String>,
     pub game_id: Option<String>,
+    pub opened_seat: std::cell::OnceCell<Option<Seat>>,
 }

@@ -93,6 +93,7 @@ fn actions_of<G: Rules>(
     let sealed = Sealed {
         token: request.token.clone(),
         game_id: request.game_id.clone(),
+        ..Default::default()
     };
     let (m, _) = the_match::<G>(
         &request.preset,
@@ -207,6 +208,7 @@ fn play_of<G: Rules>(request: &PlayRequest, settings: &Settings) -> Result<PlayR
     let sealed = Sealed {
         token: request.token.clone(),
         game_id: request.game_id.clone(),
+        ..Default::default()
     };
     let (m, hidden) = the_match::<G>(
         &request.preset,
@@ -480,6 +482,7 @@ fn view_of<G: Rules>(request: ViewRequest, settings: &Settings) -> Result<HttpRe
     let sealed = Sealed {
         token: request.token.clone(),
         game_id: request.game_id.clone(),
+        ..Default::default()
     };
     let seat = token_seat::<G>(
         &settings.keys,
@@ -501,10 +504,6 @@ fn view_of<G: Rules>(request: ViewRequest, settings: &Settings) -> Result<HttpRe
             if record.layout.is_none() {
                 record.layout = request.layout;
             }
-            let sealed = Sealed {
-                token: request.token.clone(),
-                game_id: request.game_id.clone(),
-            };
             unseal_record::<G>(&mut record, &sealed, &settings.keys)?;
             let m = final_match::<G>(&record).map_err(|e| Problem::from_replay(&e))?;
             let rules = ruleset::<G>(record.preset.as_deref(), &record.options)?;
@@ -512,10 +511,6 @@ fn view_of<G: Rules>(request: ViewRequest, settings: &Settings) -> Result<HttpRe
         }
         (text, None) => {
             let rules = ruleset::<G>(request.preset.as_deref(), &request.options)?;
-            let sealed = Sealed {
-                token: request.token.clone(),
-                game_id: request.game_id.clone(),
-            };
             let (pos, _) = hidden_truth::<G>(
                 &settings.keys,
                 &sealed,

@@ -78,6 +78,7 @@ fn unseal<G: Rules>(
             .get("game_id")
             .and_then(|v| v.as_str())
             .map(str::to_owned),
+        ..Default::default()
     };
     crate::routes::unseal_record::<G>(record, &sealed, &settings.keys).map(|_| ())
 }
