@@ -432,21 +432,12 @@ fn two_halves_merged_are_the_whole() {
 }
 
 /// Three Kingdoms' part: claim order, results by claim rank, points by place per ending.
-#[test]
-fn three_kingdoms_statistics_of_a_hand_made_set() {
-    let dir = std::env::temp_dir().join(format!("anqi-report-tk-{}", std::process::id()));
+/// `anqi report` on `lines` (JSON Lines) in a fresh directory named `name`: the report's
+/// directory and its stats.json.
+fn report_of(name: &str, lines: &[Value]) -> (std::path::PathBuf, Value) {
+    let dir = std::env::temp_dir().join(format!("anqi-report-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    // A: player 1 claims red, player 3 generals, player 2 is given black; player 3 is stated
-    // first by a resignation, player 1 second. B: a points game from a position one capture
-    // from its end (claims not seen): player 2 370, player 1 360, player 3 230.
-    let lines = [
-        json!({"game": "three-kingdoms", "players": ["Wei", "Shu", "Wu"],
-               "actions": ["a1(R)", "b1(M)", "c1(P)"],
-               "result": {"outcome": "player3>player1>player2", "reason": "resignation"}}),
-        json!({"game": "three-kingdoms", "preset": "three-kingdoms-points",
-               "start": "9/9/9/9/R7c rgb 1 - k1/R1r1/- -3- 0 50", "actions": ["a1-i1"]}),
-    ];
     let input = dir.join("games.jsonl");
     let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
     std::fs::write(&input, text.join("\n")).unwrap();
@@ -461,8 +452,24 @@ fn three_kingdoms_statistics_of_a_hand_made_set() {
         .status()
         .unwrap();
     assert!(status.success());
-    let stats: Value =
+    let stats =
         serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
+    (out, stats)
+}
+
+#[test]
+fn three_kingdoms_statistics_of_a_hand_made_set() {
+    // A: player 1 claims red, player 3 generals, player 2 is given black; player 3 is stated
+    // first by a resignation, player 1 second. B: a points game from a position one capture
+    // from its end (claims not seen): player 2 370, player 1 360, player 3 230.
+    let lines = [
+        json!({"game": "three-kingdoms", "players": ["Wei", "Shu", "Wu"],
+               "actions": ["a1(R)", "b1(M)", "c1(P)"],
+               "result": {"outcome": "player3>player1>player2", "reason": "resignation"}}),
+        json!({"game": "three-kingdoms", "preset": "three-kingdoms-points",
+               "start": "9/9/9/9/R7c rgb 1 - k1/R1r1/- -3- 0 50", "actions": ["a1-i1"]}),
+    ];
+    let (_, stats) = report_of("tk", &lines);
     assert_eq!(stats["summary"]["games"], 2);
     let tk = json!("three-kingdoms");
     let rank = |r: u64| {
@@ -525,9 +532,6 @@ fn three_kingdoms_statistics_of_a_hand_made_set() {
 
 #[test]
 fn luzhanqi_statistics_of_a_hand_made_set() {
-    let dir = std::env::temp_dir().join(format!("anqi-report-lz-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
     // A (open): red's engineer takes the flag. B (dark, from both setups): black wins by
     // resignation after three trades. C (flip): red's lieutenant carries black's flag home.
     let lines = [
@@ -540,22 +544,7 @@ fn luzhanqi_statistics_of_a_hand_made_set() {
         json!({"game": "luzhanqi", "preset": "flip",
                "start": "4c/5/5/5/5/5/5/5/5/5/1T3/3FC -- r - f^b2 0 30", "actions": ["b2-b1"]}),
     ];
-    let input = dir.join("games.jsonl");
-    let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-    std::fs::write(&input, text.join("\n")).unwrap();
-    let out = dir.join("report");
-    let status = Command::new(env!("CARGO_BIN_EXE_anqi"))
-        .args([
-            "report",
-            input.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-        ])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let stats: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
+    let (out, stats) = report_of("lz", &lines);
     assert_eq!(stats["summary"]["games"], 3);
     let mode = |m: &str| row(&stats, "lz_by_mode", &[("mode", json!(m))]);
     assert_eq!(
@@ -593,9 +582,6 @@ fn luzhanqi_statistics_of_a_hand_made_set() {
 
 #[test]
 fn xiangqi_statistics_of_a_hand_made_set() {
-    let dir = std::env::temp_dir().join(format!("anqi-report-xq-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
     // A: red's soldier on a9 flips to its chariot back (effective) and red wins by
     // resignation. B: red names the wrong advisor in a double flip and loses. C: plain
     // xiangqi, a draw by agreement.
@@ -607,22 +593,7 @@ fn xiangqi_statistics_of_a_hand_made_set() {
         json!({"game": "xiangqi-3g", "preset": "xiangqi", "actions": ["h2e2", "h9g7"],
                "result": {"outcome": "draw", "reason": "agreement"}}),
     ];
-    let input = dir.join("games.jsonl");
-    let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-    std::fs::write(&input, text.join("\n")).unwrap();
-    let out = dir.join("report");
-    let status = Command::new(env!("CARGO_BIN_EXE_anqi"))
-        .args([
-            "report",
-            input.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-        ])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let stats: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
+    let (_, stats) = report_of("xq", &lines);
     assert_eq!(stats["summary"]["games"], 3);
     let flip = |f: &str| row(&stats, "xq_flip_results", &[("flip", json!(f))]);
     assert_eq!(flip("soldier:R")["wins"].as_u64(), Some(1));
