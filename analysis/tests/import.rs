@@ -9,7 +9,7 @@ use records::core::Record;
 use records::store::{Store, test_databases};
 
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("anqi-import-{name}-{}", std::process::id()));
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("anqi-import-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

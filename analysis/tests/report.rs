@@ -50,7 +50,7 @@ fn row(stats: &Value, table: &str, keys: &[(&str, Value)]) -> serde_json::Map<St
 
 #[test]
 fn statistics_of_a_hand_made_set() {
-    let dir = std::env::temp_dir().join(format!("anqi-report-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-report");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     // A: both first flips generals (doubled), player 1 (red) resigns the opponent: p1 wins.
@@ -272,7 +272,7 @@ fn statistics_of_a_hand_made_set() {
 
 #[test]
 fn the_record_store_is_an_input() {
-    let dir = std::env::temp_dir().join(format!("anqi-report-store-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-report-store");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let input = dir.join("games.jsonl");
@@ -337,7 +337,7 @@ fn parquet_rows(path: &Path) -> usize {
 /// merged give the report of the whole, table for table, row for row.
 #[test]
 fn two_halves_merged_are_the_whole() {
-    let dir = std::env::temp_dir().join(format!("anqi-report-merge-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-report-merge");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let anqi = |args: &[&str]| {
@@ -435,7 +435,7 @@ fn two_halves_merged_are_the_whole() {
 /// `anqi report` on `lines` (JSON Lines) in a fresh directory named `name`: the report's
 /// directory and its stats.json.
 fn report_of(name: &str, lines: &[Value]) -> (std::path::PathBuf, Value) {
-    let dir = std::env::temp_dir().join(format!("anqi-report-{name}-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("anqi-report-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let input = dir.join("games.jsonl");

@@ -74,7 +74,7 @@ fn operations(spec: &Value) -> Vec<Exchange> {
 
 #[actix_web::test]
 async fn every_example_is_what_the_service_answers() {
-    let dir = std::env::temp_dir().join(format!("anqi-examples-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-examples");
     let url = records::store::test_databases(&dir, "examples").remove(0);
     let settings = api::Settings {
         store: Some(records::store::Store::open(&url).unwrap()),

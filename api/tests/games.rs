@@ -4,7 +4,7 @@ use actix_web::test;
 use serde_json::{Value, json};
 
 fn settings(name: &str, token: Option<&str>) -> Vec<api::Settings> {
-    let dir = std::env::temp_dir().join(format!("anqi-api-games-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-api-games");
     records::store::test_databases(&dir, name)
         .into_iter()
         .map(|url| api::Settings {

@@ -109,7 +109,7 @@ fn mutate(v: &mut Value, rng: &mut SmallRng) {
 
 #[actix_web::test]
 async fn mutated_requests_never_get_a_500() {
-    let dir = std::env::temp_dir().join(format!("anqi-no500-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-no500");
     let url = records::store::test_databases(&dir, "no500").remove(0);
     let settings = api::Settings {
         store: Some(records::store::Store::open(&url).unwrap()),

@@ -22,6 +22,16 @@ fn start(args: &[&str]) -> Server {
     start_with_env(args, &[])
 }
 
+/// A fresh SQLite file for one server of this test binary (under cargo's scratch directory, so
+/// that runs do not pile files up in the system's temporary directory).
+fn fresh_db(name: &str) -> std::path::PathBuf {
+    let db = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    db
+}
+
 fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Server {
     let mut command = Command::new(env!("CARGO_BIN_EXE_anqi-api"));
     for (k, v) in env {
@@ -32,9 +42,8 @@ fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Server {
         .env("ANQI_PORT", "0")
         .env(
             "DATABASE_URL",
-            std::env::temp_dir().join(format!(
-                "anqi-server-{}-{}.db",
-                std::process::id(),
+            fresh_db(&format!(
+                "anqi-server-{}.db",
                 COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             )),
         )
@@ -207,7 +216,7 @@ fn help_lists_every_setting() {
 
 #[test]
 fn stores_records_with_a_token_from_the_environment() {
-    let db = std::env::temp_dir().join(format!("anqi-server-token-{}.db", std::process::id()));
+    let db = fresh_db("anqi-server-token.db");
     let mut child = Command::new(env!("CARGO_BIN_EXE_anqi-api"))
         .env("ANQI_PORT", "0")
         .env("DATABASE_URL", &db)
@@ -420,7 +429,7 @@ fn referees_a_dark_luzhanqi_game_over_tcp() {
 /// token refuses to start and says how to set one; read-only it starts, and refuses writes.
 #[test]
 fn an_open_address_needs_a_token_or_read_only() {
-    let db = std::env::temp_dir().join(format!("anqi-server-open-{}.db", std::process::id()));
+    let db = fresh_db("anqi-server-open.db");
     let output = Command::new(env!("CARGO_BIN_EXE_anqi-api"))
         .args(["--host", "0.0.0.0", "--port", "0"])
         .env("DATABASE_URL", &db)

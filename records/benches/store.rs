@@ -21,7 +21,7 @@ fn import(c: &mut Criterion) {
     let mut group = c.benchmark_group("import");
     group.throughput(Throughput::Elements(games.len() as u64));
     group.sample_size(10);
-    let dir = std::env::temp_dir().join(format!("anqi-bench-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-bench");
     std::fs::create_dir_all(&dir).unwrap();
     let mut n = 0;
     group.bench_function("sqlite_tcga_corpus_games", |b| {

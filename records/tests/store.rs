@@ -15,7 +15,7 @@ fn corpus() -> Vec<Incoming> {
 }
 
 fn stores(name: &str) -> Vec<Store> {
-    let dir = std::env::temp_dir().join(format!("anqi-store-tests-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-store-tests");
     test_databases(&dir, name)
         .iter()
         .map(|url| Store::open(url).unwrap_or_else(|e| panic!("{e}")))

@@ -79,7 +79,7 @@ struct OldGame {
 }
 
 fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("anqi-migration-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-migration");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     for suffix in ["", "-wal", "-shm"] {
