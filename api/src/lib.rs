@@ -13,6 +13,7 @@ use utoipa::OpenApi;
 use utoipa_swagger_ui::SwaggerUi;
 
 pub mod body;
+pub mod contract;
 pub mod examples;
 pub mod examples_lz;
 pub mod examples_tk;
@@ -90,6 +91,9 @@ pub fn app(
         )
         .wrap(problem::catch_all())
         .configure(routes::configure)
-        .service(SwaggerUi::new("/docs/{_:.*}").url("/v1/openapi.json", openapi::ApiDoc::openapi()))
+        .service(
+            SwaggerUi::new("/docs/{_:.*}")
+                .external_url_unchecked("/v1/openapi.json", openapi::document()),
+        )
         .default_service(web::to(routes::not_found))
 }

@@ -40,6 +40,14 @@ use crate::routes::{games, meta, positions, records_routes, setups};
 )]
 pub struct ApiDoc;
 
+/// The document the service serves at `/v1/openapi.json`: utoipa's, made an exact contract
+/// ([`crate::contract`]).
+pub fn document() -> serde_json::Value {
+    let mut doc = serde_json::to_value(ApiDoc::openapi()).expect("the document is JSON");
+    crate::contract::apply(&mut doc);
+    doc
+}
+
 /// The bearer token scheme of the write endpoints.
 struct BearerToken;
 

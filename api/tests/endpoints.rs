@@ -430,9 +430,13 @@ async fn actions_and_play() {
     )
     .await;
     assert_eq!(status, 400);
-    // Options override the preset; a bad one is a 400 (wrong type).
-    let (status, _) = post("/v1/actions", json!({"options": {"no_progress": "many"}})).await;
-    assert_eq!(status, 400);
+    // Options override the preset; options that are not the game's (a wrong type, another
+    // game's option) are an invalid ruleset: the document's options are any game's.
+    let (status, v) = post("/v1/actions", json!({"options": {"no_progress": "many"}})).await;
+    assert_eq!(
+        (status, v["type"].as_str(), v["field"].as_str()),
+        (422, Some("/problems/invalid-ruleset"), Some("options"))
+    );
 }
 
 #[actix_web::test]

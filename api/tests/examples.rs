@@ -6,7 +6,7 @@ use serde_json::Value;
 use utoipa::OpenApi;
 
 fn spec() -> Value {
-    serde_json::to_value(api::openapi::ApiDoc::openapi()).unwrap()
+    api::openapi::document()
 }
 
 /// One example exchange: method, path, the request (content type, example) and the 200

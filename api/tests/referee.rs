@@ -238,13 +238,15 @@ async fn a_token_opens_only_for_its_own_game() {
     let other_app = actix_test::init_service(api::app(api::Settings::default())).await;
     let (status, _) = post!(other_app, "/v1/play", play(&a["token"], &a["game_id"]));
     assert_eq!(status, 422);
-    // A token needs its game id, and is not given with a layout.
+    // A token opens only with its game id (422 like any token that does not open), and is
+    // not given with a layout.
     let (status, text) = post!(
         app,
         "/v1/play",
         json!({"action": "a1", "token": a["token"]})
     );
-    assert_eq!(status, 400, "{text}");
+    assert_eq!(status, 422, "{text}");
+    assert!(text.contains("/problems/invalid-token"), "{text}");
     let (status, text) = post!(
         app,
         "/v1/play",

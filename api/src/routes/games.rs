@@ -222,7 +222,7 @@ pub struct StoredGame {
 #[serde(deny_unknown_fields)]
 pub struct GetQuery {
     /// `json` (the default) or `tcga` (the TCGA text of a `tcga` record).
-    #[param(example = "json")]
+    #[param(example = "json", pattern = "^(json|tcga)$")]
     #[serde(default)]
     pub format: Option<String>,
 }
@@ -232,7 +232,9 @@ pub struct GetQuery {
 #[utoipa::path(get, path = "/v1/games/{id}", tag = "games",
     params(("id" = i64, Path, description = "The game's id", example = 1), GetQuery),
     responses(
-        (status = 200, description = "The game.", body = StoredGame, example = examples::stored_game),
+        (status = 200, description = "The game: JSON, or TCGA text with `format=tcga`.", content(
+            (StoredGame = "application/json", example = examples::stored_game),
+            (String = "text/plain"))),
         (status = 404, description = "No such game.", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "TCGA asked for a game that is not under plain `tcga` rules.", body = Problem,
             content_type = "application/problem+json")))]

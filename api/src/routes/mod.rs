@@ -102,8 +102,9 @@ pub(crate) fn ruleset<G: Rules>(
         RulesetError::UnknownPreset { .. } => {
             Problem::new("unknown-preset", e.to_string()).field("preset")
         }
+        // The document's options are any game's: being this game's is semantic (422).
         RulesetError::Malformed(_) => {
-            Problem::new("malformed-json", e.to_string()).field("options")
+            Problem::new("invalid-ruleset", e.to_string()).field("options")
         }
         RulesetError::Invalid(_) => Problem::new("invalid-ruleset", e.to_string()).field("options"),
     })
@@ -117,8 +118,9 @@ pub(crate) fn position<G: Rules>(
     hidden: Option<&G::Hidden>,
 ) -> Result<G::Position, Problem> {
     let Some(text) = text else {
+        // No start without the hidden truth it needs (a dark Luzhanqi game's setups).
         return G::start(rules, hidden)
-            .map_err(|e| Problem::new("bad-parameter", e).field("layout"));
+            .map_err(|e| Problem::new("invalid-position", e).field("layout"));
     };
     let pos = parsed_position::<G>(text)?;
     G::position_fits(rules, &pos)
@@ -177,7 +179,11 @@ fn open_token<G: Rules>(
     preset: Option<&str>,
 ) -> Result<(G::Hidden, Option<Seat>), Problem> {
     let game_id = sealed.game_id.as_deref().ok_or_else(|| {
-        Problem::new("bad-parameter", "a token needs the game_id its deal gave").field("game_id")
+        Problem::new(
+            "invalid-token",
+            "a token opens only with the game_id its deal gave",
+        )
+        .field("game_id")
     })?;
     let preset = records::core::rules::find_preset(G::presets(), preset)
         .map_err(|e| Problem::new("unknown-preset", e.to_string()).field("preset"))?

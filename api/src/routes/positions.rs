@@ -45,7 +45,7 @@ pub struct ActionsRequest {
     /// The referee's sealed state from `POST /v1/deal`, accepted and checked
     /// (the legal actions never depend on it).
     #[serde(default)]
-    #[schema(example = "v1.ephemeral.q0Jb…")]
+    #[schema(example = "v1.ephemeral.q0Jb-token-from-deal")]
     pub token: Option<String>,
     /// The game id from `POST /v1/deal`: a token opens only for its own game.
     #[serde(default)]
@@ -156,7 +156,7 @@ pub struct PlayRequest {
     /// The referee's sealed state from `POST /v1/deal`, in place of a clear `layout`: the
     /// service opens it to fill in what flips and dark captures reveal.
     #[serde(default)]
-    #[schema(example = "v1.ephemeral.q0Jb…")]
+    #[schema(example = "v1.ephemeral.q0Jb-token-from-deal")]
     pub token: Option<String>,
     /// The game id from `POST /v1/deal`: a token opens only for its own game.
     #[serde(default)]
@@ -444,7 +444,7 @@ pub struct ViewRequest {
     /// The referee's sealed state from `POST /v1/deal`, in place of a clear `layout`: used
     /// like a layout, never shown.
     #[serde(default)]
-    #[schema(example = "v1.ephemeral.q0Jb…")]
+    #[schema(example = "v1.ephemeral.q0Jb-token-from-deal")]
     pub token: Option<String>,
     /// The game id from `POST /v1/deal`: a token opens only for its own game.
     #[serde(default)]

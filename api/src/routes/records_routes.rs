@@ -20,7 +20,7 @@ use crate::routes::{default_game, game_kind};
 /// (`text/plain`). An invalid record is a verdict (200), not an error; a body that is not a
 /// record at all is a 400.
 #[utoipa::path(post, path = "/v1/validate", tag = "records",
-    params(("anqi-token" = Option<String>, Header, description = "The referee's sealed state from `POST /v1/deal`, in place of the record's layout (the game id is the record's `metadata.game_id`).", example = "v1.ephemeral.q0Jb…")),
+    params(("anqi-token" = Option<String>, Header, description = "The referee's sealed state from `POST /v1/deal`, in place of the record's layout (the game id is the record's `metadata.game_id`).", example = "v1.ephemeral.q0Jb-token-from-deal")),
     request_body(description = "A JSON record, or a TCGA record as text.", content(
         (Record = "application/json", example = examples::validate_request),
         (String = "text/plain", example = examples::tcga_text))),

@@ -13,7 +13,7 @@ use crate::problem::Problem;
 #[serde(deny_unknown_fields)]
 pub struct SetupRequest {
     /// `red` (ranks 1–6, moves first) or `black` (ranks 7–12).
-    #[schema(example = "red")]
+    #[schema(example = "red", pattern = "^(red|black)$")]
     pub side: String,
     /// The side's six ranks as on the board, the rank farthest from red first (red: 6 down to
     /// 1; black: 12 down to 7), `/`-separated, a digit for empty points (the camps): see

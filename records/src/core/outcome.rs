@@ -215,8 +215,13 @@ impl<'de> serde::Deserialize<'de> for Outcome {
     }
 }
 
-/// The pattern of an outcome code, for the OpenAPI document.
-pub const OUTCOME_PATTERN: &str = "^(player1|player2|draw|player[123]([>=]player[123]){1,2})$";
+/// The pattern of a ranking, for the OpenAPI document: every seat of the table once, in
+/// order of places (the plain two-seat codes are an enum beside it: a `oneOf` must not match
+/// both).
+pub const RANKING_PATTERN: &str = "^(player1[>=]player2|player2[>=]player1|\
+    player1[>=]player2[>=]player3|player1[>=]player3[>=]player2|\
+    player2[>=]player1[>=]player3|player2[>=]player3[>=]player1|\
+    player3[>=]player1[>=]player2|player3[>=]player2[>=]player1)$";
 
 #[cfg(feature = "openapi")]
 impl utoipa::PartialSchema for Outcome {
@@ -232,7 +237,7 @@ impl utoipa::PartialSchema for Outcome {
             .item(
                 ObjectBuilder::new()
                     .schema_type(SchemaType::new(Type::String))
-                    .pattern(Some(OUTCOME_PATTERN))
+                    .pattern(Some(RANKING_PATTERN))
                     .description(Some(
                         "A three-seat game: the seats from first to last, `>` between places \
                          and `=` between tied seats, e.g. `player2>player1=player3`.",

@@ -213,7 +213,7 @@ impl utoipa::PartialSchema for StatedOutcome {
             .item(
                 ObjectBuilder::new()
                     .schema_type(SchemaType::new(Type::String))
-                    .pattern(Some(super::outcome::OUTCOME_PATTERN))
+                    .pattern(Some(super::outcome::RANKING_PATTERN))
                     .description(Some(
                         "A three-seat ranking, e.g. `player2>player1=player3`.",
                     )),

@@ -532,11 +532,17 @@ pub struct GameFilter {
     #[serde(default)]
     pub result: Option<String>,
     /// Only games played on or after this date (YYYY-MM-DD); games without a date are left out.
-    #[cfg_attr(feature = "openapi", param(example = "2022-01-01"))]
+    #[cfg_attr(
+        feature = "openapi",
+        param(example = "2022-01-01", pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+    )]
     #[serde(default)]
     pub date_from: Option<String>,
     /// Only games played on or before this date (YYYY-MM-DD).
-    #[cfg_attr(feature = "openapi", param(example = "2022-12-31"))]
+    #[cfg_attr(
+        feature = "openapi",
+        param(example = "2022-12-31", pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+    )]
     #[serde(default)]
     pub date_to: Option<String>,
     /// Only games with an id greater than this (the `next` of the previous page).
@@ -544,7 +550,7 @@ pub struct GameFilter {
     #[serde(default)]
     pub after: Option<i64>,
     /// Page size, 1–1000 (default 100).
-    #[cfg_attr(feature = "openapi", param(example = 50))]
+    #[cfg_attr(feature = "openapi", param(example = 50, minimum = 1, maximum = 1000))]
     #[serde(default = "default_limit")]
     pub limit: i64,
 }
