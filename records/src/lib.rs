@@ -8,6 +8,7 @@
 
 pub mod core;
 pub mod formats;
+pub mod fuzzing;
 pub mod games;
 #[cfg(feature = "seal")]
 pub mod seal;

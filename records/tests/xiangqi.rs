@@ -520,6 +520,14 @@ fn notation_round_trips_and_errors_are_typed() {
         "4k4/9/9/9/9/9/9/9/9/4K4 w - a0s - -- 0 1",
         "4k4/9/9/9/9/9/9/9/9/4K4 w - - e5 -- 0 1",
         "4k4/9/9/9/9/9/9/9/9/4K4 w - - - x- 0 1",
+        // Found by fuzzing: a piece past the rank's last point was dropped silently, and a
+        // long run of digits wrapped round (u8) to a rank's width.
+        "rnbakabnr/9p/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        &format!("4k4/9/9/9/9/9/9/9/9/4K4{}1 w - - 0 1", "5".repeat(51)),
+        &format!(
+            "4k4/9/9/9/9/9/9/9/9/4K4 w 9/9/9/9/9/9/9/9/9/4{}A4 - - -- 0 1",
+            "9".repeat(28)
+        ),
     ] {
         assert!(bad.parse::<Position>().is_err(), "{bad}");
     }

@@ -200,18 +200,28 @@ pub(crate) fn parse_board(board: &str, pos: &mut Position) -> Result<(), ParseFe
     }
     for (i, text) in ranks.iter().enumerate() {
         let rank = RANKS - 1 - i as u8;
-        let mut file = 0u8;
+        // Counted wide and checked at every step: a long run of digits must not wrap round
+        // to a rank's width, and nothing may stand past the rank's last point (fuzzing found
+        // both: `p3555…5P` and `9p`).
+        let mut file = 0u32;
+        let too_long = || ParseFenError::Rank {
+            rank,
+            detail: format!("{text:?} describes more than {FILES} points"),
+        };
         for c in text.chars() {
             if let Some(n) = c.to_digit(10).filter(|n| (1..=9).contains(n)) {
-                file += n as u8;
+                file += n;
+                if file > u32::from(FILES) {
+                    return Err(too_long());
+                }
                 continue;
             }
             let piece = Piece::from_char(c).ok_or_else(|| ParseFenError::Rank {
                 rank,
                 detail: format!("unknown piece letter {c:?}"),
             })?;
-            if file >= FILES {
-                break;
+            if file >= u32::from(FILES) {
+                return Err(too_long());
             }
             let s = Square::at(file as i8, rank as i8).expect("on the board");
             if piece.kind == Kind::General && pos.generals[piece.side.index()].is_some() {
@@ -223,7 +233,7 @@ pub(crate) fn parse_board(board: &str, pos: &mut Position) -> Result<(), ParseFe
             pos.put(s, piece);
             file += 1;
         }
-        if file != FILES {
+        if file != u32::from(FILES) {
             return Err(ParseFenError::Rank {
                 rank,
                 detail: format!("{text:?} describes {file} points"),
@@ -285,10 +295,14 @@ fn parse_backs(field: &str, pos: &mut Position) -> Result<(), ParseFenError> {
     }
     for (i, text) in ranks.iter().enumerate() {
         let rank = RANKS - 1 - i as u8;
-        let mut file = 0u8;
+        // Counted wide: a run of digits must not wrap round onto the board.
+        let mut file = 0u32;
         for c in text.chars() {
             if let Some(n) = c.to_digit(10).filter(|n| (1..=9).contains(n)) {
-                file += n as u8;
+                file += n;
+                if file > u32::from(FILES) {
+                    return Err(bad(format!("rank {rank} describes more than 9 points")));
+                }
                 continue;
             }
             let s = Square::at(file as i8, rank as i8)
@@ -311,7 +325,7 @@ fn parse_backs(field: &str, pos: &mut Position) -> Result<(), ParseFenError> {
             pos.set(s, piece);
             file += 1;
         }
-        if file != FILES {
+        if file != u32::from(FILES) {
             return Err(bad(format!("rank {rank} describes {file} points")));
         }
     }
