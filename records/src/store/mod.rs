@@ -97,7 +97,11 @@ impl Store {
             url: redact(url),
             message: e.to_string(),
         };
+        // One connection first, outside the pool: a database that cannot be opened (a wrong
+        // password, a server that refuses, a read-only file system) is then a precise error at
+        // once, not the pool's "timed out waiting for connection" ten seconds later.
         let store = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            PgConnection::establish(url).map_err(|e| open_error(&e))?;
             let pool = Pool::builder()
                 .max_size(8)
                 .connection_timeout(Duration::from_secs(10))
@@ -106,6 +110,14 @@ impl Store {
             Store::Postgres(pool)
         } else {
             let path = url.strip_prefix("sqlite://").unwrap_or(url);
+            let mut probe = SqliteConnection::establish(path).map_err(|e| open_error(&e))?;
+            SqliteSettings.on_acquire(&mut probe).map_err(|e| {
+                open_error(&format!(
+                    "{e} (SQLite writes the file and, beside it, its -wal and -shm files: is \
+                     the file or its directory read-only?)"
+                ))
+            })?;
+            drop(probe);
             let pool = Pool::builder()
                 .max_size(4)
                 .connection_timeout(Duration::from_secs(10))
