@@ -3,6 +3,7 @@
 
 use actix_web::HttpRequest;
 use actix_web::http::header;
+use records::core::record::Object;
 use serde::de::DeserializeOwned;
 
 use crate::problem::Problem;
@@ -67,47 +68,20 @@ pub fn json<T: DeserializeOwned>(
     parse_json(body, limits)
 }
 
-/// Parses JSON text after checking its nesting depth.
+/// Parses a JSON object (every body is one: serde alone would read a struct from an array
+/// too) after checking its nesting depth.
 pub fn parse_json<T: DeserializeOwned>(body: &[u8], limits: &Limits) -> Result<T, Problem> {
     check_depth(body, limits.max_json_depth)?;
-    let parsed = serde_json::from_slice(body).map_err(|e| {
-        let mut p = Problem::new("malformed-json", e.to_string());
-        if e.line() > 0 {
-            p.line = Some(e.line());
-            p.column = Some(e.column());
-        }
-        p
-    })?;
-    objects_are_objects(body)?;
-    Ok(parsed)
-}
-
-/// serde reads a struct from a JSON array too (its fields in order): `[]` would be a request
-/// with every field defaulted. The document says objects, so the request, its `record` and a
-/// record's `result` must be objects.
-fn objects_are_objects(body: &[u8]) -> Result<(), Problem> {
-    use serde_json::Value;
-    let not_object = |what: &str| {
-        Err(Problem::new(
-            "malformed-json",
-            format!("{what} is a JSON object, not an array"),
-        ))
-    };
-    let Ok(value) = serde_json::from_slice::<Value>(body) else {
-        return Ok(());
-    };
-    let Value::Object(request) = &value else {
-        return not_object("the body");
-    };
-    let record = match request.get("record") {
-        Some(Value::Array(_)) => return not_object("`record`"),
-        Some(record @ Value::Object(_)) => record,
-        _ => &value,
-    };
-    if let Some(Value::Array(_)) = record.get("result") {
-        return not_object("`result`");
-    }
-    Ok(())
+    serde_json::from_slice::<Object<T>>(body)
+        .map(|Object(t)| t)
+        .map_err(|e| {
+            let mut p = Problem::new("malformed-json", e.to_string());
+            if e.line() > 0 {
+                p.line = Some(e.line());
+                p.column = Some(e.column());
+            }
+            p
+        })
 }
 
 /// Rejects JSON nested deeper than `max` before parsing it, so that no body can make the

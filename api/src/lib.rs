@@ -9,7 +9,6 @@
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::{App, web};
-use utoipa::OpenApi;
 use utoipa_swagger_ui::SwaggerUi;
 
 pub mod body;

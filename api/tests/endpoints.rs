@@ -76,6 +76,43 @@ async fn expect_problem(
     p
 }
 
+/// Every body, the record it carries and a record's result are JSON objects: serde would read
+/// a struct from an array (its fields in order), so `[]` was a request with every field
+/// defaulted (found by the contract test).
+#[actix_web::test]
+async fn structs_are_objects_never_arrays() {
+    let cases = [
+        ("/v1/render", "[]"),
+        ("/v1/deal", "[]"),
+        ("/v1/score", r#"{"record": []}"#),
+        ("/v1/view", r#"{"player": "player1", "record": []}"#),
+        ("/v1/validate", r#"{"actions": [], "result": ["draw"]}"#),
+    ];
+    for (uri, body) in cases {
+        let p = expect_problem(
+            api::Limits::default(),
+            "POST",
+            uri,
+            Some("application/json"),
+            body,
+            400,
+            "malformed-json",
+        )
+        .await;
+        assert!(
+            p["detail"].as_str().unwrap().contains("a JSON object"),
+            "{uri}: {p}"
+        );
+    }
+    // The objects themselves still read.
+    let (status, _) = post(
+        "/v1/validate",
+        json!({"actions": [], "result": {"outcome": "draw"}}),
+    )
+    .await;
+    assert_eq!(status, 200);
+}
+
 #[actix_web::test]
 async fn the_problem_examples_are_real() {
     for (name, path, body) in PROBLEM_REQUESTS {

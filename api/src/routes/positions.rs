@@ -40,7 +40,7 @@ pub struct ActionsRequest {
     /// The game so far, in place of `position`: replayed (with the token or layout filling in
     /// its flips) so that the repetition and long-chase rules see the whole history. A referee
     /// should send it; a bare position has no history.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "records::core::record::optional_object")]
     pub record: Option<Record>,
     /// The referee's sealed state from `POST /v1/deal`, accepted and checked
     /// (the legal actions never depend on it).
@@ -151,7 +151,7 @@ pub struct PlayRequest {
     /// The game so far, in place of `position`: replayed (with the token or layout filling in
     /// its flips) so that the repetition and long-chase rules see the whole history. A referee
     /// should send it; a bare position has no history.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "records::core::record::optional_object")]
     pub record: Option<Record>,
     /// The referee's sealed state from `POST /v1/deal`, in place of a clear `layout`: the
     /// service opens it to fill in what flips and dark captures reveal.
@@ -435,7 +435,7 @@ pub struct ViewRequest {
     #[serde(default)]
     pub position: Option<String>,
     /// A record: its final position is viewed (its own preset and layout are used).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "records::core::record::optional_object")]
     pub record: Option<Record>,
     /// The layout, if the caller has it: accepted, used to complete the record, never shown.
     #[serde(default)]

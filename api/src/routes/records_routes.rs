@@ -121,6 +121,7 @@ fn read_record(req: &HttpRequest, bytes: &[u8], limits: &Limits) -> Result<Recor
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScoreRequest {
+    #[serde(deserialize_with = "records::core::record::object")]
     pub record: Record,
     /// Stake S in coins (default 100).
     #[serde(default)]

@@ -42,7 +42,11 @@ pub struct Record {
     /// The actions in notation, one per ply (Banqi: `b6(K)`, `a2-a3`, `a2-a3(k)-a4`).
     pub actions: Vec<String>,
     /// The result the record claims; absent when unknown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "optional_object"
+    )]
     pub result: Option<StatedResult>,
     /// Anything else (date, event, source, time control …).
     #[serde(default, skip_serializing_if = "Map::is_empty")]
@@ -259,4 +263,44 @@ mod tests {
         }
         assert!(serde_json::from_value::<StatedOutcome>(Value::from("won")).is_err());
     }
+}
+
+/// serde reads a struct from a JSON array too (its fields in order): `[]` would be a record
+/// with every field defaulted. A record, its result and the requests that carry one are JSON
+/// objects: [`Object`] reads `T` from an object only.
+pub struct Object<T>(pub T);
+
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Object<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Object<T>, D::Error> {
+        struct ObjectOnly<T>(std::marker::PhantomData<T>);
+        impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for ObjectOnly<T> {
+            type Value = T;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+            }
+        }
+        d.deserialize_map(ObjectOnly(std::marker::PhantomData))
+            .map(Object)
+    }
+}
+
+/// For `#[serde(deserialize_with)]` on an optional struct field: absent, `null` or an object.
+pub fn optional_object<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    Ok(Option::<Object<T>>::deserialize(d)?.map(|Object(t)| t))
+}
+
+/// For `#[serde(deserialize_with)]` on a struct field: an object.
+pub fn object<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    Ok(Object::<T>::deserialize(d)?.0)
 }
