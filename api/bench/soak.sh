@@ -5,6 +5,10 @@
 #
 #   api/bench/soak.sh [seconds] [connections]      (default 600 s, 32 connections)
 #
+# ANQI_SOAK_WRITES=0 leaves the store writes out of the mix.
+# ANQI_API_BIN=<path> soaks that binary instead of building target/release/anqi-api (to
+# compare two builds side by side).
+#
 # Prints the RSS table, wrk's latency distribution and its error counts: a sound run has no
 # socket errors and no non-2xx responses, and an RSS that levels off.
 set -euo pipefail
@@ -17,12 +21,13 @@ if ! command -v wrk >/dev/null; then
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
   $sudo_cmd apt-get install -y wrk >/dev/null
 fi
-cargo build --release -p api --bin anqi-api
+bin="${ANQI_API_BIN:-target/release/anqi-api}"
+[ -n "${ANQI_API_BIN:-}" ] || cargo build --release -p api --bin anqi-api
 log="$(mktemp)"
 db_dir="$(mktemp -d)"
 export ANQI_SOAK_TOKEN="soak-$(head -c 12 /dev/urandom | base64 | tr -dc a-zA-Z0-9)"
 ANQI_LOG=warn ANQI_PORT=0 ANQI_TOKEN="$ANQI_SOAK_TOKEN" DATABASE_URL="$db_dir/anqi.db" \
-  target/release/anqi-api >"$log" 2>&1 &
+  "$bin" >"$log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; rm -rf "$log" "$db_dir"' EXIT
 for _ in $(seq 50); do
