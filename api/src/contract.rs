@@ -11,6 +11,7 @@
 //! - an optional body is optional (`POST /v1/deal` deals from an empty body).
 
 use serde_json::{Value, json};
+
 /// Applies the contract's passes to the document utoipa derives (`ApiDoc`).
 pub fn apply(doc: &mut Value) {
     statuses(doc);
