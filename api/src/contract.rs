@@ -182,12 +182,24 @@ fn patterns(doc: &mut Value) {
             continue;
         };
         for (field, property) in properties.iter_mut() {
-            let pattern = match field.as_str() {
-                "position" | "start" => POSITION,
-                "action" | "last_action" => ACTION,
+            let (pattern, semantics) = match field.as_str() {
+                "position" | "start" => (
+                    POSITION,
+                    "The pattern checks the fields; each game's grammar (ranks, pieces, counts) \
+                     is in docs/notation.md, and a position that breaks it is refused \
+                     (`malformed-position`, or `invalid-position` when it cannot occur).",
+                ),
+                "action" | "last_action" => (
+                    ACTION,
+                    "The pattern checks the token; which forms exist is the game's \
+                     (docs/notation.md), and whether an action is legal is the rules' \
+                     (`malformed-action`, `illegal-action`).",
+                ),
                 _ => continue,
             };
             property["pattern"] = json!(pattern);
+            let text = property["description"].as_str().unwrap_or_default();
+            property["description"] = json!(format!("{text} {semantics}").trim().to_owned());
         }
     }
     schemas.insert(

@@ -19,7 +19,8 @@ use crate::routes::{games, meta, positions, records_routes, setups};
             masked to its seat, never the referee's. Stateless: every request carries the position or record it is about. \
             Errors are RFC 9457 problem details (application/problem+json): 400 malformed input, \
             422 well-formed but illegal, 404/405 unknown route or method, 413 too large, 415 wrong \
-            media type; `GET /problems` lists the problem types.",
+            media type, 408 a request not sent in time (`--client-request-timeout`, any \
+            operation); `GET /problems` lists the problem types.",
         license(name = "MIT OR Apache-2.0")
     ),
     paths(
