@@ -3,7 +3,6 @@
 
 use actix_web::test;
 use serde_json::Value;
-use utoipa::OpenApi;
 
 fn spec() -> Value {
     api::openapi::document()

@@ -5,7 +5,6 @@ use actix_web::test;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
-use utoipa::OpenApi;
 
 /// Strings that stress the parsers: notation fragments, odd characters, huge numbers.
 const WORDS: &[&str] = &[

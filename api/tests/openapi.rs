@@ -2,7 +2,6 @@
 //! `api/tests/openapi.snapshot.json` (regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p api`).
 
 use serde_json::Value;
-use utoipa::OpenApi;
 
 const SNAPSHOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/openapi.snapshot.json");
 
