@@ -24,34 +24,15 @@ fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz")
 }
 
-/// Positions, actions and hidden truths along random games of `G` (game index `g`), as the
-/// notation target reads them: game byte, parser byte, text.
+/// Positions, actions and hidden truths along a random game of `G` (game index `g`) under
+/// each preset, as the notation target reads them: game byte, parser byte, text.
 fn notation_seeds<G: Rules>(g: u8, out: &mut Vec<Vec<u8>>) {
-    for (p, preset) in G::presets().iter().enumerate() {
-        let mut rng = StdRng::seed_from_u64(p as u64);
-        let hidden = G::deal(&preset.ruleset, &mut rng);
-        let mut m = G::new_match(
-            preset.ruleset,
-            G::start(&preset.ruleset, Some(&hidden)).unwrap(),
-        );
-        let seed = |which: u8, text: String| [&[g, which][..], text.as_bytes()].concat();
-        out.push(seed(2, G::hidden_value(&hidden).to_string()));
-        let mut legal = Vec::new();
-        for ply in 0..60 {
-            if G::end(&m).is_some() {
-                break;
-            }
-            if ply % 10 == 0 {
-                out.push(seed(0, G::position(&m).to_string()));
-            }
-            G::legal_actions(&m, &mut legal);
-            let pick = legal[rng.random_range(0..legal.len())].clone();
-            let action = G::reveal(pick, G::position(&m), Some(&hidden)).unwrap();
-            G::play(&mut m, &action).unwrap();
-            if ply % 5 == 0 {
-                out.push(seed(1, action.to_string()));
-            }
-        }
+    for p in 0..G::presets().len() {
+        let game = common::random_game::random_game::<G>(p, p as u64, 60);
+        let seed = |which: u8, text: &str| [&[g, which][..], text.as_bytes()].concat();
+        out.push(seed(2, &game.hidden));
+        out.extend(game.positions.iter().step_by(10).map(|t| seed(0, t)));
+        out.extend(game.actions.iter().step_by(5).map(|t| seed(1, t)));
     }
 }
 

@@ -13,32 +13,6 @@ use records::formats::{Format, parse_records};
 use records::games::GameKind;
 use records::with_game;
 
-/// Valid inputs of game `G` to mutate: positions and actions along a random game, and its
-/// hidden truth.
-fn samples<G: Rules>(seed: u64) -> (Vec<String>, Vec<String>, String) {
-    let preset = &G::presets()[seed as usize % G::presets().len()];
-    let mut rng = StdRng::seed_from_u64(seed);
-    let hidden = G::deal(&preset.ruleset, &mut rng);
-    let mut m = G::new_match(
-        preset.ruleset,
-        G::start(&preset.ruleset, Some(&hidden)).unwrap(),
-    );
-    let (mut positions, mut actions) = (vec![G::position(&m).to_string()], Vec::new());
-    let mut legal = Vec::new();
-    for _ in 0..40 {
-        if G::end(&m).is_some() {
-            break;
-        }
-        G::legal_actions(&m, &mut legal);
-        let pick = legal[rand::RngExt::random_range(&mut rng, 0..legal.len())].clone();
-        let action = G::reveal(pick, G::position(&m), Some(&hidden)).unwrap();
-        G::play(&mut m, &action).unwrap();
-        actions.push(action.to_string());
-        positions.push(G::position(&m).to_string());
-    }
-    (positions, actions, G::hidden_value(&hidden).to_string())
-}
-
 /// `text` with `edits` random edits: a character replaced, inserted or removed, from the
 /// characters notations use.
 fn mutate(text: &str, edits: &[(u8, usize, char)]) -> String {
@@ -77,7 +51,12 @@ fn edit() -> impl Strategy<Value = (u8, usize, char)> {
 static PARSED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 fn parsers_hold<G: Rules>(seed: u64, edits: &[(u8, usize, char)]) {
-    let (positions, actions, hidden) = samples::<G>(seed);
+    // Valid inputs to mutate: positions and actions along a random game, and its hidden truth.
+    let common::random_game::RandomGame {
+        positions,
+        actions,
+        hidden,
+    } = common::random_game::random_game::<G>(seed as usize, seed, 40);
     for text in &positions {
         let bad = mutate(text, edits);
         if let Ok(pos) = G::parse_position(&bad) {

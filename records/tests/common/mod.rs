@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod banqi;
+pub mod random_game;
 
 use std::io::Read;
 

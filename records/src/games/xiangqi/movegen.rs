@@ -47,39 +47,25 @@ impl fmt::Display for Move {
 }
 
 const ALL: Bitboard = Bitboard((1 << 90) - 1);
+/// The eight leaps (±a, ±b) and (±b, ±a), clockwise from (a, b).
+const fn leaps(a: i8, b: i8) -> [(i8, i8); 8] {
+    [
+        (a, b),
+        (b, a),
+        (b, -a),
+        (a, -b),
+        (-a, -b),
+        (-b, -a),
+        (-b, a),
+        (-a, b),
+    ]
+}
 /// 駝's leaps: (2,3) and (3,2) in every direction.
-const CAMEL: [(i8, i8); 8] = [
-    (2, 3),
-    (3, 2),
-    (3, -2),
-    (2, -3),
-    (-2, -3),
-    (-3, -2),
-    (-3, 2),
-    (-2, 3),
-];
+const CAMEL: [(i8, i8); 8] = leaps(2, 3);
 /// 騾's leaps: (1,3) and (3,1) in every direction.
-const MULE: [(i8, i8); 8] = [
-    (1, 3),
-    (3, 1),
-    (3, -1),
-    (1, -3),
-    (-1, -3),
-    (-3, -1),
-    (-3, 1),
-    (-1, 3),
-];
+const MULE: [(i8, i8); 8] = leaps(1, 3);
 /// A chess knight's jumps (妃).
-const KNIGHT: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
+const KNIGHT: [(i8, i8); 8] = leaps(1, 2);
 
 impl Position {
     /// The rule `piece` moves by now (a 骉 borrows the last-moved piece's; none after a flip),
