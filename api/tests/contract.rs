@@ -10,18 +10,11 @@
 //! Run it alone: `cargo test -p api --test contract -- --nocapture`. Seed and examples:
 //! `ANQI_CONTRACT_SEED`, `ANQI_CONTRACT_EXAMPLES` (default 1 and 20).
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+mod common;
+use common::Server;
 
 /// The schemathesis command: `ANQI_SCHEMATHESIS`, or `st` on the PATH.
 fn schemathesis() -> Option<String> {
@@ -52,23 +45,17 @@ fn the_service_keeps_its_openapi_contract() {
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).unwrap();
     // A store with a write token, so that every operation (writes too) is exercised.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_anqi-api"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_anqi-api"));
+    command
         .env("ANQI_PORT", "0")
         .env("DATABASE_URL", scratch.join("games.db"))
         .env("ANQI_TOKEN", "contract-token")
         .env_remove("ANQI_HOST")
         .env_remove("ANQI_READ_ONLY")
         .env_remove("ANQI_SEAL_KEY_FILE")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start anqi-api");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let _server = Server(child);
-    let addr = line.trim().rsplit("http://").next().unwrap().to_owned();
+        .stderr(Stdio::null());
+    let server = Server::spawn(command);
+    let addr = &server.addr;
     let seed = std::env::var("ANQI_CONTRACT_SEED").unwrap_or_else(|_| "1".into());
     let examples = std::env::var("ANQI_CONTRACT_EXAMPLES").unwrap_or_else(|_| "20".into());
     let hooks = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/contract");

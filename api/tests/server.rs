@@ -1,22 +1,13 @@
 //! The real `anqi-api` binary on an ephemeral port, spoken to over TCP.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-struct Server {
-    child: Child,
-    addr: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+mod common;
+use common::Server;
 
 fn start(args: &[&str]) -> Server {
     start_with_env(args, &[])
@@ -37,7 +28,7 @@ fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Server {
     for (k, v) in env {
         command.env(k, v);
     }
-    let mut child = command
+    command
         .args(args)
         .env("ANQI_PORT", "0")
         .env(
@@ -50,16 +41,8 @@ fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Server {
         .env_remove("ANQI_TOKEN")
         .env_remove("ANQI_HOST")
         .env_remove("ANQI_SEAL_KEY_FILE")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start anqi-api");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line.trim().rsplit("http://").next().unwrap().to_owned();
-    Server { child, addr }
+        .stderr(Stdio::piped());
+    Server::spawn(command)
 }
 
 /// One HTTP/1.1 exchange: (status, content type, body).
@@ -217,22 +200,13 @@ fn help_lists_every_setting() {
 #[test]
 fn stores_records_with_a_token_from_the_environment() {
     let db = fresh_db("anqi-server-token.db");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_anqi-api"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_anqi-api"));
+    command
         .env("ANQI_PORT", "0")
         .env("DATABASE_URL", &db)
         .env("ANQI_TOKEN", "t0ken")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let server = Server {
-        child,
-        addr: line.trim().rsplit("http://").next().unwrap().to_owned(),
-    };
+        .stderr(Stdio::null());
+    let server = Server::spawn(command);
     let record = r#"{"actions": ["b8(G)", "d8(g)"]}"#;
     let (status, ctype, _) = request(
         &server.addr,
