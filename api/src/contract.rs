@@ -3,7 +3,8 @@
 //! `api/tests/contract.rs`).
 //!
 //! - every status an operation can answer is listed: 400 for a malformed body or parameter,
-//!   413 and 415 for a body, 401/403/503 for the store;
+//!   413 and 415 for a body, 401/403/503 for the store, 403/404/409/503 for the referee's
+//!   answers to a token;
 //! - every integer has the bounds of its Rust type (`uint8` is 0–255, …);
 //! - a union of the games' shapes is `anyOf` (a shape may fit more than one game's);
 //! - a request's position strings, actions and layouts have patterns (the games' shapes: what
@@ -68,6 +69,24 @@ fn statuses(doc: &mut Value) {
                 if method == "post" {
                     add.push(("403", "The store is served read-only (`--read-only`)."));
                 }
+            }
+            if ["/v1/play", "/v1/actions", "/v1/view", "/v1/validate"].contains(&path.as_str()) {
+                add.push((
+                    "403",
+                    "A seat's token used for another seat, or out of its turn.",
+                ));
+                add.push((
+                    "404",
+                    "With a token: no such game in the referee's ledger (or it expired).",
+                ));
+                add.push((
+                    "409",
+                    "With a token: the request states another history, start or rules than the ledger's, or another action is already committed at its ply.",
+                ));
+                add.push((
+                    "503",
+                    "With a token: the referee's ledger (the record store) cannot be reached.",
+                ));
             }
             if path == "/v1/presets/{name}" || path.starts_with("/v1/render") {
                 add.push((

@@ -1,5 +1,6 @@
-//! The Anqi REST service: a thin HTTP edge over `records`. Stateless: every request carries
-//! the position or record it is about.
+//! The Anqi REST service: a thin HTTP edge over `records`. Validating and scoring are pure
+//! functions of the request; the referee of hidden games keeps its games in the record store
+//! (`records::referee`).
 //!
 //! [`app`] builds the application (the binary `anqi-api` serves it; tests call it in process).
 
@@ -35,8 +36,14 @@ pub struct Settings {
     pub token: Option<String>,
     /// Writes refused (403): the store is served read-only.
     pub read_only: bool,
-    /// The keys the referee seals hidden truths with (the first) and opens them with.
+    /// The keys the referee seals tokens and hidden truths with (the first) and opens them
+    /// with.
     pub keys: records::seal::Keys,
+    /// How the referee runs (how long an unplayed game is kept).
+    pub referee_settings: records::referee::Settings,
+    /// The referee, its ledger in `store`; [`app`] makes it from the store and keys when
+    /// absent. Without a store, there is none: `/v1/deal` and the token routes answer 503.
+    pub referee: Option<std::sync::Arc<records::referee::Referee>>,
 }
 
 impl Default for Settings {
@@ -48,6 +55,8 @@ impl Default for Settings {
             token: None,
             read_only: false,
             keys: records::seal::Keys::random(),
+            referee_settings: records::referee::Settings::default(),
+            referee: None,
         }
     }
 }
@@ -74,7 +83,16 @@ pub fn app(
         InitError = (),
     >,
 > {
-    let settings: Settings = settings.into();
+    let mut settings: Settings = settings.into();
+    if settings.referee.is_none() {
+        settings.referee = settings.store.clone().map(|store| {
+            std::sync::Arc::new(records::referee::Referee::new(
+                store,
+                settings.keys.clone(),
+                settings.referee_settings,
+            ))
+        });
+    }
     let limits = settings.limits;
     App::new()
         .app_data(web::Data::new(limits))

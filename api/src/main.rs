@@ -8,8 +8,8 @@ use actix_web::dev::Service;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
-/// The Anqi REST service (Banqi rules, validation, scoring, pictures). Every flag has an
-/// environment variable; flags win.
+/// The Anqi REST service (rules, validation, scoring, the referee of hidden games, pictures,
+/// the record store). Every flag has an environment variable; flags win.
 #[derive(Parser, Debug)]
 #[command(name = "anqi-api", version)]
 struct Config {
@@ -59,6 +59,10 @@ struct Config {
     /// A file holding the seal keys (one `id:base64key` per line, the first seals).
     #[arg(long, env = "ANQI_SEAL_KEY_FILE")]
     seal_key_file: Option<std::path::PathBuf>,
+    /// Seconds after its last action that a refereed game nobody plays is forgotten (the
+    /// referee's ledger; a finished game's record stays in the store).
+    #[arg(long, env = "ANQI_GAME_EXPIRY", default_value_t = 7 * 24 * 3600)]
+    game_expiry: i64,
     /// Seconds to let requests in flight finish after SIGINT or SIGTERM.
     #[arg(long, env = "ANQI_SHUTDOWN_TIMEOUT", default_value_t = 10)]
     shutdown_timeout: u64,
@@ -140,12 +144,23 @@ async fn main() -> std::io::Result<()> {
             records::seal::Keys::random()
         }
     };
+    let referee_settings = records::referee::Settings {
+        expiry_seconds: config.game_expiry,
+    };
+    // One referee for every worker: its ledger is the store's.
+    let referee = std::sync::Arc::new(records::referee::Referee::new(
+        store.clone(),
+        keys.clone(),
+        referee_settings,
+    ));
     let settings = api::Settings {
         limits,
         store: Some(store),
         token,
         read_only: config.read_only,
         keys,
+        referee_settings,
+        referee: Some(referee),
     };
     let mut server = HttpServer::new(move || {
         api::app(settings.clone()).wrap_fn(|req, srv| {

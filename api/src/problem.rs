@@ -114,10 +114,28 @@ pub const KINDS: &[(&str, &str, u16, &str)] = &[
         "No such endpoint or resource. `GET /v1/openapi.json` lists the endpoints.",
     ),
     (
+        "game-not-found",
+        "Game not found",
+        404,
+        "No game with this `game_id` is in the referee's ledger: an unknown id, or a game left unplayed long enough to expire (`--game-expiry`).",
+    ),
+    (
         "method-not-allowed",
         "Method not allowed",
         405,
         "The endpoint exists but not for this method; the `Allow` header lists the methods it takes.",
+    ),
+    (
+        "ledger-conflict",
+        "Conflicts with the ledger",
+        409,
+        "A request with a token is about the referee's game: it may name a committed ply, and whatever else it states (a record's history, a start, a preset, options, a position) must be the ledger's. `field` names what differs; nothing was applied.",
+    ),
+    (
+        "already-played",
+        "Ply already played",
+        409,
+        "Another action is already committed at the ply the request means: the first action committed at a ply is final. The same action again gets the same answer.",
     ),
     (
         "payload-too-large",
@@ -273,6 +291,44 @@ impl Problem {
                 ..problem.action(action.clone()).position(position.clone())
             },
             _ => problem,
+        }
+    }
+}
+
+impl From<records::referee::RefereeError> for Problem {
+    fn from(error: records::referee::RefereeError) -> Problem {
+        use records::referee::RefereeError as E;
+        let detail = error.to_string();
+        match error {
+            E::NotFound(_) => Problem::new("game-not-found", detail).field("game_id"),
+            E::Token(_) => Problem::new("invalid-token", detail).field("token"),
+            E::Conflict { field, .. } => Problem::new("ledger-conflict", detail).field(field),
+            E::AlreadyPlayed { ply, .. } => Problem {
+                ply: Some(ply as usize + 1),
+                ..Problem::new("already-played", detail).field("action")
+            },
+            E::WrongSeat(_) => Problem::new("wrong-seat", detail).field("token"),
+            E::Illegal {
+                violation,
+                action,
+                position,
+                ..
+            } => Problem::new("illegal-action", detail)
+                .code(violation.code())
+                .action(action)
+                .position(position),
+            E::MalformedAction(_) => Problem::new("malformed-action", detail).field("action"),
+            E::Ruleset(e) => crate::routes::ruleset_problem(e),
+            E::Layout(_) => Problem::new("malformed-layout", detail).field("layout"),
+            E::NoSuchSeat(_) => Problem::new("bad-parameter", detail).field("player"),
+            E::Store(e) => {
+                tracing::error!(error = %e, "referee's ledger");
+                Problem::new("store-unavailable", e.to_string())
+            }
+            E::Corrupt(_) => {
+                tracing::error!(error = %detail, "referee's ledger");
+                Problem::new("internal", detail)
+            }
         }
     }
 }

@@ -6,6 +6,8 @@ use serde_json::{Value, json};
 
 use api::examples::{LAYOUT_42, PROBLEM_REQUESTS, problem};
 
+mod common;
+
 async fn call(
     limits: api::Limits,
     method: &str,
@@ -18,7 +20,7 @@ async fn call(
     actix_web::http::header::HeaderMap,
     String,
 ) {
-    let app = test::init_service(api::app(limits)).await;
+    let app = test::init_service(api::app(common::with_store(limits))).await;
     let mut req = match method {
         "GET" => test::TestRequest::get(),
         "POST" => test::TestRequest::post(),
@@ -521,23 +523,22 @@ async fn deal_is_seeded_and_random_without_a_seed() {
     assert!(sealed["token"].as_str().unwrap().starts_with("v1."));
     assert_eq!(sealed["record"]["metadata"]["game_id"], sealed["game_id"]);
     assert_eq!(b["record"]["preset"], "olympiad");
-    // An empty body deals a random game, whose seed repeats it.
+    // A given seed is public: the answer and the record say it.
+    assert_eq!(a["seed"], 7);
+    assert_eq!(a["record"]["metadata"]["seed"], 7);
+    // An empty body deals a random game from the operating system's generator: no seed is
+    // answered (none exists), so nobody can deal it again.
     let (status, _, _, text) = call(api::Limits::default(), "POST", "/v1/deal", None, "").await;
     assert_eq!(status, 200, "{text}");
     let c: Value = serde_json::from_str(&text).unwrap();
-    let (_, c) = post(
-        "/v1/deal",
-        json!({"seed": c["seed"], "include_layout": true}),
-    )
-    .await;
-    let (_, again) = post(
-        "/v1/deal",
-        json!({"seed": c["seed"], "include_layout": true}),
-    )
-    .await;
-    assert_eq!(c["layout"], again["layout"]);
-    let (_, d) = post("/v1/deal", json!({})).await;
-    assert_ne!(c["seed"], d["seed"]);
+    assert!(
+        c.get("seed").is_none() && c["record"]["metadata"].get("seed").is_none(),
+        "{c}"
+    );
+    assert!(!text.contains("seed"), "{text}");
+    let (_, c) = post("/v1/deal", json!({"include_layout": true})).await;
+    let (_, d) = post("/v1/deal", json!({"include_layout": true})).await;
+    assert_ne!(c["layout"], d["layout"], "two random deals");
     // The record it gives replays.
     let mut record = a["record"].clone();
     record["actions"] = json!(["a1", "b1"]);

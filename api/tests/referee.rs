@@ -5,10 +5,19 @@ use actix_web::test as actix_test;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
+/// The service under test: one key, and the referee's ledger in a SQLite file shared by the
+/// tests of this binary (made fresh once per run).
 fn settings() -> api::Settings {
+    static STORE: std::sync::OnceLock<records::store::Store> = std::sync::OnceLock::new();
+    let store = STORE.get_or_init(|| {
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-referee");
+        let url = records::store::test_databases(&dir, "referee").remove(0);
+        records::store::Store::open(&url).unwrap()
+    });
     api::Settings {
         keys: records::seal::Keys::parse("test:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=")
             .unwrap(),
+        store: Some(store.clone()),
         ..api::Settings::default()
     }
 }
@@ -124,13 +133,24 @@ async fn referee_game(game: &str, seed: u64, preset: &str, max_plies: usize) {
         request["action"] = json!(choice);
         let (status, text) = post!(app, "/v1/play", request);
         assert_eq!(status, 200, "{choice}: {text}");
-        // The token answers exactly as the clear layout does.
+        // A retry of the same action at the same ply gets the same answer, and commits
+        // nothing more.
+        let (status, again) = post!(app, "/v1/play", request);
+        assert_eq!((status, &again), (200, &text), "a retry");
+        // The token answers as the clear layout does (and says which ply is next).
         let mut clear = request.clone();
         clear.as_object_mut().unwrap().remove("token");
         clear.as_object_mut().unwrap().remove("game_id");
         clear["layout"] = json!(layout);
         let (_, with_layout) = post!(app, "/v1/play", clear);
-        assert_eq!(text, with_layout, "token and layout answer alike");
+        let mut answered: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(answered["ply"], json!(sent.len() + 1));
+        answered.as_object_mut().unwrap().remove("ply");
+        assert_eq!(
+            answered,
+            serde_json::from_str::<Value>(&with_layout).unwrap(),
+            "token and layout answer alike"
+        );
         let played: Value = serde_json::from_str(&text).unwrap();
         position = played["position"].as_str().unwrap().to_owned();
         assert_hidden(game, &text, &position, &layout);
@@ -188,6 +208,12 @@ async fn a_token_opens_only_for_its_own_game() {
     let play = |token: &Value, game_id: &Value| json!({"position": a["position"], "action": "a1", "token": token, "game_id": game_id});
     let (status, text) = post!(app, "/v1/play", play(&a["token"], &a["game_id"]));
     assert_eq!(status, 200, "{text}");
+    // The game has moved on: the deal's position is no longer the ledger's.
+    let mut actions = play(&a["token"], &a["game_id"]);
+    actions.as_object_mut().unwrap().remove("action");
+    let (status, text) = post!(app, "/v1/actions", actions);
+    assert_eq!(status, 409, "{text}");
+    assert!(text.contains(r#""field":"position""#), "{text}");
     // A's token for B's game, B's for A's: refused.
     for request in [
         play(&a["token"], &b["game_id"]),
@@ -197,11 +223,12 @@ async fn a_token_opens_only_for_its_own_game() {
         assert_eq!(status, 422, "{text}");
         assert!(text.contains("invalid-token"), "{text}");
     }
-    // Another preset than the deal's.
+    // Another preset than the deal's: a conflict with the ledger, nothing played.
     let mut other = play(&a["token"], &a["game_id"]);
     other["preset"] = json!("olympiad");
-    let (status, _) = post!(app, "/v1/play", other);
-    assert_eq!(status, 422);
+    let (status, text) = post!(app, "/v1/play", other);
+    assert_eq!(status, 409, "{text}");
+    assert!(text.contains("/problems/ledger-conflict"), "{text}");
     // Altered or cut tokens: 422, never a 500 or an answer.
     let token = a["token"].as_str().unwrap();
     // One character of the sealed part changed (to another: the tokens are random, and the
@@ -234,10 +261,20 @@ async fn a_token_opens_only_for_its_own_game() {
     );
     assert_eq!(status, 200, "{text}");
     assert!(text.contains("\"valid\":true"), "{text}");
-    // Another service's key cannot open it.
-    let other_app = actix_test::init_service(api::app(api::Settings::default())).await;
-    let (status, _) = post!(other_app, "/v1/play", play(&a["token"], &a["game_id"]));
-    assert_eq!(status, 422);
+    // Another service's key cannot open it (the same ledger, another key).
+    let other_app = actix_test::init_service(api::app(api::Settings {
+        keys: records::seal::Keys::random(),
+        ..settings()
+    }))
+    .await;
+    let (status, text) = post!(other_app, "/v1/play", play(&a["token"], &a["game_id"]));
+    assert_eq!(status, 422, "{text}");
+    // A service without a store has no referee.
+    let no_store = actix_test::init_service(api::app(api::Settings::default())).await;
+    let (status, text) = post!(no_store, "/v1/play", play(&a["token"], &a["game_id"]));
+    assert_eq!(status, 503, "{text}");
+    let (status, text) = post!(no_store, "/v1/deal", json!({}));
+    assert_eq!(status, 503, "{text}");
     // A token opens only with its game id (422 like any token that does not open), and is
     // not given with a layout.
     let (status, text) = post!(
@@ -595,11 +632,21 @@ async fn a_seat_token_acts_for_its_seat_only() {
     assert!(text.contains("wrong-seat"), "{text}");
     let (status, _) = post!(app, "/v1/view", view(&deal["token"], "player2"));
     assert_eq!(status, 200, "the game's token sees any seat");
-    // A seat token opens for its own deal only.
+    // A seat token opens for its own deal only: no such game, or another game's token.
     let mut other = view(&tokens["player1"], "player1");
     other["game_id"] = json!("00000000000000000000000000000000");
     let (status, _) = post!(app, "/v1/view", other);
-    assert_eq!(status, 422);
+    assert_eq!(status, 404);
+    let (_, text) = post!(
+        app,
+        "/v1/deal",
+        json!({"game": "luzhanqi", "preset": "dark", "seed": 4})
+    );
+    let mut other = view(&tokens["player1"], "player1");
+    other["game_id"] = serde_json::from_str::<Value>(&text).unwrap()["game_id"].clone();
+    other["record"] = Value::Null;
+    let (status, text) = post!(app, "/v1/view", other);
+    assert_eq!(status, 422, "{text}");
     // Player 2 may not play red's first move.
     let (_, actions) = post!(
         app,

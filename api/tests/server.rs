@@ -23,21 +23,22 @@ fn fresh_db(name: &str) -> std::path::PathBuf {
     db
 }
 
+/// Starts the binary with `env` (a fresh SQLite store unless `env` names a `DATABASE_URL`).
 fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Server {
     let mut command = Command::new(env!("CARGO_BIN_EXE_anqi-api"));
+    command.env(
+        "DATABASE_URL",
+        fresh_db(&format!(
+            "anqi-server-{}.db",
+            COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        )),
+    );
     for (k, v) in env {
         command.env(k, v);
     }
     command
         .args(args)
         .env("ANQI_PORT", "0")
-        .env(
-            "DATABASE_URL",
-            fresh_db(&format!(
-                "anqi-server-{}.db",
-                COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-            )),
-        )
         .env_remove("ANQI_TOKEN")
         .env_remove("ANQI_HOST")
         .env_remove("ANQI_SEAL_KEY_FILE")
@@ -236,9 +237,13 @@ fn stores_records_with_a_token_from_the_environment() {
 }
 
 /// The referee on the real binary: a whole Banqi game dealt, viewed, listed and played with
-/// the sealed token only (two seats taking turns), then validated with the token.
+/// the game's token only, then validated with the token; a second instance on the same
+/// ledger (the same SQLite file, the same key) answers about the same game, and the finished
+/// game is in the store.
 #[test]
 fn a_whole_game_refereed_with_tokens_only() {
+    let db = fresh_db("anqi-server-shared-ledger.db");
+    let db = db.display().to_string();
     // Request logs off: nobody reads the server's stderr here, and a full pipe would stall it.
     let env = [
         (
@@ -246,6 +251,7 @@ fn a_whole_game_refereed_with_tokens_only() {
             "e2e:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
         ),
         ("ANQI_LOG", "warn"),
+        ("DATABASE_URL", db.as_str()),
     ];
     let server = start_with_env(&[], &env);
     let a = server.addr.clone();
@@ -307,11 +313,29 @@ fn a_whole_game_refereed_with_tokens_only() {
     assert_eq!(verdict["final_position"], position);
     assert_eq!(verdict["derived"]["reason"], end["reason"]);
     assert_eq!(verdict["derived"]["outcome"], end["outcome"]);
-    // A second instance with the same key referees the same game: the service is stateless.
+    // A second instance with the same key and ledger answers about the same game.
     let other = start_with_env(&[], &env);
     let (status, _, text) = validate(&other.addr);
     assert_eq!(status, 200, "{text}");
     assert!(text.contains("\"valid\":true"), "{text}");
+    // The finished game is stored, with its layout (public now) and its players.
+    let (status, _, text) = request(&a, "GET", "/v1/games?game=banqi", "application/json", "");
+    assert_eq!(status, 200, "{text}");
+    let listed: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let stored = &listed["games"][0];
+    assert_eq!(stored["seats"][0]["name"], "east", "{text}");
+    assert_eq!(stored["plies"], serde_json::json!(sent.len()), "{text}");
+    let (status, _, text) = request(
+        &a,
+        "GET",
+        &format!("/v1/games/{}", stored["id"]),
+        "application/json",
+        "",
+    );
+    assert_eq!(status, 200, "{text}");
+    let fetched: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert!(fetched["record"]["layout"].is_string(), "{text}");
+    assert_eq!(fetched["record"]["metadata"]["game_id"], game_id, "{text}");
 }
 
 /// A dark Luzhanqi game refereed over TCP: each side's setup checked, both sealed by a deal,

@@ -1,12 +1,15 @@
-//! The referee's sealed state: a game's hidden truth (Banqi's layout …) encrypted and
-//! authenticated under a server key, as an opaque token a client may hold but not read. A
-//! stateless service deals a game, hands the players the token, and takes it back with every
-//! request; every instance that shares the keys can referee the game.
+//! The referee's seals, under the service's keys (XChaCha20-Poly1305, RustCrypto):
 //!
-//! A token is `v1.<key id>.<base64url(nonce ‖ ciphertext)>`: XChaCha20-Poly1305 (RustCrypto)
-//! with a random 192-bit nonce. The associated data binds it to its game: the kind, the preset
-//! and the game id the deal gave. A token from another game, or altered in any bit, fails
-//! authentication: nothing of it is used.
+//! - a **token** is a capability: it says "this holder speaks for this seat (or, the game's
+//!   own token, for every seat) of game `game_id`", and holds nothing else. The referee keeps
+//!   the game itself in its ledger ([`crate::referee`]); a token proves who asks.
+//! - the **sealed truth** is a game's hidden truth (Banqi's layout …) encrypted at rest in the
+//!   ledger, so that a reader of the database learns no layout.
+//!
+//! Both are `v1.<key id>.<base64url(nonce ‖ ciphertext)>` with a random 192-bit nonce. The
+//! associated data names the purpose (token or sealed truth) and binds the seal to its game:
+//! the kind, the preset, the game id and the seat. A seal from another game, seat or purpose,
+//! or altered in any bit, fails authentication: nothing of it is used.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -42,6 +45,13 @@ pub struct Binding<'a> {
     pub game_id: &'a str,
     /// The seat a seat token speaks for (`player1` …); none for the game's own token.
     pub seat: Option<&'a str>,
+}
+
+/// What a seal is for: a token never opens as a sealed truth, nor the reverse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    Token,
+    Truth,
 }
 
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
@@ -120,17 +130,41 @@ impl Keys {
         &self.keys[0].0
     }
 
-    /// Seals `hidden` of game `G` for `binding`.
+    /// A token for `binding`: the capability to speak for its seat (or, with no seat, for
+    /// every seat) of its game.
+    pub fn token(&self, binding: Binding) -> String {
+        self.seal_bytes(Purpose::Token, binding, b"")
+    }
+
+    /// Whether `token` is this service's token for `binding`.
+    pub fn check_token(&self, token: &str, binding: Binding) -> Result<(), TokenError> {
+        self.open_bytes(Purpose::Token, token, binding).map(|_| ())
+    }
+
+    /// Seals `hidden` of game `G` for `binding` (at rest: the referee's ledger).
     pub fn seal<G: Rules>(&self, binding: Binding, hidden: &G::Hidden) -> String {
+        let plain = serde_json::to_vec(&G::hidden_value(hidden)).expect("a value serialises");
+        self.seal_bytes(Purpose::Truth, binding, &plain)
+    }
+
+    /// Opens the sealed truth of game `G` for `binding`.
+    pub fn open<G: Rules>(&self, sealed: &str, binding: Binding) -> Result<G::Hidden, TokenError> {
+        let plain = self.open_bytes(Purpose::Truth, sealed, binding)?;
+        // An authentic seal holds what this service sealed: a failure here is a bug.
+        let value: serde_json::Value =
+            serde_json::from_slice(&plain).map_err(|_| TokenError::Rejected)?;
+        G::parse_hidden(&value).map_err(|_| TokenError::Rejected)
+    }
+
+    fn seal_bytes(&self, purpose: Purpose, binding: Binding, plain: &[u8]) -> String {
         let (id, cipher) = &self.keys[0];
         let nonce = XNonce::generate();
-        let plain = serde_json::to_vec(&G::hidden_value(hidden)).expect("a value serialises");
-        let aad = associated_data(id, binding);
+        let aad = associated_data(purpose, id, binding);
         let sealed = cipher
             .encrypt(
                 &nonce,
                 Payload {
-                    msg: &plain,
+                    msg: plain,
                     aad: &aad,
                 },
             )
@@ -141,8 +175,12 @@ impl Keys {
         format!("v1.{id}.{}", URL_SAFE_NO_PAD.encode(bytes))
     }
 
-    /// Opens a token of game `G` for `binding`.
-    pub fn open<G: Rules>(&self, token: &str, binding: Binding) -> Result<G::Hidden, TokenError> {
+    fn open_bytes(
+        &self,
+        purpose: Purpose,
+        token: &str,
+        binding: Binding,
+    ) -> Result<Vec<u8>, TokenError> {
         let mut parts = token.splitn(3, '.');
         let (Some("v1"), Some(id), Some(data)) = (parts.next(), parts.next(), parts.next()) else {
             return Err(TokenError::Malformed);
@@ -160,8 +198,8 @@ impl Keys {
             .map(|(_, c)| c)
             .ok_or_else(|| TokenError::UnknownKey(id.chars().take(32).collect()))?;
         let nonce = XNonce::try_from(&bytes[..NONCE]).map_err(|_| TokenError::Malformed)?;
-        let aad = associated_data(id, binding);
-        let plain = cipher
+        let aad = associated_data(purpose, id, binding);
+        cipher
             .decrypt(
                 &nonce,
                 Payload {
@@ -169,19 +207,19 @@ impl Keys {
                     aad: &aad,
                 },
             )
-            .map_err(|_| TokenError::Rejected)?;
-        // An authentic token holds what this service sealed: a failure here is a bug.
-        let value: serde_json::Value =
-            serde_json::from_slice(&plain).map_err(|_| TokenError::Rejected)?;
-        G::parse_hidden(&value).map_err(|_| TokenError::Rejected)
+            .map_err(|_| TokenError::Rejected)
     }
 }
 
-fn associated_data(key_id: &str, b: Binding) -> Vec<u8> {
+fn associated_data(purpose: Purpose, key_id: &str, b: Binding) -> Vec<u8> {
     // NUL-separated: no field holds a NUL, so no two bindings give the same bytes (a seat
     // token's data has one field more: it never opens as the game's token, nor the reverse).
+    let purpose = match purpose {
+        Purpose::Token => "anqi-token-v2",
+        Purpose::Truth => "anqi-truth-v2",
+    };
     let mut ad = format!(
-        "anqi-seal-v1\0{key_id}\0{}\0{}\0{}",
+        "{purpose}\0{key_id}\0{}\0{}\0{}",
         b.game, b.preset, b.game_id
     );
     if let Some(seat) = b.seat {
@@ -194,8 +232,15 @@ fn associated_data(key_id: &str, b: Binding) -> Vec<u8> {
 /// A new game's id: 128 random bits in hex, from the operating system's generator (the one
 /// the AEAD crate draws keys and nonces from), so that ids cannot be guessed or repeated.
 pub fn new_game_id() -> String {
-    let random = chacha20poly1305::Key::generate();
-    random[..16].iter().map(|b| format!("{b:02x}")).collect()
+    random_bytes()[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// 32 bytes from the operating system's generator: the seed of a random deal.
+pub fn random_bytes() -> [u8; 32] {
+    chacha20poly1305::Key::generate().into()
 }
 
 #[cfg(test)]
@@ -289,6 +334,34 @@ mod tests {
             Keys::random().open::<Banqi>(&token, BINDING),
             Err(TokenError::Rejected)
         ));
+    }
+
+    #[test]
+    fn a_token_is_a_capability_for_its_seat_only() {
+        let keys = Keys::random();
+        let seat = |s| Binding {
+            seat: Some(s),
+            ..BINDING
+        };
+        let token = keys.token(seat("player1"));
+        assert_eq!(keys.check_token(&token, seat("player1")), Ok(()));
+        for other in [seat("player2"), BINDING] {
+            assert_eq!(keys.check_token(&token, other), Err(TokenError::Rejected));
+        }
+        assert_eq!(
+            keys.check_token(&keys.token(BINDING), seat("player1")),
+            Err(TokenError::Rejected)
+        );
+        // A sealed truth is no token, and a token opens no truth.
+        let sealed = keys.seal::<Banqi>(BINDING, &layout());
+        assert_eq!(
+            keys.check_token(&sealed, BINDING),
+            Err(TokenError::Rejected)
+        );
+        assert_eq!(
+            keys.open::<Banqi>(&keys.token(BINDING), BINDING),
+            Err(TokenError::Rejected)
+        );
     }
 
     #[test]

@@ -23,7 +23,8 @@ fn store(settings: &Settings) -> Result<Store, Problem> {
     })
 }
 
-/// Checks `Authorization: Bearer <token>` when the service has a token.
+/// Checks that a write may be done: the store is writable, and the request shows the
+/// service's token when it has one.
 fn authorize(req: &HttpRequest, settings: &Settings) -> Result<(), Problem> {
     if settings.read_only {
         return Err(Problem::new(
@@ -31,6 +32,16 @@ fn authorize(req: &HttpRequest, settings: &Settings) -> Result<(), Problem> {
             "this service serves its record store read-only (--read-only)",
         ));
     }
+    authorize_token(req, settings, "storing records")
+}
+
+/// Checks `Authorization: Bearer <token>` when the service has a token; `what` is what needs
+/// it, for the problem's words.
+pub(crate) fn authorize_token(
+    req: &HttpRequest,
+    settings: &Settings,
+    what: &str,
+) -> Result<(), Problem> {
     let Some(token) = &settings.token else {
         return Ok(());
     };
@@ -55,7 +66,7 @@ fn authorize(req: &HttpRequest, settings: &Settings) -> Result<(), Problem> {
         )),
         None => Err(Problem::new(
             "unauthorized",
-            "storing records needs `Authorization: Bearer <token>`",
+            format!("{what} needs `Authorization: Bearer <token>`"),
         )),
     }
 }

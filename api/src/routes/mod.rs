@@ -3,7 +3,7 @@
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
-use records::core::{PositionProblem, Rules, RulesetError, Seat};
+use records::core::{PositionProblem, Rules, RulesetError};
 use records::games::GameKind;
 use serde_json::{Map, Value};
 
@@ -13,6 +13,7 @@ pub mod games;
 pub mod meta;
 pub mod positions;
 pub mod records_routes;
+pub mod referee;
 pub mod setups;
 
 /// Registers every route. Each path answers its own methods; any other method gets 405 with
@@ -98,16 +99,20 @@ pub(crate) fn ruleset<G: Rules>(
     preset: Option<&str>,
     options: &Map<String, Value>,
 ) -> Result<G::Ruleset, Problem> {
-    records::core::rules::ruleset::<G>(preset, options).map_err(|e| match e {
+    records::core::rules::ruleset::<G>(preset, options).map_err(ruleset_problem)
+}
+
+/// The problem of a preset and options that make no ruleset.
+pub(crate) fn ruleset_problem(e: RulesetError) -> Problem {
+    match e {
         RulesetError::UnknownPreset { .. } => {
             Problem::new("unknown-preset", e.to_string()).field("preset")
         }
         // The document's options are any game's: being this game's is semantic (422).
-        RulesetError::Malformed(_) => {
+        RulesetError::Malformed(_) | RulesetError::Invalid(_) => {
             Problem::new("invalid-ruleset", e.to_string()).field("options")
         }
-        RulesetError::Invalid(_) => Problem::new("invalid-ruleset", e.to_string()).field("options"),
-    })
+    }
 }
 
 /// The position a request gives; when absent, the game's start (which in Luzhanqi's open and
@@ -145,172 +150,29 @@ pub(crate) fn action<G: Rules>(text: &str, field: &str) -> Result<G::Action, Pro
     })
 }
 
-/// The hidden truth of a request, not yet checked against a position: opened from the
-/// referee's sealed `token` (bound to the game, its preset and `game_id`), or taken from a
-/// trusted caller's clear `layout`.
-pub(crate) fn open_hidden<G: Rules>(
-    keys: &records::seal::Keys,
-    sealed: &Sealed,
-    preset: Option<&str>,
-    layout: Option<&Value>,
-) -> Result<Option<G::Hidden>, Problem> {
-    let Some(token) = &sealed.token else {
-        return layout
-            .map(|value| {
-                G::parse_hidden(value)
-                    .map_err(|e| Problem::new("malformed-layout", e).field("layout"))
-            })
-            .transpose();
-    };
-    if layout.is_some() {
-        return Err(
-            Problem::new("bad-parameter", "give either a token or a layout, not both")
-                .field("layout"),
-        );
-    }
-    open_token::<G>(keys, token, sealed, preset).map(|(hidden, _)| Some(hidden))
-}
-
-/// Opens a token: the game's own (no seat), or a seat token (bound to its seat too).
-fn open_token<G: Rules>(
-    keys: &records::seal::Keys,
-    token: &str,
-    sealed: &Sealed,
-    preset: Option<&str>,
-) -> Result<(G::Hidden, Option<Seat>), Problem> {
-    let game_id = sealed.game_id.as_deref().ok_or_else(|| {
-        Problem::new(
-            "invalid-token",
-            "a token opens only with the game_id its deal gave",
-        )
-        .field("game_id")
-    })?;
-    let preset = records::core::rules::find_preset(G::presets(), preset)
-        .map_err(|e| Problem::new("unknown-preset", e.to_string()).field("preset"))?
-        .name;
-    let binding = |seat: Option<&'static str>| records::seal::Binding {
-        game: G::NAME,
-        preset,
-        game_id,
-        seat,
-    };
-    let game = keys.open::<G>(token, binding(None));
-    if let Ok(hidden) = game {
-        let _ = sealed.opened_seat.set(None);
-        return Ok((hidden, None));
-    }
-    for seat in Seat::all(records::core::MAX_SEATS as u8) {
-        if let Ok(hidden) = keys.open::<G>(token, binding(Some(seat.code()))) {
-            let _ = sealed.opened_seat.set(Some(seat));
-            return Ok((hidden, Some(seat)));
-        }
-    }
-    Err(Problem::new("invalid-token", game.unwrap_err().to_string()).field("token"))
-}
-
-/// The seat a request's token speaks for: a seat token's seat; none for the game's own token
-/// or no token.
-pub(crate) fn token_seat<G: Rules>(
-    keys: &records::seal::Keys,
-    sealed: &Sealed,
-    preset: Option<&str>,
-) -> Result<Option<Seat>, Problem> {
-    if let Some(seat) = sealed.opened_seat.get() {
-        return Ok(*seat);
-    }
-    match &sealed.token {
-        None => Ok(None),
-        Some(token) => open_token::<G>(keys, token, sealed, preset).map(|(_, seat)| seat),
-    }
-}
-
-/// Refuses a seat token used for another seat: a player acts and looks for its own seat only.
-pub(crate) fn same_seat(token: Option<Seat>, asked: Seat, what: &str) -> Result<(), Problem> {
-    match token {
-        Some(seat) if seat != asked => Err(Problem::new(
-            "wrong-seat",
-            format!(
-                "this token is {}'s: it may not {what} for {}",
-                seat.code(),
-                asked.code()
-            ),
-        )
-        .field("token")),
-        _ => Ok(()),
-    }
-}
-
-/// Whether the hidden truth a request gave fits `pos`.
-pub(crate) fn check_hidden<G: Rules>(
-    hidden: Option<&G::Hidden>,
-    pos: &G::Position,
-    sealed: &Sealed,
-) -> Result<(), Problem> {
-    let Some(hidden) = hidden else {
-        return Ok(());
-    };
-    G::hidden_fits(hidden, pos).map_err(|e| {
-        if sealed.token.is_some() {
-            Problem::new(
-                "invalid-token",
-                "the token's game does not fit this position: it belongs to another game",
-            )
-            .field("token")
-        } else {
-            Problem::new("invalid-position", e).field("layout")
-        }
-    })
+/// The hidden truth a trusted caller gives in clear (`layout`), not yet checked against a
+/// position. A player's client has none: it holds a token, and the referee answers it
+/// ([`referee`]).
+pub(crate) fn clear_hidden<G: Rules>(layout: Option<&Value>) -> Result<Option<G::Hidden>, Problem> {
+    layout
+        .map(|value| {
+            G::parse_hidden(value).map_err(|e| Problem::new("malformed-layout", e).field("layout"))
+        })
+        .transpose()
 }
 
 /// The position a request is about (its `position`, or the start) and the hidden truth from
-/// its token or clear layout, checked against each other.
+/// its clear layout, checked against each other.
 pub(crate) fn hidden_truth<G: Rules>(
-    keys: &records::seal::Keys,
-    sealed: &Sealed,
-    preset: Option<&str>,
     layout: Option<&Value>,
     at: Option<&str>,
     rules: &G::Ruleset,
 ) -> Result<(G::Position, Option<G::Hidden>), Problem> {
-    let hidden = open_hidden::<G>(keys, sealed, preset, layout)?;
+    let hidden = clear_hidden::<G>(layout)?;
     let pos = position::<G>(at, rules, hidden.as_ref())?;
-    check_hidden::<G>(hidden.as_ref(), &pos, sealed)?;
+    if let Some(hidden) = &hidden {
+        G::hidden_fits(hidden, &pos)
+            .map_err(|e| Problem::new("invalid-position", e).field("layout"))?;
+    }
     Ok((pos, hidden))
-}
-
-/// Completes `record` with the hidden truth a sealed token holds (as a layout would), and
-/// gives that truth (or the record's own layout, when there is no token).
-pub(crate) fn unseal_record<G: Rules>(
-    record: &mut records::core::Record,
-    sealed: &Sealed,
-    keys: &records::seal::Keys,
-) -> Result<Option<G::Hidden>, Problem> {
-    let hidden = open_hidden::<G>(
-        keys,
-        sealed,
-        record.preset.as_deref(),
-        record.layout.as_ref(),
-    )?;
-    // A token that opens but belongs to another start is refused here; any other problem of
-    // the record (its ruleset, its start) is the replay's to report.
-    if sealed.token.is_some()
-        && let Ok(rules) =
-            records::core::rules::ruleset::<G>(record.preset.as_deref(), &record.options)
-        && let Ok(start) = position::<G>(record.start.as_deref(), &rules, hidden.as_ref())
-    {
-        check_hidden::<G>(hidden.as_ref(), &start, sealed)?;
-    }
-    if sealed.token.is_some() {
-        record.layout = hidden.as_ref().map(G::hidden_value);
-    }
-    Ok(hidden)
-}
-
-/// The referee's sealed state a request carries (its `token` and `game_id` fields), and the
-/// seat the token turned out to be bound to once opened (a token is opened once per request).
-#[derive(Default, Clone)]
-pub(crate) struct Sealed {
-    pub token: Option<String>,
-    pub game_id: Option<String>,
-    pub opened_seat: std::cell::OnceCell<Option<Seat>>,
 }

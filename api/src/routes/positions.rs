@@ -2,7 +2,7 @@
 
 use crate::schemas::{AnyOverrides, AnyView};
 use actix_web::{HttpRequest, HttpResponse, web};
-use records::core::play::{deal as deal_game, step_match};
+use records::core::play::step_match;
 use records::core::replay::final_match;
 use records::core::{End, Record, Rules, Seat};
 use records::games::GameKind;
@@ -16,8 +16,7 @@ use crate::body::{self, Limits};
 use crate::examples;
 use crate::problem::Problem;
 use crate::routes::{
-    Sealed, action, default_game, game_kind, hidden_truth, parsed_position, position, ruleset,
-    same_seat, token_seat, unseal_record,
+    action, default_game, game_kind, hidden_truth, parsed_position, position, referee, ruleset,
 };
 
 #[derive(Deserialize, ToSchema)]
@@ -42,15 +41,21 @@ pub struct ActionsRequest {
     /// should send it; a bare position has no history.
     #[serde(default, deserialize_with = "records::core::record::optional_object")]
     pub record: Option<Record>,
-    /// The referee's sealed state from `POST /v1/deal`, accepted and checked
-    /// (the legal actions never depend on it).
+    /// A token from `POST /v1/deal` (a seat's, or the game's): the answer is about the
+    /// referee's game `game_id` as its ledger holds it, for the token's seat (its legal actions
+    /// on its turn, the position as it is told it). Whatever else the request states
+    /// (`preset`, `options`, `record`, `position`) must be the ledger's (409 otherwise).
     #[serde(default)]
     #[schema(example = "v1.ephemeral.q0Jb-token-from-deal")]
     pub token: Option<String>,
-    /// The game id from `POST /v1/deal`: a token opens only for its own game.
+    /// The game id from `POST /v1/deal`, with `token`.
     #[serde(default)]
     #[schema(example = "9f2c4e1a7b3d5f60a1b2c3d4e5f60718")]
     pub game_id: Option<String>,
+    /// With `token`: the committed ply to answer about (the number of actions played before
+    /// it); the current one when absent.
+    #[serde(default)]
+    pub ply: Option<u32>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -83,44 +88,34 @@ pub async fn actions(
 ) -> Result<web::Json<ActionsResponse>, Problem> {
     let request: ActionsRequest = body::json(&req, &body, &limits)?;
     let kind = game_kind(&request.game)?;
-    with_game!(kind, G => actions_of::<G>(&request, &settings)).map(web::Json)
+    if let Some(token) = request.token.clone() {
+        return referee::run(
+            &settings,
+            move |r| with_game!(kind, G => referee::actions::<G>(r, &request, &token)),
+        )
+        .await
+        .map(web::Json);
+    }
+    with_game!(kind, G => actions_of::<G>(&request)).map(web::Json)
 }
 
-fn actions_of<G: Rules>(
-    request: &ActionsRequest,
-    settings: &Settings,
-) -> Result<ActionsResponse, Problem> {
-    let sealed = Sealed {
-        token: request.token.clone(),
-        game_id: request.game_id.clone(),
-        ..Default::default()
-    };
+fn actions_of<G: Rules>(request: &ActionsRequest) -> Result<ActionsResponse, Problem> {
     let (m, _) = the_match::<G>(
         &request.preset,
         &request.options,
         &request.position,
         &request.record,
         None,
-        &sealed,
-        settings,
     )?;
-    let pos = G::position(&m).clone();
     let end = G::end(&m);
-    let seat = token_seat::<G>(
-        &settings.keys,
-        &sealed,
-        preset_of(&request.preset, &request.record),
-    )?;
-    let to_move = G::to_move(&pos);
     let mut list = Vec::new();
-    // A seat token's player gets its own legal actions, on its own turn only.
-    if end.is_none() && seat.is_none_or(|s| s == to_move) {
+    if end.is_none() {
         G::legal_actions(&m, &mut list);
     }
     let actions: Vec<String> = list.iter().map(|a| a.to_string()).collect();
     Ok(ActionsResponse {
-        position: told::<G>(&m, seat.unwrap_or(to_move), &sealed),
-        to_move: G::to_move(&pos),
+        position: G::position(&m).to_string(),
+        to_move: G::to_move(G::position(&m)),
         count: actions.len(),
         actions,
         end,
@@ -153,15 +148,24 @@ pub struct PlayRequest {
     /// should send it; a bare position has no history.
     #[serde(default, deserialize_with = "records::core::record::optional_object")]
     pub record: Option<Record>,
-    /// The referee's sealed state from `POST /v1/deal`, in place of a clear `layout`: the
-    /// service opens it to fill in what flips and dark captures reveal.
+    /// A token from `POST /v1/deal` (a seat's, or the game's), in place of a clear `layout`:
+    /// the referee plays the action in its ledger's game `game_id` for the token's seat,
+    /// commits it (final: the first action committed at a ply is the game's) and answers what
+    /// the seat is told. A seat writes the action as `/v1/actions` lists it; the referee
+    /// writes in what it reveals. Whatever else the request states (`preset`, `options`,
+    /// `record`, `position`) must be the ledger's (409 otherwise).
     #[serde(default)]
     #[schema(example = "v1.ephemeral.q0Jb-token-from-deal")]
     pub token: Option<String>,
-    /// The game id from `POST /v1/deal`: a token opens only for its own game.
+    /// The game id from `POST /v1/deal`, with `token`.
     #[serde(default)]
     #[schema(example = "9f2c4e1a7b3d5f60a1b2c3d4e5f60718")]
     pub game_id: Option<String>,
+    /// With `token`: the ply the action is meant for (the number of actions played before
+    /// it), so that a retry is safe: the same action again gets the same answer, another one
+    /// 409 `already-played`. The current ply when absent.
+    #[serde(default)]
+    pub ply: Option<u32>,
     /// The action in notation: `b6(K)`, `b6` (with a layout or token), `a2-a3`, `a2-a3(k)-a4`.
     pub action: String,
 }
@@ -178,6 +182,9 @@ pub struct PlayResponse {
     /// How the game has ended after the action, if it has.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end: Option<End>,
+    /// With a token: the actions committed after this one (the next action's `ply`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ply: Option<u32>,
 }
 
 /// Plays one action on a position and gives the next position, or why the action is
@@ -200,33 +207,27 @@ pub async fn play(
 ) -> Result<web::Json<PlayResponse>, Problem> {
     let request: PlayRequest = body::json(&req, &body, &limits)?;
     let kind = game_kind(&request.game)?;
-    with_game!(kind, G => play_of::<G>(&request, &settings)).map(web::Json)
+    if let Some(token) = request.token.clone() {
+        return referee::run(
+            &settings,
+            move |r| with_game!(kind, G => referee::play::<G>(r, &request, &token)),
+        )
+        .await
+        .map(web::Json);
+    }
+    with_game!(kind, G => play_of::<G>(&request)).map(web::Json)
 }
 
-fn play_of<G: Rules>(request: &PlayRequest, settings: &Settings) -> Result<PlayResponse, Problem> {
+fn play_of<G: Rules>(request: &PlayRequest) -> Result<PlayResponse, Problem> {
     let parsed = action::<G>(&request.action, "action")?;
-    let sealed = Sealed {
-        token: request.token.clone(),
-        game_id: request.game_id.clone(),
-        ..Default::default()
-    };
     let (m, hidden) = the_match::<G>(
         &request.preset,
         &request.options,
         &request.position,
         &request.record,
         request.layout.as_ref(),
-        &sealed,
-        settings,
     )?;
-    let mover = G::to_move(G::position(&m));
-    let seat = token_seat::<G>(
-        &settings.keys,
-        &sealed,
-        preset_of(&request.preset, &request.record),
-    )?;
-    same_seat(seat, mover, "play")?;
-    let before = told::<G>(&m, mover, &sealed);
+    let before = G::position(&m).to_string();
     let played = step_match::<G>(m, hidden.as_ref(), parsed).map_err(|e| {
         Problem::new("illegal-action", e.detail)
             .code(e.reason.code())
@@ -236,35 +237,18 @@ fn play_of<G: Rules>(request: &PlayRequest, settings: &Settings) -> Result<PlayR
     Ok(PlayResponse {
         action: played.action.to_string(),
         effect: G::effect_code(&played.effect),
-        position: told::<G>(&played.after, mover, &sealed),
+        position: G::position(&played.after).to_string(),
         end: played.end,
+        ply: None,
     })
-}
-
-/// The preset a token is bound to: the record's, else the request's.
-fn preset_of<'a>(preset: &'a Option<String>, record: &'a Option<Record>) -> Option<&'a str> {
-    match record {
-        Some(r) => r.preset.as_deref(),
-        None => preset.as_deref(),
-    }
-}
-
-/// The position string a request's caller is told: a player (a caller with the referee's
-/// token) of a game whose positions hold secrets (dark Luzhanqi) gets its seat's masked
-/// position; anyone else, who gave the position or the hidden truth in clear, the position.
-fn told<G: Rules>(m: &G::Match, seat: Seat, sealed: &Sealed) -> String {
-    match sealed.token {
-        Some(_) => G::masked_position(m, seat),
-        None => None,
-    }
-    .unwrap_or_else(|| G::position(m).to_string())
 }
 
 #[derive(Deserialize, ToSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct DealRequest {
-    /// Seed of the shuffle; a random one when absent (the response gives it, so the deal can
-    /// be repeated).
+    /// A seed makes a **public** deal: anyone with the seed deals the same layout (tournaments
+    /// that publish their deals, tests). Absent: the layout is drawn from the operating
+    /// system's generator and no seed exists.
     #[serde(default)]
     pub seed: Option<u64>,
     /// The kind of game (default `banqi`).
@@ -280,13 +264,14 @@ pub struct DealRequest {
     /// Player names for the record.
     #[serde(default)]
     pub players: Vec<String>,
-    /// Also give the layout in clear (in `layout` and the record): for a trusted server that
-    /// keeps its own records. Never for a player's client.
+    /// Also give the layout in clear (in `layout` and the record): for the app's server that
+    /// keeps its own records, never for a player's client. When the service has a write token
+    /// (`--token`), this needs it (`Authorization: Bearer …`).
     #[serde(default)]
     pub include_layout: bool,
     /// The hidden truth to seal instead of dealing one: Luzhanqi's two setups as the players
     /// submitted them (`{"red": …, "black": …}`, each checked: `POST /v1/luzhanqi/setup`
-    /// checks one side's alone). Absent: dealt from the seed (random legal setups).
+    /// checks one side's alone). Absent: dealt (random legal setups).
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     pub layout: Option<Value>,
@@ -294,16 +279,17 @@ pub struct DealRequest {
 
 #[derive(Serialize, ToSchema)]
 pub struct DealResponse {
-    pub seed: u64,
-    /// The game's id: the token opens only for it (also in the record's `metadata.game_id`).
+    /// The seed, only when the request gave one (a public deal).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// The game's id in the referee's ledger (also in the record's `metadata.game_id`).
     pub game_id: String,
-    /// The hidden truth sealed by the referee: pass it (and `game_id`) to `/v1/play`,
-    /// `/v1/view`, `/v1/actions` and `/v1/validate`. Opaque: a client cannot read it. It acts
-    /// for any seat: keep it on the app's server.
+    /// The game's own token: it speaks for every seat (plays for the seat to move, views for
+    /// any). The app's server's: never give it to a player's client.
     pub token: String,
-    /// One token per seat, for that player's client: the same sealed truth, bound to the seat
-    /// too. With it the service answers for that seat only: its own view, its legal actions on
-    /// its turn, positions masked for it, its own moves (403 `wrong-seat` otherwise).
+    /// One token per seat, for that player's client: with it the referee answers for that
+    /// seat only (its own view, its legal actions on its turn, positions masked for it, its
+    /// own moves; 403 `wrong-seat` otherwise).
     pub seat_tokens: std::collections::BTreeMap<String, String>,
     /// The hidden truth in clear, only when `include_layout` asked for it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -313,19 +299,22 @@ pub struct DealResponse {
     /// Luzhanqi game's setups) unless `include_layout` asked for the truth.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub position: Option<String>,
-    /// An empty record of the game, with the layout: append actions to it as the game goes.
+    /// An empty record of the game (the layout only with `include_layout`).
     pub record: Record,
 }
 
-/// Deals a new game: a uniformly shuffled layout from a seed (given or random), the start
-/// position and an empty record. Everything a server needs to run the game without state in
-/// this service: pass the layout back to `/v1/play` to fill in flips.
+/// Deals a new game and keeps it in the referee's ledger (the record store): the layout drawn
+/// from the operating system's generator (or from a given, public seed), sealed at rest; a
+/// token for the app's server and one per seat for the players' clients. The game is then
+/// played with `/v1/play` and its token; when it ends, its record is stored in `/v1/games`.
 #[utoipa::path(post, path = "/v1/deal", tag = "positions",
     request_body(content = DealRequest, description = "Optional: an empty body deals a random tcga game.",
         example = examples::deal_request),
     responses(
         (status = 200, description = "The deal.", body = DealResponse, example = examples::deal_response),
-        (status = 422, description = "Unknown preset or invalid ruleset.", body = Problem, content_type = "application/problem+json")))]
+        (status = 401, description = "`include_layout` without the service's write token.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown preset or invalid ruleset.", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The referee's ledger (the record store) cannot be reached.", body = Problem, content_type = "application/problem+json")))]
 pub async fn deal(
     req: HttpRequest,
     body: web::Bytes,
@@ -340,80 +329,17 @@ pub async fn deal(
     } else {
         body::json(&req, &body, &limits)?
     };
-    let kind = game_kind(&request.game)?;
-    let seed = request
-        .seed
-        .unwrap_or_else(|| rand::RngExt::random(&mut rand::rng()));
-    with_game!(kind, G => deal_of::<G>(&request, seed, &settings)).map(web::Json)
-}
-
-fn deal_of<G: Rules>(
-    request: &DealRequest,
-    seed: u64,
-    settings: &Settings,
-) -> Result<DealResponse, Problem> {
-    // The ruleset is checked first, so that a bad one is the caller's problem, not a deal.
-    let rules = ruleset::<G>(request.preset.as_deref(), &request.options)?;
-    let given = match &request.layout {
-        None => None,
-        Some(value) => {
-            let hidden = G::parse_hidden(value)
-                .map_err(|e| Problem::new("malformed-layout", e).field("layout"))?;
-            let start = G::start(&rules, Some(&hidden))
-                .map_err(|e| Problem::new("malformed-layout", e).field("layout"))?;
-            G::hidden_fits(&hidden, &start)
-                .map_err(|e| Problem::new("malformed-layout", e).field("layout"))?;
-            Some(hidden)
-        }
-    };
-    let dealt = deal_game::<G>(
-        request.preset.as_deref(),
-        &request.options,
-        request.players.clone(),
-        seed,
-        given,
-    )
-    .map_err(|e| Problem::new("invalid-ruleset", e.to_string()).field("options"))?;
-    let secret =
-        G::masked_position(&G::new_match(rules, dealt.start.clone()), Seat::FIRST).is_some();
-    let game_id = records::seal::new_game_id();
-    let preset = dealt.record.preset.clone().unwrap_or_default();
-    let binding = |seat: Option<&'static str>| records::seal::Binding {
-        game: G::NAME,
-        preset: &preset,
-        game_id: &game_id,
-        seat,
-    };
-    let token = settings.keys.seal::<G>(binding(None), &dealt.hidden);
-    let seat_tokens = Seat::all(G::seats(&rules))
-        .map(|seat| {
-            (
-                seat.code().to_owned(),
-                settings
-                    .keys
-                    .seal::<G>(binding(Some(seat.code())), &dealt.hidden),
-            )
-        })
-        .collect();
-    let mut record = dealt.record;
-    record
-        .metadata
-        .insert("game_id".into(), Value::from(game_id.clone()));
-    let layout = request
-        .include_layout
-        .then(|| G::hidden_value(&dealt.hidden));
-    if !request.include_layout {
-        record.layout = None;
+    if request.include_layout {
+        // The layout in clear is the app's server's: with a write token, it must show it.
+        crate::routes::games::authorize_token(&req, &settings, "`include_layout`")?;
     }
-    Ok(DealResponse {
-        seed,
-        game_id,
-        token,
-        seat_tokens,
-        layout,
-        position: (!secret || request.include_layout).then(|| dealt.start.to_string()),
-        record,
-    })
+    let kind = game_kind(&request.game)?;
+    referee::run(
+        &settings,
+        move |r| with_game!(kind, G => referee::deal::<G>(r, &request)),
+    )
+    .await
+    .map(web::Json)
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -441,15 +367,20 @@ pub struct ViewRequest {
     #[serde(default)]
     #[schema(value_type = Option<records::games::banqi::Layout>)]
     pub layout: Option<Value>,
-    /// The referee's sealed state from `POST /v1/deal`, in place of a clear `layout`: used
-    /// like a layout, never shown.
+    /// A token from `POST /v1/deal` (a seat's, or the game's): the view is of the referee's
+    /// game `game_id` as its ledger holds it (a seat's token sees for its own seat only).
+    /// Whatever else the request states must be the ledger's (409 otherwise).
     #[serde(default)]
     #[schema(example = "v1.ephemeral.q0Jb-token-from-deal")]
     pub token: Option<String>,
-    /// The game id from `POST /v1/deal`: a token opens only for its own game.
+    /// The game id from `POST /v1/deal`, with `token`.
     #[serde(default)]
     #[schema(example = "9f2c4e1a7b3d5f60a1b2c3d4e5f60718")]
     pub game_id: Option<String>,
+    /// With `token`: the committed ply to view (the number of actions played before it); the
+    /// current one when absent.
+    #[serde(default)]
+    pub ply: Option<u32>,
 }
 
 /// What one player may see: the position with covered pieces as `X` (never the layout or a
@@ -475,23 +406,18 @@ pub async fn view(
         None => &request.game,
     };
     let kind = game_kind(game)?;
-    with_game!(kind, G => view_of::<G>(request, &settings))
+    if let Some(token) = request.token.clone() {
+        let view = referee::run(
+            &settings,
+            move |r| with_game!(kind, G => referee::view::<G>(r, &request, &token)),
+        )
+        .await?;
+        return Ok(HttpResponse::Ok().json(view));
+    }
+    with_game!(kind, G => view_of::<G>(request))
 }
 
-fn view_of<G: Rules>(request: ViewRequest, settings: &Settings) -> Result<HttpResponse, Problem> {
-    let sealed = Sealed {
-        token: request.token.clone(),
-        game_id: request.game_id.clone(),
-        ..Default::default()
-    };
-    let seat = token_seat::<G>(
-        &settings.keys,
-        &sealed,
-        match &request.record {
-            Some(r) => r.preset.as_deref(),
-            None => request.preset.as_deref(),
-        },
-    )?;
+fn view_of<G: Rules>(request: ViewRequest) -> Result<HttpResponse, Problem> {
     let (m, rules) = match (&request.position, request.record) {
         (Some(_), Some(_)) => {
             return Err(Problem::new(
@@ -504,26 +430,17 @@ fn view_of<G: Rules>(request: ViewRequest, settings: &Settings) -> Result<HttpRe
             if record.layout.is_none() {
                 record.layout = request.layout;
             }
-            unseal_record::<G>(&mut record, &sealed, &settings.keys)?;
             let m = final_match::<G>(&record).map_err(|e| Problem::from_replay(&e))?;
             let rules = ruleset::<G>(record.preset.as_deref(), &record.options)?;
             (m, rules)
         }
         (text, None) => {
             let rules = ruleset::<G>(request.preset.as_deref(), &request.options)?;
-            let (pos, _) = hidden_truth::<G>(
-                &settings.keys,
-                &sealed,
-                request.preset.as_deref(),
-                request.layout.as_ref(),
-                text.as_deref(),
-                &rules,
-            )?;
+            let (pos, _) = hidden_truth::<G>(request.layout.as_ref(), text.as_deref(), &rules)?;
             (G::new_match(rules, pos), rules)
         }
     };
     let seats = G::seats(&rules);
-    same_seat(seat, request.player, "see")?;
     if request.player.index() >= seats as usize {
         return Err(Problem::new(
             "bad-parameter",
@@ -612,26 +529,17 @@ fn svg_of<G: Rules>(request: &RenderRequest) -> Result<String, Problem> {
 }
 
 /// The match a request is about: its `record` replayed (the history the draw and chase rules
-/// need), or its bare `position`; with the hidden truth from the token or the clear layout.
+/// need), or its bare `position`; with the hidden truth from the clear layout.
 fn the_match<G: Rules>(
     preset: &Option<String>,
     options: &Map<String, Value>,
     at: &Option<String>,
     record: &Option<Record>,
     layout: Option<&Value>,
-    sealed: &Sealed,
-    settings: &Settings,
 ) -> Result<(G::Match, Option<G::Hidden>), Problem> {
     let Some(record) = record else {
         let rules = ruleset::<G>(preset.as_deref(), options)?;
-        let (pos, hidden) = hidden_truth::<G>(
-            &settings.keys,
-            sealed,
-            preset.as_deref(),
-            layout,
-            at.as_deref(),
-            &rules,
-        )?;
+        let (pos, hidden) = hidden_truth::<G>(layout, at.as_deref(), &rules)?;
         return Ok((G::new_match(rules, pos), hidden));
     };
     if at.is_some() {
@@ -651,7 +559,7 @@ fn the_match<G: Rules>(
     if record.layout.is_none() {
         record.layout = layout.cloned();
     }
-    let hidden = unseal_record::<G>(&mut record, sealed, &settings.keys)?;
+    let hidden = crate::routes::clear_hidden::<G>(record.layout.as_ref())?;
     // The result a record states is not checked here: the game goes on from its last ply.
     record.result = None;
     let m = final_match::<G>(&record).map_err(|e| Problem::from_replay(&e))?;

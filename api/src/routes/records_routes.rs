@@ -20,7 +20,7 @@ use crate::routes::{default_game, game_kind};
 /// (`text/plain`). An invalid record is a verdict (200), not an error; a body that is not a
 /// record at all is a 400.
 #[utoipa::path(post, path = "/v1/validate", tag = "records",
-    params(("anqi-token" = Option<String>, Header, description = "The referee's sealed state from `POST /v1/deal`, in place of the record's layout (the game id is the record's `metadata.game_id`).", example = "v1.ephemeral.q0Jb-token-from-deal")),
+    params(("anqi-token" = Option<String>, Header, description = "A token from `POST /v1/deal`: the verdict is on the referee's game (the record's `metadata.game_id`) as its ledger holds it, as far as the record goes; the record's actions must be the ledger's (409 otherwise), its stated result is checked, and its positions are as the token's seat is told them.", example = "v1.ephemeral.q0Jb-token-from-deal")),
     request_body(description = "A JSON record, or a TCGA record as text.", content(
         (Record = "application/json", example = examples::validate_request),
         (String = "text/plain", example = examples::tcga_text))),
@@ -37,51 +37,24 @@ pub async fn validate(
     limits: web::Data<Limits>,
     settings: web::Data<crate::Settings>,
 ) -> Result<web::Json<Verdict>, Problem> {
-    let mut record = read_record(&req, &body, &limits)?;
-    let mut secret = false;
+    let record = read_record(&req, &body, &limits)?;
     if let Some(token) = req.headers().get(TOKEN_HEADER) {
         let token = token
             .to_str()
-            .map_err(|_| Problem::new("invalid-token", "the token is not text").field("token"))?;
+            .map_err(|_| Problem::new("invalid-token", "the token is not text").field("token"))?
+            .to_owned();
         let kind = game_kind(&record.game)?;
-        secret = with_game!(kind, G => {
-            unseal::<G>(&mut record, token, &settings)?;
-            records::core::rules::ruleset::<G>(record.preset.as_deref(), &record.options)
-                .is_ok_and(|rules| G::secret(&rules))
-        });
+        return crate::routes::referee::run(&settings, move |r| {
+            with_game!(kind, G => crate::routes::referee::validate::<G>(r, &record, &token))
+        })
+        .await
+        .map(web::Json);
     }
-    let mut verdict = records::games::validate(&record);
-    if secret {
-        // A player of a dark game checks its record: the referee's positions stay sealed.
-        verdict.final_position.clear();
-        if let Some(records::core::ReplayError::IllegalPly { position, .. }) = &mut verdict.error {
-            position.clear();
-        }
-    }
-    Ok(web::Json(verdict))
+    Ok(web::Json(records::games::validate(&record)))
 }
 
-/// The header that carries the referee's sealed state to `/v1/validate`.
+/// The header that carries a token to `/v1/validate`.
 pub const TOKEN_HEADER: &str = "anqi-token";
-
-/// Completes `record` with the hidden truth its token seals (the game id is the record's
-/// `metadata.game_id`, as the deal wrote it).
-fn unseal<G: Rules>(
-    record: &mut Record,
-    token: &str,
-    settings: &crate::Settings,
-) -> Result<(), Problem> {
-    let sealed = crate::routes::Sealed {
-        token: Some(token.to_owned()),
-        game_id: record
-            .metadata
-            .get("game_id")
-            .and_then(|v| v.as_str())
-            .map(str::to_owned),
-        ..Default::default()
-    };
-    crate::routes::unseal_record::<G>(record, &sealed, &settings.keys).map(|_| ())
-}
 
 /// A record from a JSON or TCGA body.
 fn read_record(req: &HttpRequest, bytes: &[u8], limits: &Limits) -> Result<Record, Problem> {

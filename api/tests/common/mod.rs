@@ -34,3 +34,27 @@ impl Drop for Server {
         let _ = self.child.wait();
     }
 }
+
+/// In-process settings whose referee keeps its ledger in a SQLite file shared by this test
+/// binary's tests (made fresh once per run, under cargo's scratch directory).
+pub fn with_store(limits: api::Limits) -> api::Settings {
+    static STORE: std::sync::OnceLock<records::store::Store> = std::sync::OnceLock::new();
+    let store = STORE.get_or_init(|| {
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-ledgers");
+        let _ = std::fs::create_dir_all(&dir);
+        let name = std::env::current_exe()
+            .ok()
+            .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| "tests".into());
+        let db = dir.join(format!("{name}.db"));
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+        }
+        records::store::Store::open(&db.display().to_string()).unwrap()
+    });
+    api::Settings {
+        limits,
+        store: Some(store.clone()),
+        ..api::Settings::default()
+    }
+}

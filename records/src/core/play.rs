@@ -61,24 +61,26 @@ pub fn step_match<G: Rules>(
     })
 }
 
-/// A new game: its hidden truth dealt from a seed, its start, and an empty record of it.
+/// A new game: its hidden truth dealt, its start, and an empty record of it.
 pub struct Deal<G: Rules> {
-    pub seed: u64,
+    /// The seed the deal was given, if any (a public deal).
+    pub seed: Option<u64>,
     pub hidden: G::Hidden,
     pub start: G::Position,
     /// The record to append actions to as the game goes: the preset, options, players and
-    /// the hidden truth (`layout`), and the seed in `metadata.seed`.
+    /// the hidden truth (`layout`), and a given seed in `metadata.seed`.
     pub record: Record,
 }
 
 /// Deals a game of `G` under `preset` (the game's default when absent) and `options`: the
 /// hidden truth `given` (Luzhanqi's setups, as the players submitted them), or one dealt from
-/// `seed`.
+/// `seed` (a public deal: anyone with the seed deals it again), or, with neither, from the
+/// operating system's generator (a deal nobody can repeat).
 pub fn deal<G: Rules>(
     preset: Option<&str>,
     options: &Map<String, Value>,
     players: Vec<String>,
-    seed: u64,
+    seed: Option<u64>,
     given: Option<G::Hidden>,
 ) -> Result<Deal<G>, RulesetError> {
     let rules = ruleset::<G>(preset, options)?;
@@ -88,14 +90,23 @@ pub fn deal<G: Rules>(
             G::hidden_fits(&hidden, &start).map_err(RulesetError::Invalid)?;
             hidden
         }
-        None => G::deal(&rules, &mut StdRng::seed_from_u64(seed)),
+        None => {
+            let mut rng = match seed {
+                Some(seed) => StdRng::seed_from_u64(seed),
+                None => StdRng::try_from_rng(&mut rand::rngs::SysRng)
+                    .expect("the operating system's random generator"),
+            };
+            G::deal(&rules, &mut rng)
+        }
     };
     let preset = preset.unwrap_or(G::presets()[0].name);
     let mut record = Record::new(G::NAME, preset, Vec::new());
     record.options = options.clone();
     record.players = players;
     record.layout = G::has_hidden(&rules).then(|| G::hidden_value(&hidden));
-    record.metadata.insert("seed".into(), Value::from(seed));
+    if let Some(seed) = seed {
+        record.metadata.insert("seed".into(), Value::from(seed));
+    }
     Ok(Deal {
         seed,
         start: G::start(&rules, Some(&hidden)).expect("a dealt truth sets up a start"),

@@ -45,6 +45,9 @@ impl Violation {
     pub const REVEAL_IMPOSSIBLE: Violation = Violation("reveal_impossible");
     /// The revealed piece differs from the known hidden truth (the record's layout).
     pub const REVEAL_CONTRADICTS_LAYOUT: Violation = Violation("reveal_contradicts_layout");
+    /// A player's action, sent to the referee with a seat token, names what it would reveal:
+    /// the referee writes that in (whether a guess is right is never an answer).
+    pub const IDENTITY_STATED: Violation = Violation("identity_stated");
 
     /// The codes every game shares.
     pub const SHARED: &'static [Violation] = &[
@@ -63,6 +66,7 @@ impl Violation {
         Violation::REVEAL_UNEXPECTED,
         Violation::REVEAL_IMPOSSIBLE,
         Violation::REVEAL_CONTRADICTS_LAYOUT,
+        Violation::IDENTITY_STATED,
     ];
 
     /// A violation with this code: for a game's own codes.

@@ -14,9 +14,11 @@ use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+mod ledger;
 mod model;
 pub mod schema;
 
+pub use ledger::{Commit, LedgerRow, unix_now};
 pub use model::{GameInsert, GameRow, NewGame, SeatInsert, StoredSeat, content_hash, iso_date};
 
 use crate::core::{Record, ReplayError};
@@ -51,7 +53,7 @@ pub enum Store {
 }
 
 /// Runs `$body` with `$conn` bound to a pooled connection of whichever backend.
-macro_rules! with_connection {
+macro_rules! with_connection_impl {
     ($store:expr, |$conn:ident| $body:expr) => {
         match $store {
             Store::Sqlite(pool) => {
@@ -67,6 +69,7 @@ macro_rules! with_connection {
         }
     };
 }
+use with_connection_impl as with_connection;
 
 /// SQLite settings every connection needs: 16 KiB pages (set before the file is created;
 /// a stored game is a few kilobytes, and smaller pages spill it into overflow chains: the

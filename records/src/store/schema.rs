@@ -36,5 +36,31 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    ledger (game_id) {
+        game_id -> Text,
+        game -> Text,
+        preset -> Text,
+        options -> Text,
+        players -> Text,
+        sealed_truth -> Nullable<Text>,
+        seed -> Nullable<Text>,
+        plies -> Integer,
+        result -> Nullable<Text>,
+        stored_game -> Nullable<BigInt>,
+        created_at -> BigInt,
+        updated_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    ledger_actions (game_id, ply) {
+        game_id -> Text,
+        ply -> Integer,
+        action -> Text,
+    }
+}
+
 diesel::joinable!(seats -> games (game_id));
-diesel::allow_tables_to_appear_in_same_query!(games, seats);
+diesel::joinable!(ledger_actions -> ledger (game_id));
+diesel::allow_tables_to_appear_in_same_query!(games, seats, ledger, ledger_actions);

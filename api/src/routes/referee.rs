@@ -1,0 +1,161 @@
+//! The referee's answers to a token holder (`records::referee`): each route opens the ledger's
+//! game once, checks what the request states against it, and asks it. The ledger is in the
+//! record store, so these run off the HTTP workers (`web::block`).
+
+use std::sync::Arc;
+
+use actix_web::web;
+use records::core::{Record, Rules, Verdict};
+use records::referee::{DealOrder, Referee, Refereed, Stated};
+
+use crate::Settings;
+use crate::problem::Problem;
+use crate::routes::positions::{
+    ActionsRequest, ActionsResponse, DealRequest, DealResponse, PlayRequest, PlayResponse,
+    ViewRequest,
+};
+
+/// Runs `work` with the service's referee, off the HTTP workers.
+pub(crate) async fn run<T: Send + 'static>(
+    settings: &Settings,
+    work: impl FnOnce(&Referee) -> Result<T, Problem> + Send + 'static,
+) -> Result<T, Problem> {
+    let referee: Arc<Referee> = settings.referee.clone().ok_or_else(|| {
+        Problem::new(
+            "store-unavailable",
+            "the referee keeps its games in the record store, and this service runs without one",
+        )
+    })?;
+    web::block(move || work(&referee))
+        .await
+        .map_err(|e| Problem::new("internal", e.to_string()))?
+}
+
+/// The ledger's game for a request's token and game id.
+fn open<G: Rules>(
+    referee: &Referee,
+    game_id: Option<&str>,
+    token: &str,
+) -> Result<Refereed<G>, Problem> {
+    let game_id = game_id.ok_or_else(|| {
+        Problem::new(
+            "invalid-token",
+            "a token opens only with the game_id its deal gave",
+        )
+        .field("game_id")
+    })?;
+    Ok(referee.open::<G>(game_id, token)?)
+}
+
+fn no_layout(layout: Option<&serde_json::Value>) -> Result<(), Problem> {
+    match layout {
+        Some(_) => Err(
+            Problem::new("bad-parameter", "give either a token or a layout, not both")
+                .field("layout"),
+        ),
+        None => Ok(()),
+    }
+}
+
+pub(crate) fn deal<G: Rules>(
+    referee: &Referee,
+    request: &DealRequest,
+) -> Result<DealResponse, Problem> {
+    let dealt = referee.deal::<G>(DealOrder {
+        preset: request.preset.as_deref(),
+        options: request.options.clone(),
+        players: request.players.clone(),
+        seed: request.seed,
+        layout: request.layout.as_ref(),
+        include_layout: request.include_layout,
+    })?;
+    Ok(DealResponse {
+        seed: dealt.seed,
+        game_id: dealt.game_id,
+        token: dealt.token,
+        seat_tokens: dealt.seat_tokens,
+        layout: dealt.layout,
+        position: dealt.position,
+        record: dealt.record,
+    })
+}
+
+pub(crate) fn actions<G: Rules>(
+    referee: &Referee,
+    request: &ActionsRequest,
+    token: &str,
+) -> Result<ActionsResponse, Problem> {
+    let game = open::<G>(referee, request.game_id.as_deref(), token)?;
+    let at = game.address(&Stated {
+        preset: request.preset.as_deref(),
+        options: Some(&request.options),
+        position: request.position.as_deref(),
+        record: request.record.as_ref(),
+        ply: request.ply,
+    })?;
+    let told = game.actions(at)?;
+    Ok(ActionsResponse {
+        position: told.position,
+        to_move: told.to_move,
+        count: told.actions.len(),
+        actions: told.actions,
+        end: told.end,
+    })
+}
+
+pub(crate) fn play<G: Rules>(
+    referee: &Referee,
+    request: &PlayRequest,
+    token: &str,
+) -> Result<PlayResponse, Problem> {
+    no_layout(request.layout.as_ref())?;
+    let game = open::<G>(referee, request.game_id.as_deref(), token)?;
+    let at = game.address(&Stated {
+        preset: request.preset.as_deref(),
+        options: Some(&request.options),
+        position: request.position.as_deref(),
+        record: request.record.as_ref(),
+        ply: request.ply,
+    })?;
+    let played = referee.play(&game, &request.action, at)?;
+    Ok(PlayResponse {
+        action: played.action,
+        effect: played.effect,
+        position: played.position,
+        end: played.end,
+        ply: Some(played.ply),
+    })
+}
+
+pub(crate) fn view<G: Rules>(
+    referee: &Referee,
+    request: &ViewRequest,
+    token: &str,
+) -> Result<serde_json::Value, Problem> {
+    no_layout(request.layout.as_ref())?;
+    let game = open::<G>(referee, request.game_id.as_deref(), token)?;
+    let at = game.address(&Stated {
+        preset: request.preset.as_deref(),
+        options: Some(&request.options),
+        position: request.position.as_deref(),
+        record: request.record.as_ref(),
+        ply: request.ply,
+    })?;
+    let view = game.view(request.player, at)?;
+    Ok(serde_json::to_value(view).expect("a view serialises"))
+}
+
+/// The verdict on the ledger's game as far as `record` goes (its stated result checked).
+pub(crate) fn validate<G: Rules>(
+    referee: &Referee,
+    record: &Record,
+    token: &str,
+) -> Result<Verdict, Problem> {
+    let game_id = record.metadata.get("game_id").and_then(|v| v.as_str());
+    let game = open::<G>(referee, game_id, token)?;
+    let at = game.address(&Stated {
+        record: Some(record),
+        ..Stated::default()
+    })?;
+    Ok(game.verdict(record.result, at)?)
+}

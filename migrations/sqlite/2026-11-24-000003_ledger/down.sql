@@ -1,0 +1,2 @@
+DROP TABLE ledger_actions;
+DROP TABLE ledger;
