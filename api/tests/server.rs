@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 mod common;
-use common::Server;
+use common::{Server, request, request_with};
 
 fn start(args: &[&str]) -> Server {
     start_with_env(args, &[])
@@ -44,48 +44,6 @@ fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Server {
         .env_remove("ANQI_SEAL_KEY_FILE")
         .stderr(Stdio::piped());
     Server::spawn(command)
-}
-
-/// One HTTP/1.1 exchange: (status, content type, body).
-fn request(
-    addr: &str,
-    method: &str,
-    path: &str,
-    content_type: &str,
-    body: &str,
-) -> (u16, String, String) {
-    request_with(addr, method, path, content_type, "", body)
-}
-
-/// [`request`] with extra header lines (each ending in CRLF).
-fn request_with(
-    addr: &str,
-    method: &str,
-    path: &str,
-    content_type: &str,
-    headers: &str,
-    body: &str,
-) -> (u16, String, String) {
-    let mut s = TcpStream::connect(addr).unwrap();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: {content_type}\r\n{headers}Content-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut text = String::new();
-    s.read_to_string(&mut text).unwrap();
-    let status = text[9..12].parse().unwrap();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let ctype = head
-        .lines()
-        .find_map(|l| {
-            l.to_ascii_lowercase()
-                .strip_prefix("content-type: ")
-                .map(str::to_owned)
-        })
-        .unwrap_or_default();
-    (status, ctype, body.to_owned())
 }
 
 #[test]

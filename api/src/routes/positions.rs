@@ -69,6 +69,9 @@ pub struct ActionsResponse {
     /// How the game has ended at this position, if it has.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end: Option<End>,
+    /// With a token: the ply the answer is about (the actions committed before it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ply: Option<u32>,
 }
 
 /// The legal actions of a position under a ruleset. A bare position has no history: the
@@ -119,6 +122,7 @@ fn actions_of<G: Rules>(request: &ActionsRequest) -> Result<ActionsResponse, Pro
         count: actions.len(),
         actions,
         end,
+        ply: None,
     })
 }
 

@@ -100,6 +100,7 @@ pub(crate) fn actions<G: Rules>(
         count: told.actions.len(),
         actions: told.actions,
         end: told.end,
+        ply: Some(at),
     })
 }
 

@@ -1,7 +1,8 @@
 //! The real `anqi-api` binary as the end-to-end tests start it.
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 
 /// A running server, killed when dropped.
@@ -57,4 +58,46 @@ pub fn with_store(limits: api::Limits) -> api::Settings {
         store: Some(store.clone()),
         ..api::Settings::default()
     }
+}
+
+/// One HTTP/1.1 exchange: (status, content type, body).
+pub fn request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    content_type: &str,
+    body: &str,
+) -> (u16, String, String) {
+    request_with(addr, method, path, content_type, "", body)
+}
+
+/// [`request`] with extra header lines (each ending in CRLF).
+pub fn request_with(
+    addr: &str,
+    method: &str,
+    path: &str,
+    content_type: &str,
+    headers: &str,
+    body: &str,
+) -> (u16, String, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: {content_type}\r\n{headers}Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let status = text[9..12].parse().unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let ctype = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-type: ")
+                .map(str::to_owned)
+        })
+        .unwrap_or_default();
+    (status, ctype, body.to_owned())
 }
