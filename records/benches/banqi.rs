@@ -6,12 +6,16 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use records::core::Record;
-use records::games::banqi::{Layout, Ruleset, random_playout};
+use records::games::banqi::{Layout, random_playout};
 use records::games::validate;
 
-/// Plies played by 1,000 seeded random games under `tcga`, to size the throughput.
-fn playout_plies(games: u64) -> u64 {
-    let rules = Ruleset::TCGA;
+/// Plies played by `games` seeded random games under `preset`, to size the throughput.
+fn playout_plies(preset: &str, games: u64) -> u64 {
+    let rules = records::games::banqi::PRESETS
+        .iter()
+        .find(|p| p.name == preset)
+        .unwrap()
+        .ruleset;
     let mut buffer = Vec::with_capacity(256);
     let mut plies = 0;
     for seed in 0..games {
@@ -25,11 +29,15 @@ fn playout_plies(games: u64) -> u64 {
 
 fn playouts(c: &mut Criterion) {
     const GAMES: u64 = 1000;
-    let plies = playout_plies(GAMES);
     let mut group = c.benchmark_group("playout");
-    group.throughput(Throughput::Elements(plies));
     group.sample_size(20);
-    group.bench_function("tcga_1000_games_plies", |b| b.iter(|| playout_plies(GAMES)));
+    // tcga counts cycles of plies; olympiad counts occurrences of positions.
+    for preset in ["tcga", "olympiad"] {
+        group.throughput(Throughput::Elements(playout_plies(preset, GAMES)));
+        group.bench_function(format!("{preset}_1000_games_plies"), |b| {
+            b.iter(|| playout_plies(preset, GAMES))
+        });
+    }
     group.finish();
 }
 

@@ -12,6 +12,7 @@
 pub mod outcome;
 pub mod play;
 pub mod record;
+pub mod repetition;
 pub mod replay;
 pub mod rules;
 pub mod scoring;

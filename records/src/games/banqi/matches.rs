@@ -1,6 +1,7 @@
 //! A match: a position plus the history the draw and long-chase rules need, and the
 //! end-of-game judgement of RULES.md §1.
 
+use crate::core::repetition::Repetitions;
 use crate::core::{End, IllegalAction, Outcome, Reason, Seat, Violation};
 
 use super::action::{Action, Path};
@@ -65,8 +66,10 @@ pub struct Match {
     position: Position,
     /// Codes of the plies since the last flip or capture (cycle repetition).
     quiet: QuietPlies,
-    /// Repetition keys of the positions since the last flip or capture (position repetition).
-    keys: Vec<u64>,
+    /// How often each position occurred since the last flip or capture (position
+    /// repetition), and the current position's key.
+    repetitions: Repetitions,
+    key: u64,
     chases: [Chases; 2],
     /// The ply of the position the game started from.
     start_ply: u32,
@@ -89,12 +92,16 @@ impl Match {
                 }
                 _ => QuietPlies::default(),
             },
-            keys: Vec::new(),
+            repetitions: Repetitions::default(),
+            key: 0,
             chases: Default::default(),
             start_ply: position.ply(),
         };
         if matches!(rules.repetition, Repetition::Position { .. }) {
-            m.keys.push(position.repetition_key());
+            m.repetitions =
+                Repetitions::with_capacity(rules.no_progress.map_or(64, |n| n as usize + 1));
+            m.key = position.repetition_key();
+            m.repetitions.push(m.key, 0);
         }
         m
     }
@@ -179,9 +186,7 @@ impl Match {
                 .cycle_period(times as usize)
                 .and_then(|p| draw(Reason::REPETITION, Some(p as u32))),
             Repetition::Position { occurrences } => {
-                let key = *self.keys.last().expect("current position");
-                let seen = self.keys.iter().filter(|&&k| k == key).count();
-                if seen >= occurrences as usize {
+                if self.repetitions.count(self.key) >= occurrences as u32 {
                     draw(Reason::REPETITION, None)
                 } else {
                     None
@@ -268,7 +273,7 @@ impl Match {
         }
         if effect.is_progress() {
             self.quiet.clear();
-            self.keys.clear();
+            self.repetitions.clear();
         }
         match self.rules.repetition {
             Repetition::Off => {}
@@ -277,7 +282,10 @@ impl Match {
                     self.quiet.push(action.code());
                 }
             }
-            Repetition::Position { .. } => self.keys.push(self.position.repetition_key()),
+            Repetition::Position { .. } => {
+                self.key = self.position.repetition_key();
+                self.repetitions.push(self.key, 0);
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 //! Third-generation xiangqi's [`Rules`]: how the game-generic core reaches the engine, and
 //! the match (the history the repetition rule needs).
 
+use crate::core::repetition::Repetitions;
 use serde_json::Value;
 
 use crate::core::{
@@ -37,6 +38,8 @@ pub struct Match {
     pub rules: Ruleset,
     pub pos: Position,
     history: Vec<Entry>,
+    /// How often each key occurred since the last capture (indices into `history`).
+    repetitions: Repetitions,
     /// Per side, a bit per group of backs shown by a flip (see `group`).
     pub shown: [u8; 2],
 }
@@ -91,10 +94,14 @@ impl Match {
             check: false,
             capture: false,
         };
+        let mut repetitions =
+            Repetitions::with_capacity(rules.no_capture.map_or(64, |n| n as usize + 1));
+        repetitions.push(first.key, 0);
         Match {
             rules,
             pos,
             history: vec![first],
+            repetitions,
             shown: [0; 2],
         }
     }
@@ -108,12 +115,18 @@ impl Match {
             Effect::DoubleFlip { .. } => self.shown[mover.index()] |= group(Kind::Advisor),
             _ => {}
         }
-        self.history.push(Entry {
+        let entry = Entry {
             key: key(&self.pos),
             mover,
             check: self.pos.in_check(mover.other()),
             capture: matches!(effect, Effect::Move { captured: Some(_) }),
-        });
+        };
+        // Positions before a capture cannot come back.
+        if entry.capture {
+            self.repetitions.clear();
+        }
+        self.repetitions.push(entry.key, self.history.len() as u32);
+        self.history.push(entry);
         Ok(effect)
     }
 
@@ -130,15 +143,13 @@ impl Match {
             .last()
             .expect("the start is in the history")
             .key;
-        // Positions before the last capture cannot come back.
-        let since = self.history.iter().rposition(|e| e.capture).unwrap_or(0);
-        let window = &self.history[since..];
-        let first = window.iter().position(|e| e.key == now)?;
-        if window.iter().filter(|e| e.key == now).count() < 3 {
+        if self.repetitions.count(now) < 3 {
             return None;
         }
-        // Perpetual check: a side all of whose moves since the first occurrence gave check.
-        let moves = &window[first + 1..];
+        let first = self.repetitions.first(now).expect("counted") as usize;
+        // Perpetual check: a side all of whose moves since the first occurrence gave check
+        // (scanned once: the game ends here).
+        let moves = &self.history[first + 1..];
         let checker = |side: Side| {
             let mine: Vec<&Entry> = moves.iter().filter(|e| e.mover == side).collect();
             !mine.is_empty() && mine.iter().all(|e| e.check)
