@@ -15,6 +15,8 @@ pub struct Limits {
     pub max_body: usize,
     /// Deepest nesting of JSON arrays and objects (deeper ones get 400).
     pub max_json_depth: usize,
+    /// Most plies of a record replayed in one request (longer ones get 413).
+    pub max_plies: usize,
 }
 
 impl Default for Limits {
@@ -22,7 +24,28 @@ impl Default for Limits {
         Limits {
             max_body: 1 << 20,
             max_json_depth: 32,
+            max_plies: 20_000,
         }
+    }
+}
+
+impl Limits {
+    /// Refuses a record longer than one request replays (`--max-plies`): replay is linear in
+    /// a record's length, and this bounds what one request costs.
+    pub fn plies(&self, record: &records::core::Record) -> Result<(), Problem> {
+        let plies = record.actions.len();
+        if plies <= self.max_plies {
+            return Ok(());
+        }
+        Err(Problem::new(
+            "too-many-plies",
+            format!(
+                "the record has {plies} plies; this service replays at most {} in one request \
+                 (--max-plies)",
+                self.max_plies
+            ),
+        )
+        .field("actions"))
     }
 }
 

@@ -25,6 +25,9 @@ struct Config {
     /// Deepest nesting of JSON arrays and objects in a request.
     #[arg(long, env = "ANQI_MAX_JSON_DEPTH", default_value_t = 32)]
     max_json_depth: usize,
+    /// Most plies of a record replayed in one request (a longer record gets 413).
+    #[arg(long, env = "ANQI_MAX_PLIES", default_value_t = 20_000)]
+    max_plies: usize,
     /// Worker threads (default: one per CPU core).
     #[arg(long, env = "ANQI_WORKERS")]
     workers: Option<usize>,
@@ -104,6 +107,7 @@ async fn main() -> std::io::Result<()> {
     let limits = api::Limits {
         max_body: config.max_body,
         max_json_depth: config.max_json_depth,
+        max_plies: config.max_plies,
     };
     let store = match records::store::Store::open(&config.database) {
         Ok(store) => store,

@@ -144,6 +144,12 @@ pub const KINDS: &[(&str, &str, u16, &str)] = &[
         "The body is larger than the service accepts (`--max-body`).",
     ),
     (
+        "too-many-plies",
+        "Too many plies",
+        413,
+        "A record longer than the service replays in one request (`--max-plies`).",
+    ),
+    (
         "unsupported-media-type",
         "Unsupported media type",
         415,

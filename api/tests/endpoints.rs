@@ -185,7 +185,7 @@ async fn http_level_errors_are_problems() {
     // Too large.
     let small = api::Limits {
         max_body: 64,
-        max_json_depth: 32,
+        ..api::Limits::default()
     };
     let big = json!({"action": "a1", "position": "x".repeat(200)}).to_string();
     expect_problem(
@@ -212,8 +212,8 @@ async fn http_level_errors_are_problems() {
     .await;
     assert!(p["detail"].as_str().unwrap().contains("32"));
     let shallow = api::Limits {
-        max_body: 1 << 20,
         max_json_depth: 1,
+        ..api::Limits::default()
     };
     expect_problem(
         shallow,
@@ -225,6 +225,31 @@ async fn http_level_errors_are_problems() {
         "json-too-deep",
     )
     .await;
+    // Too many plies to replay in one request, on every endpoint that takes a record.
+    let short = api::Limits {
+        max_plies: 3,
+        ..api::Limits::default()
+    };
+    let record = json!({"actions": ["a1", "b1", "c1", "d1"]});
+    for (path, body) in [
+        ("/v1/validate", record.clone()),
+        ("/v1/score", json!({"record": record})),
+        ("/v1/actions", json!({"record": record})),
+        ("/v1/play", json!({"record": record, "action": "a2"})),
+        ("/v1/view", json!({"record": record, "player": "player1"})),
+    ] {
+        let p = expect_problem(
+            short,
+            "POST",
+            path,
+            Some("application/json"),
+            &body.to_string(),
+            413,
+            "too-many-plies",
+        )
+        .await;
+        assert_eq!(p["field"], "actions", "{path}");
+    }
     // Wrong JSON shapes: unknown field, missing field, wrong type.
     let p = expect_problem(
         d(),

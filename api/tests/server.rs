@@ -151,6 +151,8 @@ fn help_lists_every_setting() {
         "--client-request-timeout",
         "--keep-alive",
         "--max-connections",
+        "--max-plies",
+        "--game-expiry",
     ] {
         assert!(text.contains(flag), "{flag} in {text}");
     }

@@ -152,10 +152,14 @@ pub async fn create(
             if line.trim().is_empty() {
                 continue;
             }
-            parsed.push((i + 1, body::parse_json(line.as_bytes(), &limits)));
+            let record = body::parse_json::<Record>(line.as_bytes(), &limits)
+                .and_then(|r| limits.plies(&r).map(|()| r));
+            parsed.push((i + 1, record));
         }
     } else {
-        parsed.push((1, Ok(body::json(&req, &bytes, &limits)?)));
+        let record: Record = body::json(&req, &bytes, &limits)?;
+        limits.plies(&record)?;
+        parsed.push((1, Ok(record)));
     }
     let incoming: Vec<Incoming> = parsed
         .iter()

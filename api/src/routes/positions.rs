@@ -90,6 +90,9 @@ pub async fn actions(
     settings: web::Data<Settings>,
 ) -> Result<web::Json<ActionsResponse>, Problem> {
     let request: ActionsRequest = body::json(&req, &body, &limits)?;
+    if let Some(record) = &request.record {
+        limits.plies(record)?;
+    }
     let kind = game_kind(&request.game)?;
     if let Some(token) = request.token.clone() {
         return referee::run(
@@ -210,6 +213,9 @@ pub async fn play(
     settings: web::Data<Settings>,
 ) -> Result<web::Json<PlayResponse>, Problem> {
     let request: PlayRequest = body::json(&req, &body, &limits)?;
+    if let Some(record) = &request.record {
+        limits.plies(record)?;
+    }
     let kind = game_kind(&request.game)?;
     if let Some(token) = request.token.clone() {
         return referee::run(
@@ -405,6 +411,9 @@ pub async fn view(
     settings: web::Data<Settings>,
 ) -> Result<HttpResponse, Problem> {
     let request: ViewRequest = body::json(&req, &body, &limits)?;
+    if let Some(record) = &request.record {
+        limits.plies(record)?;
+    }
     let game = match &request.record {
         Some(record) => &record.game,
         None => &request.game,

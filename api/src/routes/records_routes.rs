@@ -38,6 +38,7 @@ pub async fn validate(
     settings: web::Data<crate::Settings>,
 ) -> Result<web::Json<Verdict>, Problem> {
     let record = read_record(&req, &body, &limits)?;
+    limits.plies(&record)?;
     if let Some(token) = req.headers().get(TOKEN_HEADER) {
         let token = token
             .to_str()
@@ -124,6 +125,7 @@ pub async fn score(
     limits: web::Data<Limits>,
 ) -> Result<HttpResponse, Problem> {
     let request: ScoreRequest = body::json(&req, &body, &limits)?;
+    limits.plies(&request.record)?;
     let kind = game_kind(&request.record.game)?;
     let table = Table {
         stake: request.stake.unwrap_or(Table::default().stake),

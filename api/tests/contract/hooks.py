@@ -31,6 +31,12 @@ GAME_SEMANTICS = {
     "illegal-action": "whether an action is legal is the rules' to say",
     "invalid-token": "a token is opaque: only the seal says whether it opens, and for which game",
     "wrong-seat": "a seat token acts only for its seat: which seat it holds is sealed",
+    "game-not-found": "a game id is a string: which games the referee's ledger holds is the "
+    "ledger's",
+    "ledger-conflict": "with a token, what a request states must be the ledger's game: its "
+    "history, preset and options are the ledger's, not the schema's",
+    "already-played": "whether a ply is taken is the ledger's to say",
+    "too-many-plies": "a record's length limit is the service's configuration (`--max-plies`)",
     "settlement-overflow": "a stake times the bonus must fit in 64 bits: a product of two "
     "fields",
 }
