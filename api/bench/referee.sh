@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Load test of the referee: committed plays per second, and their latency. Builds the release
+# server, starts it on a free port (its ledger in a fresh SQLite file, or the PostgreSQL
+# database given), deals GAMES Banqi games, then runs wrk: every request is a play with a
+# seat token that the referee judges, commits in its ledger and answers (api/bench/referee.lua).
+# Installs wrk from Debian when missing.
+#
+#   api/bench/referee.sh [seconds] [connections] [games] [postgres://…]
+#
+# The goal (issue 20) on the 2-core machine: >= 5,000 committed plays/s with p99 < 20 ms on
+# SQLite.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+duration="${1:-10}"
+connections="${2:-16}"
+games="${3:-3000}"
+database="${4:-}"
+if ! command -v wrk >/dev/null; then
+  echo "installing wrk (Debian package)…" >&2
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get install -y wrk >/dev/null
+fi
+cargo build --release -p api --bin anqi-api
+work="$(mktemp -d)"
+database="${database:-$work/anqi.db}"
+ANQI_BENCH_KEEP="${ANQI_BENCH_KEEP:-}"
+ANQI_LOG=warn ANQI_PORT=0 DATABASE_URL="$database" target/release/anqi-api >"$work/log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 100); do
+  grep -q "listening on" "$work/log" && break
+  sleep 0.1
+done
+url="$(grep -o 'http://[0-9.:]*' "$work/log" | head -1)"
+echo "server: $url (pid $pid), ledger: ${database/:*@/:***@}; dealing $games games…"
+seq "$games" | xargs -P 4 -I{} curl -sf -H 'Content-Type: application/json' \
+  -d '{"players":["east","west"]}' "$url/v1/deal" -o "$work/deal-{}.json"
+python3 - "$work" "$games" >"$work/games.lua" <<'PY'
+import json, sys
+work, n = sys.argv[1], int(sys.argv[2])
+print("games = {")
+for i in range(1, n + 1):
+    d = json.load(open(f"{work}/deal-{i}.json"))
+    t = d["seat_tokens"]
+    print(f'  {{"{d["game_id"]}", "{t["player1"]}", "{t["player2"]}"}},')
+print("}")
+PY
+echo "dealt; $((games * 32)) plays available; wrk: ${duration}s, $connections connections"
+ANQI_BENCH_GAMES="$work/games.lua" ANQI_BENCH_THREADS=2 \
+  wrk -t2 -c"$connections" -d"${duration}s" --latency -s api/bench/referee.lua "$url/v1/play"
