@@ -535,9 +535,10 @@ fn notation_round_trips_and_errors_are_typed() {
 
 #[test]
 fn a_flip_answers_a_check_given_by_a_biao_alone() {
-    // Black's 骉 on e3 borrowed red's last move (a chariot's): it checks red's general on e0
-    // along the file. A flip moves no piece: the 骉 has no rule after it, and the check is gone.
-    let p = pos("3k5/9/9/9/9/9/4x4/9/9/R1B1K4 w 9/9/9/9/9/9/9/9/9/2T6 - a0R -- 0 30");
+    // Black's 骉 on e3 borrows red's most recent move (a chariot's, to a0: `-/a0R`, black's
+    // own last move not said): it checks red's general on e0 along the file. A flip moves no
+    // piece: the 骉 has no rule after it, and the check is gone.
+    let p = pos("3k5/9/9/9/9/9/4x4/9/9/R1B1K4 w 9/9/9/9/9/9/9/9/9/2T6 - -/a0R -- 0 30");
     assert!(p.in_check(Side::Red));
     let actions = legal(&p);
     assert!(actions.contains(&"c0".to_owned()), "{actions:?}");
@@ -567,4 +568,77 @@ fn without_the_backs_each_soldier_back_is_shown_once() {
             effective: true
         })
     ));
+}
+
+/// Issue 21: the enemy 骉 is judged with its opponent's most recent move (RULES.md §9, Check),
+/// never with its owner's own last move. Each position is one the referee comparison found.
+#[test]
+fn an_enemy_biao_borrows_the_side_to_moves_own_previous_move() {
+    // Black's 骉 on e5; black's own last move was a chariot's (a9R), red's is not said. Read
+    // as a chariot, the 骉 would check down the e-file and red could double-flip; it borrows
+    // red's move, none here: red is not in check, and neither double flip is legal.
+    let p = pos("r4k3/9/9/9/4x4/9/9/9/9/3AKA3 w f4a3/9/9/9/9/9/9/9/9/3KAM3 - a9R -- 10 30");
+    assert!(!p.in_check(Side::Red));
+    let actions = legal(&p);
+    assert!(!actions.iter().any(|a| a.starts_with("e0=")), "{actions:?}");
+    // A random game's position: black may not double-flip e9=f9.
+    let p = pos(
+        "2bXkab2/9/1c7/p1p1p1p1p/9/P8/2P3P2/9/9/2RK2B2 b 2l1akt2/9/1o7/b1a1n1c1r/9/A8/2C3B2/9/9/2FA2L2 - c0R -- 0 11",
+    );
+    let actions = legal(&p);
+    assert!(!actions.iter().any(|a| a.starts_with("e9=")), "{actions:?}");
+    // Black's previous action was a flip (its own last move not said): red's 骉 on e3 is
+    // inert, black is not in check, and the flip back c0(P) is legal: no wrong game end.
+    let p = pos(
+        "3a2bn1/3T5/b3k1n2/5R3/9/6p2/6p2/3AX4/4A4/2p2K3 b 3k2lx1/9/t3a1q2/5F3/9/6b2/6a2/3K5/4M4/2n2A3 c0wp f6R -+ 6 95",
+    );
+    assert!(!p.in_check(Side::Black));
+    assert!(p.has_action());
+    assert!(legal(&p).contains(&"c0".to_owned()), "{:?}", legal(&p));
+    let mut m = Match::new(Ruleset::THIRD_GENERATION, p);
+    assert!(m.end().is_none());
+    m.play(&"c0(P)".parse().unwrap()).unwrap();
+}
+
+/// Issue 21: both sides' last moves are in the position string, and each 骉 borrows its
+/// opponent's: a move leaving the mover in check is judged with that move; at a side's turn
+/// the enemy 骉 borrows that side's own previous move (kept after `/`).
+#[test]
+fn each_side_keeps_its_own_last_move() {
+    let mut p = pos("3k5/9/9/9/9/9/4x4/9/9/R1B1K4 w 9/9/9/9/9/9/9/9/9/2T6 - - -- 0 30");
+    assert!(!p.in_check(Side::Red), "nothing to borrow yet");
+    // Black's 骉 on e3 would borrow this chariot move and check down the e-file.
+    assert_eq!(
+        play(&mut p.clone(), "a0a1"),
+        Err(Violation::new("general_in_check"))
+    );
+    play(&mut p, "e0f0").unwrap();
+    assert_eq!(
+        p.last_move().map(|(s, k)| format!("{s}{}", k.letter())),
+        Some("f0K".into())
+    );
+    play(&mut p, "d9e9").unwrap();
+    // Black's own move is not written: red has no horse that could be a 骉 to borrow it.
+    assert!(p.to_string().contains(" -/f0K "), "{p}");
+    // Red's own previous move was a general's: from e3 the 骉 reaches no general.
+    assert!(!p.in_check(Side::Red), "{p}");
+    let back: Position = p.to_string().parse().unwrap();
+    assert_eq!(back, p);
+}
+
+/// Issue 21: a position repeats only with the same borrowed rule when the side to move has a
+/// 骉; without one, the last move does not count, and the third occurrence comes a ply sooner.
+#[test]
+fn the_borrowed_rule_counts_for_repetition_only_with_a_biao_to_move() {
+    let start = pos("5k3/9/9/9/9/9/9/3K5/9/5A1X1 b 5a3/9/9/9/9/9/9/3A5/9/5K3 - - -- 0 1");
+    let mut m = Match::new(Ruleset::THIRD_GENERATION, start);
+    let line = [
+        "f9f8", "d2d1", "f8f9", "d1d2", "f9f8", "h0h1", "f8f9", "h1h0",
+    ];
+    for (i, a) in line.iter().enumerate() {
+        assert!(m.end().is_none(), "before ply {} ({a})", i + 1);
+        m.play(&a.parse().unwrap())
+            .unwrap_or_else(|e| panic!("{a}: {e:?}"));
+    }
+    assert_eq!(m.end().map(|e| e.reason), Some(Reason::REPETITION));
 }

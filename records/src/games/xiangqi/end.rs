@@ -46,12 +46,16 @@ impl Position {
     /// facts only (a horse that still has a back, whichever it is), or the string would tell
     /// which horse is the 骉.
     pub(crate) fn forget_what_cannot_matter(&mut self) {
-        let biao = self.board.iter().flatten().any(|p| {
-            p.kind == Kind::Biao
-                || (p.kind == Kind::Horse && !p.soldier_born && p.back != Back::None)
-        });
-        if !biao {
-            self.last = None;
+        // A side's last move matters only while the other side may have a 骉.
+        for side in Side::BOTH {
+            let biao = self.board.iter().flatten().any(|p| {
+                p.side != side
+                    && (p.kind == Kind::Biao
+                        || (p.kind == Kind::Horse && !p.soldier_born && p.back != Back::None))
+            });
+            if !biao {
+                self.last[side.index()] = None;
+            }
         }
         for side in Side::BOTH {
             let can_double = self

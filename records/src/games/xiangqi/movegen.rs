@@ -78,7 +78,7 @@ impl Position {
         let own = piece.side.index();
         let enemy = piece.side.other().index();
         Some(match piece.kind {
-            Kind::Biao => (self.last?.1, ALL),
+            Kind::Biao => (self.last[enemy]?.1, ALL),
             Kind::General => (Kind::General, PALACES[own]),
             Kind::Advisor if piece.soldier_born => (
                 Kind::Advisor,
@@ -124,7 +124,7 @@ impl Position {
         let all = self.occupied();
         let enemy = self.occupied[side.other().index()];
         let spared = match piece.kind {
-            Kind::Biao => self.last.map(|(s, _)| s),
+            Kind::Biao => self.last[side.other().index()].map(|(s, _)| s),
             _ => None,
         };
         let mut land = |to: Option<Square>, takes: bool| {
@@ -399,7 +399,7 @@ impl Position {
         let mut next = *self;
         let piece = next.take(m.from).expect("a piece on the from point");
         let rule = match piece.kind {
-            Kind::Biao => self.last.map_or(Kind::Biao, |(_, k)| k),
+            Kind::Biao => self.last[piece.side.other().index()].map_or(Kind::Biao, |(_, k)| k),
             k => k,
         };
         let captured = next.take(m.to).is_some();
@@ -407,7 +407,7 @@ impl Position {
         next.no_capture = if captured { 0 } else { self.no_capture + 1 };
         next.ply = self.ply + 1;
         next.turn = self.turn.other();
-        next.last = Some((m.to, rule));
+        next.last[piece.side.index()] = Some((m.to, rule));
         next
     }
 

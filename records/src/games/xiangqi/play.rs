@@ -159,7 +159,7 @@ impl Position {
             // in check it does not help (but after it no 骉 borrows a move).
             if self.flip_kind(at, piece).is_some() {
                 let mut after = *self;
-                after.last = None;
+                after.last[side.index()] = None;
                 if !check || !after.in_check(side) {
                     out.push(Action::Flip { at, reveal: None });
                 }
@@ -182,7 +182,7 @@ impl Position {
                     // The right advisor: legal if the new general is safe.
                     Back::Known(Kind::General) => {
                         let mut swapped = self.swapped(general, advisor);
-                        swapped.last = None;
+                        swapped.last[side.index()] = None;
                         if !swapped.in_check(side) {
                             out.push(named);
                         }
@@ -321,7 +321,7 @@ impl Position {
             ));
         };
         let mut next = *self;
-        next.last = None;
+        next.last[piece.side.index()] = None;
         let effect = match kind {
             FlipKind::Back => {
                 if reveal.is_some_and(|k| k != Kind::Soldier) {
@@ -538,11 +538,11 @@ impl Position {
                 },
             );
             next.lost = Some(side);
-            next.last = None;
+            next.last[side.index()] = None;
             return Ok((next, Effect::DoubleFlip { correct: false }));
         }
         let mut next = self.swapped(general, advisor);
-        next.last = None;
+        next.last[side.index()] = None;
         if next.in_check(side) {
             return Err(illegal(
                 Violation::GENERAL_IN_CHECK,

@@ -25,9 +25,11 @@ pub struct Position {
     /// Plies since the last capture.
     pub(crate) no_capture: u16,
     pub(crate) ply: u32,
-    /// Where the last-moved piece went and the rule it moved by (what a 骉 borrows); none
-    /// after a flip or at the start.
-    pub(crate) last: Option<(Square, Kind)>,
+    /// Per side, where its most recently moved piece went and the rule it moved by: what
+    /// the other side's 骉 borrows (RULES.md §9: a 骉 always borrows its opponent's most
+    /// recent move). None after that side's flip (no piece moved), at the start, or when a
+    /// position string does not say it.
+    pub(crate) last: [Option<(Square, Kind)>; 2],
     /// Whether each side was in check at the start of its most recent turn (a double flip
     /// needs a first check).
     pub(crate) checked: [bool; 2],
@@ -75,7 +77,7 @@ impl Position {
             turn,
             no_capture: 0,
             ply: 0,
-            last: None,
+            last: [None; 2],
             checked: [false; 2],
             lost: None,
         }
@@ -152,9 +154,10 @@ impl Position {
         self.lost
     }
 
-    /// Where the last-moved piece went and the rule it moved by.
+    /// Where the last-moved piece went and the rule it moved by (the move of the side that
+    /// just played: what the side to move's 骉 borrows).
     pub fn last_move(&self) -> Option<(Square, Kind)> {
-        self.last
+        self.last[self.turn.other().index()]
     }
 
     /// The board field of a FEN.
@@ -371,21 +374,34 @@ fn parse_marks(field: &str, pos: &mut Position) -> Result<(), ParseFenError> {
     Ok(())
 }
 
-/// The last field: `-`, or the point the last-moved piece went to and its rule's letter.
+/// The last field: the move of the side that just played, then, after `/`, the side to
+/// move's own previous move when it made one (`e2C`, `e2C/h7N`, `-/h7N`; `-` for none): each
+/// the point the moved piece went to and its rule's letter.
 fn parse_last(field: &str, pos: &mut Position) -> Result<(), ParseFenError> {
-    if field == "-" {
-        return Ok(());
-    }
     let bad = || ParseFenError::Last(field.to_owned());
-    if field.len() != 3 || !field.is_ascii() {
-        return Err(bad());
+    let (just, own) = match field.split_once('/') {
+        Some((just, own)) => (just, Some(own)),
+        None => (field, None),
+    };
+    let one = |text: &str| -> Result<Option<(Square, Kind)>, ParseFenError> {
+        if text == "-" {
+            return Ok(None);
+        }
+        if text.len() != 3 || !text.is_ascii() {
+            return Err(bad());
+        }
+        let s: Square = text[..2].parse().map_err(|_| bad())?;
+        let c = text[2..].chars().next().ok_or_else(bad)?;
+        let kind = Kind::from_letter(c)
+            .filter(|k| *k != Kind::Biao && c.is_ascii_uppercase())
+            .ok_or_else(bad)?;
+        Ok(Some((s, kind)))
+    };
+    pos.last[pos.turn.other().index()] = one(just)?;
+    if let Some(own) = own {
+        // `e2C/-` would say the same as `e2C`: one way to write each position.
+        pos.last[pos.turn.index()] = Some(one(own)?.ok_or_else(bad)?);
     }
-    let s: Square = field[..2].parse().map_err(|_| bad())?;
-    let c = field[2..].chars().next().ok_or_else(bad)?;
-    let kind = Kind::from_letter(c)
-        .filter(|k| *k != Kind::Biao && c.is_ascii_uppercase())
-        .ok_or_else(bad)?;
-    pos.last = Some((s, kind));
     Ok(())
 }
 
@@ -410,7 +426,7 @@ fn parse_checks(field: &str, pos: &mut Position) -> Result<(), ParseFenError> {
 impl Position {
     /// Whether the position has anything of §9 to write (else it is plain FEN).
     fn has_third_generation(&self) -> bool {
-        self.last.is_some()
+        self.last.iter().any(Option::is_some)
             || self.checked.iter().any(|c| *c)
             || self.lost.is_some()
             || self.board.iter().flatten().any(|p| {
@@ -490,10 +506,14 @@ impl Position {
         } else {
             marks.join(",")
         };
-        let last = match self.last {
+        let write = |last: Option<(Square, Kind)>| match last {
             Some((s, k)) => format!("{s}{}", k.letter()),
             None => "-".to_owned(),
         };
+        let mut last = write(self.last[self.turn.other().index()]);
+        if let Some(own) = self.last[self.turn.index()] {
+            last = format!("{last}/{}", write(Some(own)));
+        }
         let checks: String = Side::BOTH
             .iter()
             .map(|s| {

@@ -68,7 +68,11 @@ fn key(pos: &Position) -> u64 {
             | (p.roams as u64) << 22;
         h = mix(h, code);
     }
-    if let Some((s, k)) = pos.last {
+    // The rule a 骉 borrows counts only when the side to move has a 骉 (RULES.md §9).
+    let biao = pos
+        .occupied()
+        .any(|s| pos.board[s.index()].is_some_and(|p| p.kind == Kind::Biao && p.side == pos.turn));
+    if biao && let Some((s, k)) = pos.last_move() {
         h = mix(h, 1 << 32 | (s.index() as u64) << 8 | k as u64);
     }
     h
