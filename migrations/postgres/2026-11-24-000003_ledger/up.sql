@@ -18,7 +18,8 @@ CREATE TABLE ledger (
     created_at BIGINT NOT NULL,         -- Unix seconds
     updated_at BIGINT NOT NULL          -- Unix seconds of the last action (expiry)
 );
-CREATE INDEX ledger_updated ON ledger (updated_at);
+-- No index on updated_at: the expiry sweep (once a minute at most) scans; every commit would
+-- rewrite an index entry.
 CREATE TABLE ledger_actions (
     game_id TEXT NOT NULL REFERENCES ledger (game_id) ON DELETE CASCADE,
     ply INTEGER NOT NULL,               -- 0 for the first action

@@ -4,6 +4,7 @@
 -- is sealed under the service's seal key (a reader of this file learns no layout). When a
 -- game ends, its complete record is stored in `games` (`stored_game`), its actions here are
 -- deleted and its sealed truth dropped (the record holds the layout: public then).
+-- WITHOUT ROWID: each table is one b-tree on its key (a commit writes half the pages).
 CREATE TABLE ledger (
     game_id TEXT PRIMARY KEY NOT NULL,  -- 128 random bits in hex, from the deal
     game TEXT NOT NULL,
@@ -17,11 +18,12 @@ CREATE TABLE ledger (
     stored_game BIGINT REFERENCES games (id) ON DELETE SET NULL,
     created_at BIGINT NOT NULL,         -- Unix seconds
     updated_at BIGINT NOT NULL          -- Unix seconds of the last action (expiry)
-);
-CREATE INDEX ledger_updated ON ledger (updated_at);
+) WITHOUT ROWID;
+-- No index on updated_at: the expiry sweep (once a minute at most) scans; every commit would
+-- rewrite an index entry.
 CREATE TABLE ledger_actions (
     game_id TEXT NOT NULL REFERENCES ledger (game_id) ON DELETE CASCADE,
     ply INTEGER NOT NULL,               -- 0 for the first action
     action TEXT NOT NULL,               -- as played, every revealed identity written out
     PRIMARY KEY (game_id, ply)
-);
+) WITHOUT ROWID;
