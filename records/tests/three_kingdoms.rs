@@ -290,6 +290,14 @@ fn the_race_ends_at_200_captured_points() {
         (end.outcome.to_string(), end.reason),
         ("player1>player2=player3".to_owned(), Reason::RACE)
     );
+    // The two others place by the points they captured (RULES.md §7, settled in issue 21;
+    // they used to tie second): player 3 took a soldier (22), player 2 nothing.
+    let at3 = "8m/9/4P4/9/R7c rgb 1 - k1r2n1/-/P1 --- 0 50";
+    let end = after(at3, &r, &["a1-i1"]).end(&r).unwrap();
+    assert_eq!(
+        (end.outcome.to_string(), end.reason),
+        ("player1>player3>player2".to_owned(), Reason::RACE)
+    );
     // Not a race: the game goes on.
     assert!(
         after(at, &rules(Ending::Annihilation), &["a1-i1"])
@@ -314,6 +322,16 @@ fn the_no_progress_limit_ranks_the_seats_still_playing_by_points() {
     let p = after(at, &r, &["a1-i1"]);
     assert_eq!(p.no_progress(), 0);
     assert!(p.end(&r).is_none());
+    // Under the race ending the seats still playing place by points captured (RULES.md §7,
+    // settled in issue 21), not by score: player 2 took a 俥 (50), player 1 a 馬 (30), player
+    // 3 a 仕 (20). By score (320 − lost + captured) it would be 370, 310 (player 3), 280.
+    let race = rules(Ending::Race);
+    let at = "8m/9/4P4/9/R7c rgb 1 - n1/R1/G1 --- 89 120";
+    let end = after(at, &race, &["a1-a2"]).end(&race).unwrap();
+    assert_eq!(
+        (end.outcome.to_string(), end.reason),
+        ("player2>player1>player3".to_owned(), Reason::NO_PROGRESS)
+    );
 }
 
 #[test]

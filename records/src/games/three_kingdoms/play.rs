@@ -355,7 +355,7 @@ impl Position {
         if rules.ending == Ending::Race
             && self.captured_points.iter().any(|p| *p >= rules.race_target)
         {
-            return Some(End::new(self.ranking(rules, true), Reason::RACE));
+            return Some(End::new(self.ranking(rules), Reason::RACE));
         }
         if self.seats_in_play() <= 1 {
             let reason = if rules.ending == Ending::Points {
@@ -366,31 +366,32 @@ impl Position {
             } else {
                 Reason::ELIMINATION
             };
-            return Some(End::new(self.ranking(rules, false), reason));
+            return Some(End::new(self.ranking(rules), reason));
         }
         if rules
             .no_progress
             .is_some_and(|limit| self.no_progress >= limit as u32)
         {
-            return Some(End::new(self.ranking(rules, false), Reason::NO_PROGRESS));
+            return Some(End::new(self.ranking(rules), Reason::NO_PROGRESS));
         }
         if !self.has_action(rules, self.to_move()) {
-            return Some(End::new(self.ranking(rules, false), Reason::NO_MOVE));
+            return Some(End::new(self.ranking(rules), Reason::NO_MOVE));
         }
         None
     }
 
-    /// The final ranking. Points: every seat by its points. Otherwise seats already out keep
-    /// their places; the seats still playing take the places between, a race's winner
-    /// first, else by points.
-    fn ranking(&self, rules: &Ruleset, race: bool) -> Outcome {
+    /// The final ranking (RULES.md §7). Points: every seat by its points. Otherwise seats
+    /// already out keep their places; the seats still playing take the places between, by
+    /// points captured in a race (its winner, who reached the target, first; equal points
+    /// tie), else by score (320 − points lost + points captured).
+    fn ranking(&self, rules: &Ruleset) -> Outcome {
         let all = [Seat::FIRST, Seat::SECOND, Seat::THIRD];
         if rules.ending == Ending::Points {
             return Outcome::by_score(&all.map(|s| self.points_score(s)));
         }
         let key = |s: Seat| {
-            if race {
-                (self.captured_points(s) >= rules.race_target) as i64
+            if rules.ending == Ending::Race {
+                self.captured_points(s) as i64
             } else {
                 self.points_score(s)
             }
