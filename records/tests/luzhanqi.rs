@@ -568,6 +568,39 @@ fn flip_games_carry_the_flag_home() {
     );
 }
 
+/// Issue 21 (RULES.md §8's settled points): a flag lying alone in a camp does not block a
+/// piece allowed to carry it: that piece moves there and picks it up; any other is told why.
+#[test]
+fn a_flag_dropped_in_a_camp_is_picked_up_again() {
+    let r = rules(Mode::Flip);
+    // Black's flag lies alone in black's camp b10; red's lieutenant on b11 is its lowest
+    // face-up piece; the captain on a10 is not.
+    let start = flip_pos(
+        &[
+            ("b11", 'T'),
+            ("a10", 'P'),
+            ("b10", 'f'),
+            ("e12", 'c'),
+            ("b1", 'F'),
+            ("e1", 'C'),
+        ],
+        RED,
+    );
+    assert_eq!(
+        play(&mut start.clone(), &r, "a10-b10"),
+        Err(Violation::FLAG_NOT_CARRIABLE)
+    );
+    let mut pos = start;
+    let mut listed = Vec::new();
+    pos.legal_actions(&r, &mut listed);
+    assert!(
+        listed.iter().any(|a| a.to_string() == "b11-b10"),
+        "{listed:?}"
+    );
+    assert_eq!(play(&mut pos, &r, "b11-b10"), Ok(Effect::Pickup));
+    assert_eq!(pos.to_string().split(' ').nth(4), Some("f^b10"));
+}
+
 #[test]
 fn a_carrier_drops_the_flag_to_attack_and_its_captor_cannot_move_it() {
     let r = rules(Mode::Flip);

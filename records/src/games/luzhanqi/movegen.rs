@@ -144,11 +144,17 @@ impl Position {
 
     /// Of the occupied points `contact`, those `piece` may attack: not its own, not in a camp;
     /// in a flip game no face-up mine but by an engineer or a bomb, and the enemy flag only to
-    /// pick it up.
+    /// pick it up, also in a camp (RULES.md §8's settled points: a flag lying alone blocks no
+    /// piece allowed to carry it).
     fn attackable(&self, rules: &Ruleset, piece: Piece, contact: Points) -> Points {
         let enemy = self.sides[piece.side.other().index()];
         let mut targets = (enemy | self.covered) & contact & !CAMPS;
         if rules.mode == Mode::Flip {
+            for p in enemy & contact & CAMPS {
+                if matches!(self.cells[p.index()], Cell::Piece(t) if t.role == Role::Flag) {
+                    targets = targets.with(p);
+                }
+            }
             for p in enemy & targets {
                 let Cell::Piece(target) = self.cells[p.index()] else {
                     continue;

@@ -242,7 +242,9 @@ impl Position {
             (r.moves | r.attacks).contains(to)
         };
         if reachable && target != Cell::Empty {
-            if CAMPS.contains(to) {
+            // A flag in a camp is for its carrier to pick up: said below.
+            let flag = matches!(target, Cell::Piece(t) if t.role == Role::Flag);
+            if CAMPS.contains(to) && !(flag && rules.mode == super::ruleset::Mode::Flip) {
                 return illegal(
                     Violation::CAMP_PROTECTED,
                     format!("the piece in the camp {to} cannot be attacked"),
