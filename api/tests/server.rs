@@ -298,6 +298,79 @@ fn a_whole_game_refereed_with_tokens_only() {
     assert_eq!(fetched["record"]["metadata"]["game_id"], game_id, "{text}");
 }
 
+/// Two instances of the real binary sharing one ledger (a SQLite file, and a PostgreSQL
+/// database when `ANQI_TEST_POSTGRES_URL` names a server) referee one game alternately: each
+/// ply is played on the other instance, each sees every ply the other committed, and a ply
+/// already committed on one is refused on the other.
+#[test]
+fn two_instances_referee_one_game_alternately() {
+    use serde_json::{Value, json};
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-two-instances");
+    for url in records::store::test_databases(&dir, "two_instances") {
+        let env = [
+            (
+                "ANQI_SEAL_KEY",
+                "pair:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+            ),
+            ("ANQI_LOG", "warn"),
+            ("DATABASE_URL", url.as_str()),
+        ];
+        let servers = [start_with_env(&[], &env), start_with_env(&[], &env)];
+        let post = |server: &Server, path: &str, body: &Value| {
+            let (status, _, text) = request(
+                &server.addr,
+                "POST",
+                path,
+                "application/json",
+                &body.to_string(),
+            );
+            (
+                status,
+                serde_json::from_str::<Value>(&text).unwrap_or(Value::Null),
+            )
+        };
+        let (status, deal) = post(&servers[0], "/v1/deal", &json!({"players": ["a", "b"]}));
+        assert_eq!(status, 200, "{url}: {deal}");
+        let seat = |ply: usize| json!({"game_id": deal["game_id"], "token": deal["seat_tokens"][["player1", "player2"][ply % 2]]});
+        for ply in 0..30usize {
+            let here = &servers[ply % 2];
+            let (status, listed) = post(here, "/v1/actions", &seat(ply));
+            assert_eq!(
+                (status, &listed["ply"]),
+                (200, &json!(ply)),
+                "{url}: {listed}"
+            );
+            if listed.get("end").is_some() {
+                break;
+            }
+            let action =
+                listed["actions"][ply * 7 % listed["count"].as_u64().unwrap() as usize].clone();
+            let mut play = seat(ply);
+            play["action"] = action;
+            play["ply"] = json!(ply);
+            let (status, played) = post(here, "/v1/play", &play);
+            assert_eq!(status, 200, "{url}: {played}");
+            // The other instance refuses another action at that ply, and answers the same one alike.
+            let other = &servers[(ply + 1) % 2];
+            let (status, again) = post(other, "/v1/play", &play);
+            assert_eq!((status, &again), (200, &played), "{url}");
+            let mut fork = seat(ply);
+            fork["ply"] = json!(ply);
+            fork["action"] = listed["actions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|a| **a != play["action"])
+                .cloned()
+                .unwrap_or(play["action"].clone());
+            if fork["action"] != play["action"] {
+                let (status, refused) = post(other, "/v1/play", &fork);
+                assert_eq!(status, 409, "{url}: {refused}");
+            }
+        }
+    }
+}
+
 /// A dark Luzhanqi game refereed over TCP: each side's setup checked, both sealed by a deal,
 /// then the players, holding only the token, are told announcements and masked positions.
 #[test]

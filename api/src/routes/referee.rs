@@ -31,12 +31,14 @@ pub(crate) async fn run<T: Send + 'static>(
         .map_err(|e| Problem::new("internal", e.to_string()))?
 }
 
-/// The ledger's game for a request's token and game id.
+/// The ledger's game for a request's token and game id, and the committed ply the request is
+/// about (what else it states checked against the ledger).
 fn open<G: Rules>(
     referee: &Referee,
     game_id: Option<&str>,
     token: &str,
-) -> Result<Refereed<G>, Problem> {
+    stated: &Stated,
+) -> Result<(Refereed<G>, u32), Problem> {
     let game_id = game_id.ok_or_else(|| {
         Problem::new(
             "invalid-token",
@@ -44,7 +46,26 @@ fn open<G: Rules>(
         )
         .field("game_id")
     })?;
-    Ok(referee.open::<G>(game_id, token)?)
+    let game = referee.open::<G>(game_id, token)?;
+    let at = game.address(stated)?;
+    Ok((game, at))
+}
+
+/// What a request with a game's fields states besides its action.
+fn stated<'a>(
+    preset: &'a Option<String>,
+    options: &'a serde_json::Map<String, serde_json::Value>,
+    position: &'a Option<String>,
+    record: &'a Option<Record>,
+    ply: Option<u32>,
+) -> Stated<'a> {
+    Stated {
+        preset: preset.as_deref(),
+        options: Some(options),
+        position: position.as_deref(),
+        record: record.as_ref(),
+        ply,
+    }
 }
 
 fn no_layout(layout: Option<&serde_json::Value>) -> Result<(), Problem> {
@@ -85,14 +106,9 @@ pub(crate) fn actions<G: Rules>(
     request: &ActionsRequest,
     token: &str,
 ) -> Result<ActionsResponse, Problem> {
-    let game = open::<G>(referee, request.game_id.as_deref(), token)?;
-    let at = game.address(&Stated {
-        preset: request.preset.as_deref(),
-        options: Some(&request.options),
-        position: request.position.as_deref(),
-        record: request.record.as_ref(),
-        ply: request.ply,
-    })?;
+    let r = request;
+    let stated = stated(&r.preset, &r.options, &r.position, &r.record, r.ply);
+    let (game, at) = open::<G>(referee, r.game_id.as_deref(), token, &stated)?;
     let told = game.actions(at)?;
     Ok(ActionsResponse {
         position: told.position,
@@ -110,14 +126,9 @@ pub(crate) fn play<G: Rules>(
     token: &str,
 ) -> Result<PlayResponse, Problem> {
     no_layout(request.layout.as_ref())?;
-    let game = open::<G>(referee, request.game_id.as_deref(), token)?;
-    let at = game.address(&Stated {
-        preset: request.preset.as_deref(),
-        options: Some(&request.options),
-        position: request.position.as_deref(),
-        record: request.record.as_ref(),
-        ply: request.ply,
-    })?;
+    let r = request;
+    let stated = stated(&r.preset, &r.options, &r.position, &r.record, r.ply);
+    let (game, at) = open::<G>(referee, r.game_id.as_deref(), token, &stated)?;
     let played = referee.play(&game, &request.action, at)?;
     Ok(PlayResponse {
         action: played.action,
@@ -134,14 +145,9 @@ pub(crate) fn view<G: Rules>(
     token: &str,
 ) -> Result<serde_json::Value, Problem> {
     no_layout(request.layout.as_ref())?;
-    let game = open::<G>(referee, request.game_id.as_deref(), token)?;
-    let at = game.address(&Stated {
-        preset: request.preset.as_deref(),
-        options: Some(&request.options),
-        position: request.position.as_deref(),
-        record: request.record.as_ref(),
-        ply: request.ply,
-    })?;
+    let r = request;
+    let stated = stated(&r.preset, &r.options, &r.position, &r.record, r.ply);
+    let (game, at) = open::<G>(referee, r.game_id.as_deref(), token, &stated)?;
     let view = game.view(request.player, at)?;
     Ok(serde_json::to_value(view).expect("a view serialises"))
 }
@@ -153,10 +159,10 @@ pub(crate) fn validate<G: Rules>(
     token: &str,
 ) -> Result<Verdict, Problem> {
     let game_id = record.metadata.get("game_id").and_then(|v| v.as_str());
-    let game = open::<G>(referee, game_id, token)?;
-    let at = game.address(&Stated {
+    let stated = Stated {
         record: Some(record),
         ..Stated::default()
-    })?;
+    };
+    let (game, at) = open::<G>(referee, game_id, token, &stated)?;
     Ok(game.verdict(record.result, at)?)
 }
