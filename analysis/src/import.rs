@@ -33,98 +33,60 @@ pub fn run(paths: &[PathBuf], options: &Options) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    // Read everything first: the progress bar then knows the total.
-    let entries: Vec<inputs::Entry> = files.iter().flat_map(|f| inputs::read(f)).collect();
-    let bar = ProgressBar::new(entries.len() as u64).with_style(
+    // Records are read as the batches need them: memory holds one batch, whatever the input's
+    // size; the bar counts bytes read (so its rate and ETA hold for one large file too).
+    let total_bytes: u64 = files
+        .iter()
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum();
+    let bar = ProgressBar::new(total_bytes).with_style(
         ProgressStyle::with_template(
-            "{spinner} importing [{bar:40}] {pos}/{len} games, {per_sec}, eta {eta}",
+            "{spinner} importing [{bar:40}] {binary_bytes}/{binary_total_bytes}, {msg}, eta {eta}",
         )
         .expect("a valid template")
         .progress_chars("=> "),
     );
+    let started = std::time::Instant::now();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let (mut stored, mut duplicates, mut invalid, mut unreadable) =
-        (0usize, 0usize, 0usize, 0usize);
-    for batch in entries.chunks(options.batch.max(1)) {
-        let mut incoming = Vec::with_capacity(batch.len());
-        let mut sources = Vec::with_capacity(batch.len());
-        for entry in batch {
-            match &entry.record {
-                Ok(record) => {
-                    incoming.push(Incoming {
-                        record: record.clone(),
-                        source: entry.source.clone(),
-                    });
-                    sources.push(entry.source.as_str());
-                }
-                Err(e) => {
-                    unreadable += 1;
-                    let line = if options.json {
-                        json!({"source": entry.source, "status": "unreadable", "error": e})
-                            .to_string()
-                    } else {
-                        format!("{}\tUNREADABLE\t{e}", entry.source)
-                    };
-                    bar.suspend(|| {
-                        let _ = writeln!(out, "{line}");
-                    });
-                }
+    let mut tally = Tally::default();
+    let mut batch: Vec<inputs::Entry> = Vec::with_capacity(options.batch.max(1));
+    let mut failed = None;
+    for file in &files {
+        inputs::each(file, Some(&bar), |entry| {
+            if failed.is_some() {
+                return;
             }
+            batch.push(entry);
+            if batch.len() >= options.batch.max(1) {
+                failed =
+                    import_batch(&store, &mut batch, options, &mut tally, &bar, &mut out).err();
+                bar.set_message(tally.rate(started));
+            }
+        });
+        if failed.is_some() {
+            break;
         }
-        // One transaction per batch: after this returns, the batch is committed.
-        let outcomes = match store.import(&incoming) {
-            Ok(o) => o,
-            Err(e) => {
-                bar.abandon();
-                let _ = out.flush();
-                eprintln!(
-                    "anqi import: {e}; {stored} games were stored before it (batches are all-or-nothing)"
-                );
-                return ExitCode::from(2);
-            }
-        };
-        for (source, outcome) in sources.iter().zip(&outcomes) {
-            let line = match outcome {
-                Imported::Stored { id, .. } => {
-                    stored += 1;
-                    (options.verbose || options.json).then(|| {
-                        if options.json {
-                            json!({"source": source, "status": "stored", "id": id}).to_string()
-                        } else {
-                            format!("{source}\tstored\tid {id}")
-                        }
-                    })
-                }
-                Imported::Duplicate { id, .. } => {
-                    duplicates += 1;
-                    (options.verbose || options.json).then(|| {
-                        if options.json {
-                            json!({"source": source, "status": "duplicate", "id": id}).to_string()
-                        } else {
-                            format!("{source}\talready stored\tid {id}")
-                        }
-                    })
-                }
-                Imported::Invalid { error } => {
-                    invalid += 1;
-                    Some(if options.json {
-                        json!({"source": source, "status": "invalid", "code": error.code(), "error": error}).to_string()
-                    } else {
-                        format!("{source}\tINVALID\t{error}")
-                    })
-                }
-            };
-            if let Some(line) = line {
-                bar.suspend(|| {
-                    let _ = writeln!(out, "{line}");
-                });
-            }
-        }
-        // Reported lines reach the terminal or pipe only after their batch committed.
-        let _ = out.flush();
-        bar.inc(batch.len() as u64);
     }
+    if failed.is_none() {
+        failed = import_batch(&store, &mut batch, options, &mut tally, &bar, &mut out).err();
+    }
+    if let Some(e) = failed {
+        bar.abandon();
+        let _ = out.flush();
+        eprintln!(
+            "anqi import: {e}; {} games were stored before it (batches are all-or-nothing)",
+            tally.stored
+        );
+        return ExitCode::from(2);
+    }
+    let Tally {
+        stored,
+        duplicates,
+        invalid,
+        unreadable,
+    } = tally;
     bar.finish_and_clear();
     let total = stored + duplicates + invalid + unreadable;
     let _ = if options.json {
@@ -147,4 +109,98 @@ pub fn run(paths: &[PathBuf], options: &Options) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+#[derive(Default)]
+struct Tally {
+    stored: usize,
+    duplicates: usize,
+    invalid: usize,
+    unreadable: usize,
+}
+
+impl Tally {
+    /// Games so far and games per second, for the progress bar.
+    fn rate(&self, started: std::time::Instant) -> String {
+        let games = self.stored + self.duplicates + self.invalid + self.unreadable;
+        let seconds = started.elapsed().as_secs_f64().max(1e-3);
+        format!("{games} games, {:.0} games/s", games as f64 / seconds)
+    }
+}
+
+/// Imports one batch in one transaction and reports each game's outcome once it committed.
+fn import_batch(
+    store: &Store,
+    batch: &mut Vec<inputs::Entry>,
+    options: &Options,
+    tally: &mut Tally,
+    bar: &ProgressBar,
+    out: &mut impl Write,
+) -> Result<(), records::store::StoreError> {
+    let mut incoming = Vec::with_capacity(batch.len());
+    let mut sources = Vec::with_capacity(batch.len());
+    for entry in batch.drain(..) {
+        match entry.record {
+            Ok(record) => {
+                incoming.push(Incoming {
+                    record,
+                    source: entry.source.clone(),
+                });
+                sources.push(entry.source);
+            }
+            Err(e) => {
+                tally.unreadable += 1;
+                let line = if options.json {
+                    json!({"source": entry.source, "status": "unreadable", "error": e}).to_string()
+                } else {
+                    format!("{}\tUNREADABLE\t{e}", entry.source)
+                };
+                bar.suspend(|| {
+                    let _ = writeln!(out, "{line}");
+                });
+            }
+        }
+    }
+    // One transaction per batch: after this returns, the batch is committed.
+    let outcomes = store.import(&incoming)?;
+    for (source, outcome) in sources.iter().zip(&outcomes) {
+        let line = match outcome {
+            Imported::Stored { id, .. } => {
+                tally.stored += 1;
+                (options.verbose || options.json).then(|| {
+                    if options.json {
+                        json!({"source": source, "status": "stored", "id": id}).to_string()
+                    } else {
+                        format!("{source}\tstored\tid {id}")
+                    }
+                })
+            }
+            Imported::Duplicate { id, .. } => {
+                tally.duplicates += 1;
+                (options.verbose || options.json).then(|| {
+                    if options.json {
+                        json!({"source": source, "status": "duplicate", "id": id}).to_string()
+                    } else {
+                        format!("{source}\talready stored\tid {id}")
+                    }
+                })
+            }
+            Imported::Invalid { error } => {
+                tally.invalid += 1;
+                Some(if options.json {
+                    json!({"source": source, "status": "invalid", "code": error.code(), "error": error}).to_string()
+                } else {
+                    format!("{source}\tINVALID\t{error}")
+                })
+            }
+        };
+        if let Some(line) = line {
+            bar.suspend(|| {
+                let _ = writeln!(out, "{line}");
+            });
+        }
+    }
+    // Reported lines reach the terminal or pipe only after their batch committed.
+    let _ = out.flush();
+    Ok(())
 }

@@ -2,8 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
+use indicatif::ProgressBar;
 use records::core::Record;
-use records::formats::{Format, LoadError, parse_records};
+use records::formats::{Format, LoadError, read_each};
 
 /// One game read from a file: where it came from and the record, or why it could not be read.
 pub struct Entry {
@@ -42,44 +43,70 @@ fn walk(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Reads every game of one file.
+/// Reads every game of one file (for the tools that keep a file's games together).
 pub fn read(path: &Path) -> Vec<Entry> {
+    let mut out = Vec::new();
+    each(path, None, |entry| out.push(entry));
+    out
+}
+
+/// Reads the games of one file as they are parsed, giving each to `each` in order: memory
+/// holds one game at a time, whatever the file's size. `progress` counts the bytes read.
+pub fn each(path: &Path, progress: Option<&ProgressBar>, mut each: impl FnMut(Entry)) {
     let name = path.display().to_string();
-    let text = match std::fs::read(path) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(_) => {
-                return vec![Entry {
-                    source: name,
-                    record: Err(LoadError {
-                        line: None,
-                        message: "not UTF-8 text".into(),
-                    }),
-                }];
-            }
-        },
-        Err(e) => {
-            return vec![Entry {
-                source: name,
-                record: Err(LoadError {
-                    line: None,
-                    message: e.to_string(),
-                }),
-            }];
-        }
+    let unreadable = |message: String| Entry {
+        source: name.clone(),
+        record: Err(LoadError {
+            line: None,
+            message,
+        }),
     };
-    let records = parse_records(&text, Format::from_path(path));
-    let several = records.len() > 1;
-    records
-        .into_iter()
-        .enumerate()
-        .map(|(i, record)| Entry {
-            source: if several {
-                format!("{name}#{}", i + 1)
-            } else {
-                name.clone()
-            },
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) => return each(unreadable(e.to_string())),
+    };
+    let input: Box<dyn std::io::Read> = match progress {
+        Some(bar) => Box::new(bar.wrap_read(file)),
+        None => Box::new(file),
+    };
+    let input = std::io::BufReader::with_capacity(1 << 16, input);
+    // A game of a file that holds several is named `file#n`: the first waits until a
+    // second shows whether there are several.
+    let mut first = None;
+    let mut n = 0;
+    let read = read_each(input, Format::from_path(path), |record| {
+        n += 1;
+        match n {
+            1 => first = Some(record),
+            2 => {
+                let record1 = first.take().expect("the first game");
+                each(Entry {
+                    source: format!("{name}#1"),
+                    record: record1,
+                });
+                each(Entry {
+                    source: format!("{name}#2"),
+                    record,
+                });
+            }
+            _ => each(Entry {
+                source: format!("{name}#{n}"),
+                record,
+            }),
+        }
+    });
+    if let Some(record) = first {
+        each(Entry {
+            source: name.clone(),
             record,
-        })
-        .collect()
+        });
+    }
+    if let Err(e) = read {
+        let message = if e.kind() == std::io::ErrorKind::InvalidData {
+            "not UTF-8 text".to_owned()
+        } else {
+            e.to_string()
+        };
+        each(unreadable(message));
+    }
 }

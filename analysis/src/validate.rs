@@ -9,6 +9,9 @@ use records::games::validate;
 
 use crate::inputs;
 
+/// Games validated together on every core; memory holds one such chunk at a time.
+const CHUNK: usize = 2048;
+
 pub fn run(paths: &[PathBuf], json: bool, quiet: bool) -> ExitCode {
     let files = match inputs::files(paths) {
         Ok(f) => f,
@@ -19,39 +22,22 @@ pub fn run(paths: &[PathBuf], json: bool, quiet: bool) -> ExitCode {
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let (mut valid, mut invalid, mut unreadable) = (0usize, 0usize, 0usize);
+    let mut counts = Counts::default();
+    let mut chunk: Vec<inputs::Entry> = Vec::with_capacity(CHUNK);
     for file in &files {
-        for entry in inputs::read(file) {
-            let line = match &entry.record {
-                Err(e) => {
-                    unreadable += 1;
-                    if json {
-                        serde_json::json!({"source": entry.source, "valid": false, "unreadable": e})
-                            .to_string()
-                    } else {
-                        format!("{}\tUNREADABLE\t{e}", entry.source)
-                    }
-                }
-                Ok(record) => {
-                    let verdict = validate(record);
-                    if verdict.valid {
-                        valid += 1;
-                        if quiet {
-                            continue;
-                        }
-                    } else {
-                        invalid += 1;
-                    }
-                    if json {
-                        serde_json::json!({"source": entry.source, "verdict": verdict}).to_string()
-                    } else {
-                        format!("{}\t{}", entry.source, describe(&verdict, record.result))
-                    }
-                }
-            };
-            let _ = writeln!(out, "{line}");
-        }
+        inputs::each(file, None, |entry| {
+            chunk.push(entry);
+            if chunk.len() == CHUNK {
+                report(&mut chunk, json, quiet, &mut counts, &mut out);
+            }
+        });
     }
+    report(&mut chunk, json, quiet, &mut counts, &mut out);
+    let Counts {
+        valid,
+        invalid,
+        unreadable,
+    } = counts;
     let total = valid + invalid + unreadable;
     let summary =
         format!("{total} games: {valid} valid, {invalid} invalid, {unreadable} unreadable");
@@ -69,6 +55,58 @@ pub fn run(paths: &[PathBuf], json: bool, quiet: bool) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+#[derive(Default)]
+struct Counts {
+    valid: usize,
+    invalid: usize,
+    unreadable: usize,
+}
+
+/// Validates a chunk of games on every core and prints their verdicts in input order.
+fn report(
+    chunk: &mut Vec<inputs::Entry>,
+    json: bool,
+    quiet: bool,
+    counts: &mut Counts,
+    out: &mut impl Write,
+) {
+    use rayon::prelude::*;
+    let verdicts: Vec<Option<Verdict>> = chunk
+        .par_iter()
+        .map(|entry| entry.record.as_ref().ok().map(validate))
+        .collect();
+    for (entry, verdict) in chunk.drain(..).zip(verdicts) {
+        let line = match (&entry.record, verdict) {
+            (Err(e), _) => {
+                counts.unreadable += 1;
+                if json {
+                    serde_json::json!({"source": entry.source, "valid": false, "unreadable": e})
+                        .to_string()
+                } else {
+                    format!("{}\tUNREADABLE\t{e}", entry.source)
+                }
+            }
+            (Ok(record), Some(verdict)) => {
+                if verdict.valid {
+                    counts.valid += 1;
+                    if quiet {
+                        continue;
+                    }
+                } else {
+                    counts.invalid += 1;
+                }
+                if json {
+                    serde_json::json!({"source": entry.source, "verdict": verdict}).to_string()
+                } else {
+                    format!("{}\t{}", entry.source, describe(&verdict, record.result))
+                }
+            }
+            (Ok(_), None) => unreachable!("a record has its verdict"),
+        };
+        let _ = writeln!(out, "{line}");
     }
 }
 

@@ -1,5 +1,9 @@
 //! Reading game records from text: a JSON record (or an array of them), JSON Lines, or TCGA.
 
+use std::io::BufRead;
+
+use serde::Deserializer as _;
+
 use crate::core::Record;
 use crate::games::banqi::tcga;
 
@@ -48,46 +52,132 @@ impl std::fmt::Display for LoadError {
 }
 
 /// Reads every record of `text`. A JSON Lines text yields one entry per non-empty line, so a
-/// bad line does not hide the good ones; the other formats fail as a whole.
+/// bad line does not hide the good ones; a TCGA text one entry per game; a JSON text fails as a
+/// whole unless it is an array, whose elements are read one by one.
 pub fn parse_records(text: &str, format: Format) -> Vec<Result<Record, LoadError>> {
+    let mut out = Vec::new();
+    read_each(text.as_bytes(), format, |r| out.push(r)).expect("reading from memory");
+    out
+}
+
+/// Reads the records of `input` as its text arrives, giving each to `each` in order: memory
+/// holds one record (and, for TCGA, one game's text) at a time, whatever the input's size.
+/// Entries are as [`parse_records`] gives them; an error reading `input` itself is returned.
+pub fn read_each(
+    mut input: impl BufRead,
+    format: Format,
+    mut each: impl FnMut(Result<Record, LoadError>),
+) -> std::io::Result<()> {
     match format {
         Format::Json => {
-            let value: Result<serde_json::Value, _> = serde_json::from_str(text);
-            let parsed = match value {
-                Ok(serde_json::Value::Array(items)) => {
-                    return items
-                        .into_iter()
-                        .map(|v| serde_json::from_value(v).map_err(json_error(None)))
-                        .collect();
+            let mut de = serde_json::Deserializer::from_reader(&mut input);
+            let read = de
+                .deserialize_any(EachRecord(&mut each))
+                .and_then(|()| de.end());
+            if let Err(e) = read {
+                if e.is_io() {
+                    return Err(std::io::Error::other(e));
                 }
-                Ok(v) => serde_json::from_value(v).map_err(json_error(None)),
-                Err(e) => Err(LoadError {
-                    line: Some(e.line()),
+                each(Err(LoadError {
+                    line: Some(e.line()).filter(|&l| l > 0),
                     message: format!("not JSON: {e}"),
-                }),
-            };
-            vec![parsed]
+                }));
+            }
         }
-        Format::JsonLines => text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .map(|(i, l)| serde_json::from_str::<Record>(l).map_err(json_error(Some(i + 1))))
-            .collect(),
-        Format::Tcga => match tcga::parse(text) {
-            Ok(records) => records.into_iter().map(Ok).collect(),
-            Err(e) => vec![Err(LoadError {
-                line: Some(e.line),
-                message: e.message,
-            })],
-        },
+        Format::JsonLines => {
+            let mut line = String::new();
+            let mut number = 0;
+            loop {
+                line.clear();
+                if input.read_line(&mut line)? == 0 {
+                    break;
+                }
+                number += 1;
+                if line.trim().is_empty() {
+                    continue;
+                }
+                each(serde_json::from_str::<Record>(&line).map_err(json_error(Some(number))));
+            }
+        }
+        Format::Tcga => {
+            // A game runs from its INITIAL line to the next one: each is parsed on its own.
+            let mut game = String::new();
+            let (mut first, mut number, mut games) = (1, 0, 0);
+            let mut line = String::new();
+            let mut flush = |game: &mut String, first: usize| {
+                if game.trim().is_empty() {
+                    return;
+                }
+                games += 1;
+                match tcga::parse(game) {
+                    Ok(records) => records.into_iter().for_each(|r| each(Ok(r))),
+                    Err(e) => each(Err(LoadError {
+                        line: Some(e.line + first - 1),
+                        message: e.message,
+                    })),
+                }
+                game.clear();
+            };
+            loop {
+                line.clear();
+                if input.read_line(&mut line)? == 0 {
+                    break;
+                }
+                number += 1;
+                if line.trim() == "INITIAL" && !game.trim().is_empty() {
+                    flush(&mut game, first);
+                }
+                if game.is_empty() {
+                    first = number;
+                }
+                game.push_str(&line);
+            }
+            flush(&mut game, first);
+            if games == 0 {
+                // As tcga::parse says of a text with no game.
+                if let Err(e) = tcga::parse("") {
+                    each(Err(LoadError {
+                        line: Some(e.line),
+                        message: e.message,
+                    }));
+                }
+            }
+        }
     }
+    Ok(())
 }
 
 fn json_error(line: Option<usize>) -> impl Fn(serde_json::Error) -> LoadError {
     move |e| LoadError {
         line: line.or(Some(e.line()).filter(|&l| l > 0)),
         message: format!("not a game record: {e}"),
+    }
+}
+
+/// A JSON text's records as they are read: one record, or each element of an array.
+struct EachRecord<'f, F: FnMut(Result<Record, LoadError>)>(&'f mut F);
+
+impl<'de, F: FnMut(Result<Record, LoadError>)> serde::de::Visitor<'de> for EachRecord<'_, F> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a game record or an array of them")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        // Each element is read whole, then made a record: a bad one does not hide the others.
+        while let Some(value) = seq.next_element::<serde_json::Value>()? {
+            (self.0)(serde_json::from_value(value).map_err(json_error(None)));
+        }
+        Ok(())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        use serde::Deserialize;
+        let value =
+            serde_json::Value::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+        (self.0)(serde_json::from_value(value).map_err(json_error(None)));
+        Ok(())
     }
 }
 
@@ -108,5 +198,40 @@ mod tests {
         assert!(parse_records("INITIAL\n* x\n", Format::Tcga)[0].is_err());
         assert_eq!(Format::from_path("a/b.NDJSON".as_ref()), Format::JsonLines);
         assert_eq!(Format::from_path("a/b.txt".as_ref()), Format::Tcga);
+    }
+
+    /// Streaming: each TCGA game is read on its own (a bad one among good ones is one entry,
+    /// at its own line), and a JSON array's elements one by one.
+    #[test]
+    fn reads_game_by_game() {
+        // A game of two flips (TCGA: date, players, the start's counts, the covered board,
+        // the plies).
+        let game = "INITIAL\n* 4:15pm Jan 13, 2022\n* east vs west\n* 1 2 2 2 2 2 5 1 2 2 2 2 2 5\n"
+            .to_owned()
+            + &"* X X X X\n".repeat(8)
+            + "* first 0\n* time 900\n* 1. b8(G) d8(c)\n";
+        assert!(parse_records(&game, Format::Tcga)[0].is_ok(), "{game}");
+        let text = format!("{game}INITIAL\n* bad\n{game}");
+        let got = parse_records(&text, Format::Tcga);
+        assert_eq!(got.len(), 3);
+        assert!(got[0].is_ok() && got[2].is_ok());
+        // The bad game's line, counted in the whole text.
+        assert!(
+            got[1].as_ref().unwrap_err().line.unwrap() >= 16,
+            "{:?}",
+            got[1]
+        );
+    }
+
+    #[test]
+    fn a_json_array_is_read_element_by_element() {
+        let one = r#"{"actions": ["b8(p)"]}"#;
+        let text = format!("[{one}, {{\"actions\": 3}}, {one}]");
+        let got = parse_records(&text, Format::Json);
+        assert_eq!(got.len(), 3);
+        assert!(got[0].is_ok() && got[1].is_err() && got[2].is_ok());
+        let bad = parse_records("[{", Format::Json);
+        assert!(bad.last().unwrap().is_err());
+        assert!(parse_records("3", Format::Json)[0].is_err());
     }
 }
