@@ -1,10 +1,11 @@
 //! Finding and reading record files.
 
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use indicatif::ProgressBar;
 use records::core::Record;
-use records::formats::{Format, LoadError, read_each};
+use records::formats::{Format, LoadError, Unparsed, read_unparsed};
 
 /// One game read from a file: where it came from and the record, or why it could not be read.
 pub struct Entry {
@@ -13,7 +14,7 @@ pub struct Entry {
     pub record: Result<Record, LoadError>,
 }
 
-/// Every file under `paths` (directories recursively, in name order).
+/// Every file under `paths` (directories recursively, in name order; `-` is standard input).
 pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for p in paths {
@@ -23,7 +24,9 @@ pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 }
 
 fn walk(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    if path.is_dir() {
+    if path.as_os_str() == STDIN {
+        out.push(path.to_owned());
+    } else if path.is_dir() {
         let mut children: Vec<PathBuf> = std::fs::read_dir(path)?
             .map(|e| e.map(|e| e.path()))
             .collect::<Result<_, _>>()?;
@@ -46,59 +49,95 @@ fn walk(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 /// Reads every game of one file (for the tools that keep a file's games together).
 pub fn read(path: &Path) -> Vec<Entry> {
     let mut out = Vec::new();
-    each(path, None, |entry| out.push(entry));
+    each(path, None, |raw| out.push(raw.parse()));
     out
 }
 
-/// Reads the games of one file as they are parsed, giving each to `each` in order: memory
-/// holds one game at a time, whatever the file's size. `progress` counts the bytes read.
-pub fn each(path: &Path, progress: Option<&ProgressBar>, mut each: impl FnMut(Entry)) {
-    let name = path.display().to_string();
-    let unreadable = |message: String| Entry {
+/// One game as read, not yet parsed: [`Raw::parse`] makes it an [`Entry`] on any thread.
+pub struct Raw {
+    pub source: String,
+    unparsed: Unparsed,
+}
+
+impl Raw {
+    pub fn parse(self) -> Entry {
+        Entry {
+            source: self.source,
+            record: self.unparsed.parse(),
+        }
+    }
+}
+
+/// The name that stands for standard input.
+pub const STDIN: &str = "-";
+
+/// Reads the games of one file (or of standard input, for `-`) as they are found, giving
+/// each to `each` in order: memory holds one game at a time, whatever the file's size.
+/// `progress` counts the bytes read.
+pub fn each(path: &Path, progress: Option<&ProgressBar>, mut each: impl FnMut(Raw)) {
+    let stdin = path.as_os_str() == STDIN;
+    let name = if stdin {
+        "stdin".to_owned()
+    } else {
+        path.display().to_string()
+    };
+    let unreadable = |message: String| Raw {
         source: name.clone(),
-        record: Err(LoadError {
+        unparsed: Unparsed::Read(Err(LoadError {
             line: None,
             message,
-        }),
+        })),
     };
-    let file = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) => return each(unreadable(e.to_string())),
+    let input: Box<dyn std::io::Read> = if stdin {
+        Box::new(std::io::stdin().lock())
+    } else {
+        match std::fs::File::open(path) {
+            Ok(f) => Box::new(f),
+            Err(e) => return each(unreadable(e.to_string())),
+        }
     };
     let input: Box<dyn std::io::Read> = match progress {
-        Some(bar) => Box::new(bar.wrap_read(file)),
-        None => Box::new(file),
+        Some(bar) => Box::new(bar.wrap_read(input)),
+        None => input,
     };
-    let input = std::io::BufReader::with_capacity(1 << 16, input);
+    let mut input = std::io::BufReader::with_capacity(1 << 16, input);
+    let format = if stdin {
+        match sniff(&mut input) {
+            Ok(format) => format,
+            Err(e) => return each(unreadable(e.to_string())),
+        }
+    } else {
+        Format::from_path(path)
+    };
     // A game of a file that holds several is named `file#n`: the first waits until a
     // second shows whether there are several.
     let mut first = None;
     let mut n = 0;
-    let read = read_each(input, Format::from_path(path), |record| {
+    let read = read_unparsed(input, format, |unparsed| {
         n += 1;
         match n {
-            1 => first = Some(record),
+            1 => first = Some(unparsed),
             2 => {
-                let record1 = first.take().expect("the first game");
-                each(Entry {
+                let unparsed1 = first.take().expect("the first game");
+                each(Raw {
                     source: format!("{name}#1"),
-                    record: record1,
+                    unparsed: unparsed1,
                 });
-                each(Entry {
+                each(Raw {
                     source: format!("{name}#2"),
-                    record,
+                    unparsed,
                 });
             }
-            _ => each(Entry {
+            _ => each(Raw {
                 source: format!("{name}#{n}"),
-                record,
+                unparsed,
             }),
         }
     });
-    if let Some(record) = first {
-        each(Entry {
+    if let Some(unparsed) = first {
+        each(Raw {
             source: name.clone(),
-            record,
+            unparsed,
         });
     }
     if let Err(e) = read {
@@ -109,4 +148,62 @@ pub fn each(path: &Path, progress: Option<&ProgressBar>, mut each: impl FnMut(En
         };
         each(unreadable(message));
     }
+}
+
+/// Standard input has no name to tell its format: its first character does. `[` is a JSON
+/// array, `{` JSON Lines (a record per line, what a pipe carries), anything else TCGA.
+fn sniff(input: &mut impl BufRead) -> std::io::Result<Format> {
+    loop {
+        let buffer = input.fill_buf()?;
+        let Some(&first) = buffer.iter().find(|b| !b.is_ascii_whitespace()) else {
+            if buffer.is_empty() {
+                return Ok(Format::Tcga);
+            }
+            let len = buffer.len();
+            input.consume(len);
+            continue;
+        };
+        return Ok(match first {
+            b'[' => Format::Json,
+            b'{' => Format::JsonLines,
+            _ => Format::Tcga,
+        });
+    }
+}
+
+/// The games of `files`, read on a thread of their own and handed on in batches of `size`,
+/// in order: the reader stays `ahead` batches in front of the caller, no further, so memory
+/// holds a few batches whatever the inputs' size.
+pub fn batches(
+    files: Vec<PathBuf>,
+    size: usize,
+    ahead: usize,
+    progress: Option<ProgressBar>,
+) -> impl Iterator<Item = Vec<Raw>> {
+    let size = size.max(1);
+    let (send, receive) = std::sync::mpsc::sync_channel::<Vec<Raw>>(ahead);
+    std::thread::spawn(move || {
+        let mut batch = Vec::with_capacity(size);
+        for file in &files {
+            let mut gone = false;
+            each(file, progress.as_ref(), |raw| {
+                if gone {
+                    return;
+                }
+                batch.push(raw);
+                if batch.len() == size {
+                    let full = std::mem::replace(&mut batch, Vec::with_capacity(size));
+                    // The caller stopped (an error): read no further.
+                    gone = send.send(full).is_err();
+                }
+            });
+            if gone {
+                return;
+            }
+        }
+        if !batch.is_empty() {
+            let _ = send.send(batch);
+        }
+    });
+    receive.into_iter()
 }

@@ -23,16 +23,10 @@ pub fn run(paths: &[PathBuf], json: bool, quiet: bool) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut counts = Counts::default();
-    let mut chunk: Vec<inputs::Entry> = Vec::with_capacity(CHUNK);
-    for file in &files {
-        inputs::each(file, None, |entry| {
-            chunk.push(entry);
-            if chunk.len() == CHUNK {
-                report(&mut chunk, json, quiet, &mut counts, &mut out);
-            }
-        });
+    // Read on a thread of its own, parsed and replayed on every core, printed here in order.
+    for chunk in inputs::batches(files, CHUNK, 2, None) {
+        report(chunk, json, quiet, &mut counts, &mut out);
     }
-    report(&mut chunk, json, quiet, &mut counts, &mut out);
     let Counts {
         valid,
         invalid,
@@ -67,18 +61,22 @@ struct Counts {
 
 /// Validates a chunk of games on every core and prints their verdicts in input order.
 fn report(
-    chunk: &mut Vec<inputs::Entry>,
+    chunk: Vec<inputs::Raw>,
     json: bool,
     quiet: bool,
     counts: &mut Counts,
     out: &mut impl Write,
 ) {
     use rayon::prelude::*;
-    let verdicts: Vec<Option<Verdict>> = chunk
-        .par_iter()
-        .map(|entry| entry.record.as_ref().ok().map(validate))
+    let validated: Vec<(inputs::Entry, Option<Verdict>)> = chunk
+        .into_par_iter()
+        .map(|raw| {
+            let entry = raw.parse();
+            let verdict = entry.record.as_ref().ok().map(validate);
+            (entry, verdict)
+        })
         .collect();
-    for (entry, verdict) in chunk.drain(..).zip(verdicts) {
+    for (entry, verdict) in validated {
         let line = match (&entry.record, verdict) {
             (Err(e), _) => {
                 counts.unreadable += 1;

@@ -64,9 +64,46 @@ pub fn parse_records(text: &str, format: Format) -> Vec<Result<Record, LoadError
 /// holds one record (and, for TCGA, one game's text) at a time, whatever the input's size.
 /// Entries are as [`parse_records`] gives them; an error reading `input` itself is returned.
 pub fn read_each(
-    mut input: impl BufRead,
+    input: impl BufRead,
     format: Format,
     mut each: impl FnMut(Result<Record, LoadError>),
+) -> std::io::Result<()> {
+    read_unparsed(input, format, |unparsed| each(unparsed.parse()))
+}
+
+/// One game of an input as the reader found it, not yet made a record: a JSON line, an
+/// element of a JSON array, or (TCGA, a malformed text) already read. Making it a record is
+/// most of the cost of reading, and is done by [`Unparsed::parse`], on any thread: a reader
+/// that hands these on keeps up with every core parsing them.
+#[derive(Debug)]
+pub enum Unparsed {
+    /// A line of JSON Lines and its 1-based number.
+    Line {
+        number: usize,
+        text: String,
+    },
+    /// An element of a JSON array, or a JSON file's one record.
+    Value(serde_json::Value),
+    Read(Result<Record, LoadError>),
+}
+
+impl Unparsed {
+    pub fn parse(self) -> Result<Record, LoadError> {
+        match self {
+            Unparsed::Line { number, text } => {
+                serde_json::from_str::<Record>(&text).map_err(json_error(Some(number)))
+            }
+            Unparsed::Value(value) => serde_json::from_value(value).map_err(json_error(None)),
+            Unparsed::Read(read) => read,
+        }
+    }
+}
+
+/// As [`read_each`], giving each game unparsed.
+pub fn read_unparsed(
+    mut input: impl BufRead,
+    format: Format,
+    mut each: impl FnMut(Unparsed),
 ) -> std::io::Result<()> {
     match format {
         Format::Json => {
@@ -78,25 +115,24 @@ pub fn read_each(
                 if e.is_io() {
                     return Err(std::io::Error::other(e));
                 }
-                each(Err(LoadError {
+                each(Unparsed::Read(Err(LoadError {
                     line: Some(e.line()).filter(|&l| l > 0),
                     message: format!("not JSON: {e}"),
-                }));
+                })));
             }
         }
         Format::JsonLines => {
-            let mut line = String::new();
             let mut number = 0;
             loop {
-                line.clear();
-                if input.read_line(&mut line)? == 0 {
+                let mut text = String::new();
+                if input.read_line(&mut text)? == 0 {
                     break;
                 }
                 number += 1;
-                if line.trim().is_empty() {
+                if text.trim().is_empty() {
                     continue;
                 }
-                each(serde_json::from_str::<Record>(&line).map_err(json_error(Some(number))));
+                each(Unparsed::Line { number, text });
             }
         }
         Format::Tcga => {
@@ -110,11 +146,13 @@ pub fn read_each(
                 }
                 games += 1;
                 match tcga::parse(game) {
-                    Ok(records) => records.into_iter().for_each(|r| each(Ok(r))),
-                    Err(e) => each(Err(LoadError {
+                    Ok(records) => records
+                        .into_iter()
+                        .for_each(|r| each(Unparsed::Read(Ok(r)))),
+                    Err(e) => each(Unparsed::Read(Err(LoadError {
                         line: Some(e.line + first - 1),
                         message: e.message,
-                    })),
+                    }))),
                 }
                 game.clear();
             };
@@ -136,10 +174,10 @@ pub fn read_each(
             if games == 0 {
                 // As tcga::parse says of a text with no game.
                 if let Err(e) = tcga::parse("") {
-                    each(Err(LoadError {
+                    each(Unparsed::Read(Err(LoadError {
                         line: Some(e.line),
                         message: e.message,
-                    }));
+                    })));
                 }
             }
         }
@@ -155,9 +193,9 @@ fn json_error(line: Option<usize>) -> impl Fn(serde_json::Error) -> LoadError {
 }
 
 /// A JSON text's records as they are read: one record, or each element of an array.
-struct EachRecord<'f, F: FnMut(Result<Record, LoadError>)>(&'f mut F);
+struct EachRecord<'f, F: FnMut(Unparsed)>(&'f mut F);
 
-impl<'de, F: FnMut(Result<Record, LoadError>)> serde::de::Visitor<'de> for EachRecord<'_, F> {
+impl<'de, F: FnMut(Unparsed)> serde::de::Visitor<'de> for EachRecord<'_, F> {
     type Value = ();
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
@@ -167,7 +205,7 @@ impl<'de, F: FnMut(Result<Record, LoadError>)> serde::de::Visitor<'de> for EachR
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         // Each element is read whole, then made a record: a bad one does not hide the others.
         while let Some(value) = seq.next_element::<serde_json::Value>()? {
-            (self.0)(serde_json::from_value(value).map_err(json_error(None)));
+            (self.0)(Unparsed::Value(value));
         }
         Ok(())
     }
@@ -176,7 +214,7 @@ impl<'de, F: FnMut(Result<Record, LoadError>)> serde::de::Visitor<'de> for EachR
         use serde::Deserialize;
         let value =
             serde_json::Value::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
-        (self.0)(serde_json::from_value(value).map_err(json_error(None)));
+        (self.0)(Unparsed::Value(value));
         Ok(())
     }
 }

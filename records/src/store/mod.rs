@@ -14,6 +14,7 @@ use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+mod import;
 mod ledger;
 mod model;
 pub mod schema;
@@ -212,103 +213,6 @@ impl Store {
         }
     }
 
-    /// Validates and stores `records` in one transaction. Each gets its outcome, in order:
-    /// stored (new), already stored (same content hash), or invalid (not stored).
-    pub fn import(&self, records: &[Incoming]) -> Result<Vec<Imported>, StoreError> {
-        let now = now_rfc3339();
-        let mut outcomes = Vec::with_capacity(records.len());
-        let mut rows: Vec<NewGame> = Vec::with_capacity(records.len());
-        for prepared in prepare_rows(records, &now) {
-            match prepared {
-                Ok(row) => {
-                    outcomes.push(Imported::Stored {
-                        id: 0,
-                        hash: row.row.content_hash.clone(),
-                    });
-                    rows.push(row);
-                }
-                Err(error) => outcomes.push(Imported::Invalid { error }),
-            }
-        }
-        let ids = self.insert(&rows)?;
-        // Fill in the ids, and mark as duplicates the hashes that were there before (or
-        // earlier in this batch).
-        let mut seen = std::collections::HashSet::new();
-        for outcome in &mut outcomes {
-            if let Imported::Stored { hash, .. } = outcome {
-                let (id, new) = ids[hash.as_str()];
-                let first = seen.insert(hash.clone());
-                *outcome = if new && first {
-                    Imported::Stored {
-                        id,
-                        hash: hash.clone(),
-                    }
-                } else {
-                    Imported::Duplicate {
-                        id,
-                        hash: hash.clone(),
-                    }
-                };
-            }
-        }
-        Ok(outcomes)
-    }
-
-    /// Inserts the games that are not there yet, with their seats, in one transaction;
-    /// gives every hash its id and whether this call inserted it.
-    fn insert(
-        &self,
-        rows: &[NewGame],
-    ) -> Result<std::collections::HashMap<String, (i64, bool)>, StoreError> {
-        // Enough rows per statement to be fast, few enough to stay under every backend's
-        // limit on bound parameters (21 columns × 400 < 32,766).
-        const CHUNK: usize = 400;
-        let mut ids = std::collections::HashMap::with_capacity(rows.len());
-        with_connection!(self, |conn| {
-            conn.write_transaction(|conn| {
-                for chunk in rows.chunks(CHUNK) {
-                    let hashes: Vec<&str> =
-                        chunk.iter().map(|r| r.row.content_hash.as_str()).collect();
-                    let games_rows: Vec<&GameInsert> = chunk.iter().map(|r| &r.row).collect();
-                    // Exactly the rows this statement inserted: another importer's rows (a
-                    // concurrent import of the same games) are not this call's.
-                    let inserted: std::collections::HashSet<i64> =
-                        conn.insert_new(&games_rows, &hashes)?.into_iter().collect();
-                    let all: Vec<(i64, String)> = games::table
-                        .filter(games::content_hash.eq_any(&hashes))
-                        .select((games::id, games::content_hash))
-                        .load(conn)?;
-                    // The games this chunk inserted get their seats (once, though a hash may
-                    // be in the chunk twice).
-                    let mut new_seats = Vec::new();
-                    for (id, hash) in all {
-                        let new = inserted.contains(&id);
-                        // Inserted by an earlier chunk of this call, or stored before it.
-                        ids.entry(hash.clone()).or_insert((id, new));
-                        if !new {
-                            continue;
-                        }
-                        let game = chunk
-                            .iter()
-                            .find(|r| r.row.content_hash == hash)
-                            .expect("a hash of this chunk");
-                        new_seats.extend(game.seats.iter().map(|s| SeatInsert {
-                            game_id: id,
-                            ..s.clone()
-                        }));
-                    }
-                    for seats_chunk in new_seats.chunks(4 * CHUNK) {
-                        diesel::insert_into(seats::table)
-                            .values(seats_chunk)
-                            .execute(conn)?;
-                    }
-                }
-                Ok(())
-            })
-        })?;
-        Ok(ids)
-    }
-
     /// One stored game: its row and its record.
     pub fn get(&self, id: i64) -> Result<Option<(GameRow, Record)>, StoreError> {
         let found: Option<(GameColumns, String)> = with_connection!(self, |conn| {
@@ -426,56 +330,6 @@ impl Store {
     }
 }
 
-/// Validates and scores the records on every core (replay is the costly part of an import),
-/// keeping their order.
-fn prepare_rows(records: &[Incoming], now: &str) -> Vec<Result<NewGame, ReplayError>> {
-    use rayon::prelude::*;
-    records
-        .par_iter()
-        .map(|i| NewGame::from_record(&i.record, &i.source, now))
-        .collect()
-}
-
-/// Inserting rows whose content hash is not stored yet, giving the ids this statement
-/// inserted: each backend says it its own way.
-trait InsertNew {
-    fn insert_new(&mut self, rows: &[&GameInsert], hashes: &[&str]) -> QueryResult<Vec<i64>>;
-}
-
-impl InsertNew for SqliteConnection {
-    /// Inside a `BEGIN IMMEDIATE` transaction (no other writer meanwhile), the ids present
-    /// after the insert and not before are the ones it inserted.
-    fn insert_new(&mut self, rows: &[&GameInsert], hashes: &[&str]) -> QueryResult<Vec<i64>> {
-        let ids = |conn: &mut SqliteConnection| -> QueryResult<Vec<i64>> {
-            games::table
-                .filter(games::content_hash.eq_any(hashes))
-                .select(games::id)
-                .load(conn)
-        };
-        let before: std::collections::HashSet<i64> = ids(self)?.into_iter().collect();
-        diesel::insert_or_ignore_into(games::table)
-            .values(rows.iter().copied().cloned().collect::<Vec<_>>())
-            .execute(self)?;
-        Ok(ids(self)?
-            .into_iter()
-            .filter(|id| !before.contains(id))
-            .collect())
-    }
-}
-
-impl InsertNew for PgConnection {
-    /// `RETURNING` gives exactly the rows inserted (a conflicting row another transaction
-    /// inserted is skipped, not returned).
-    fn insert_new(&mut self, rows: &[&GameInsert], _: &[&str]) -> QueryResult<Vec<i64>> {
-        diesel::insert_into(games::table)
-            .values(rows.iter().copied().cloned().collect::<Vec<_>>())
-            .on_conflict(games::content_hash)
-            .do_nothing()
-            .returning(games::id)
-            .get_results(self)
-    }
-}
-
 /// A transaction that writes. SQLite's is `BEGIN IMMEDIATE`: it takes the write lock at once,
 /// so a second writer waits on the busy timeout instead of failing ("database is locked") when
 /// its read would have to become a write.
@@ -586,7 +440,7 @@ fn default_limit() -> i64 {
     100
 }
 
-fn now_rfc3339() -> String {
+pub fn now_rfc3339() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 

@@ -17,8 +17,9 @@ pub struct NewGame {
     pub seats: Vec<SeatInsert>,
 }
 
+// `None` is written as NULL (not DEFAULT): what `COPY` needs, and the same for these columns.
 #[derive(Insertable, Clone, Debug)]
-#[diesel(table_name = games)]
+#[diesel(table_name = games, treat_none_as_default_value = false)]
 pub struct GameInsert {
     pub content_hash: String,
     pub game: String,
@@ -44,7 +45,7 @@ pub struct GameInsert {
 
 /// One seat's row; `game_id` is set once the game's row has its id.
 #[derive(Insertable, Queryable, Selectable, Clone, Debug)]
-#[diesel(table_name = seats)]
+#[diesel(table_name = seats, treat_none_as_default_value = false)]
 pub struct SeatInsert {
     pub game_id: i64,
     pub seat: i32,

@@ -198,33 +198,79 @@ impl FromStr for Action {
     type Err = ParseActionError;
 
     fn from_str(text: &str) -> Result<Action, ParseActionError> {
-        let err = |problem| ParseActionError {
-            text: text.to_owned(),
-            problem,
-        };
-        let mut parts = text.split('-');
-        let (from, from_reveal) = parse_hop(parts.next().unwrap_or_default()).map_err(err)?;
-        let Some(first) = parts.next() else {
-            return Ok(Action::Flip {
-                square: from,
-                reveal: from_reveal,
-            });
-        };
-        if from_reveal.is_some() {
-            return Err(err(
-                "only a flip or a move's target may name a revealed piece",
-            ));
+        // Replay reads an action per ply: the well-formed ones take a byte-level path; the
+        // rest (and every error message) the one below.
+        match parse_well_formed(text.as_bytes()) {
+            Some(action) => Ok(action),
+            None => parse_with_reasons(text),
         }
-        let (to, reveal) = parse_hop(first).map_err(err)?;
-        let mut path = Path::with_hop(from, Hop::new(to, reveal));
-        for part in parts {
-            let (to, reveal) = parse_hop(part).map_err(err)?;
-            if !path.push(Hop::new(to, reveal)) {
-                return Err(err("a chain has at most 17 hops"));
-            }
-        }
-        Ok(Action::Move(path))
     }
+}
+
+/// Reads any action text, or says what is wrong with it.
+fn parse_with_reasons(text: &str) -> Result<Action, ParseActionError> {
+    let err = |problem| ParseActionError {
+        text: text.to_owned(),
+        problem,
+    };
+    let mut parts = text.split('-');
+    let (from, from_reveal) = parse_hop(parts.next().unwrap_or_default()).map_err(err)?;
+    let Some(first) = parts.next() else {
+        return Ok(Action::Flip {
+            square: from,
+            reveal: from_reveal,
+        });
+    };
+    if from_reveal.is_some() {
+        return Err(err(
+            "only a flip or a move's target may name a revealed piece",
+        ));
+    }
+    let (to, reveal) = parse_hop(first).map_err(err)?;
+    let mut path = Path::with_hop(from, Hop::new(to, reveal));
+    for part in parts {
+        let (to, reveal) = parse_hop(part).map_err(err)?;
+        if !path.push(Hop::new(to, reveal)) {
+            return Err(err("a chain has at most 17 hops"));
+        }
+    }
+    Ok(Action::Move(path))
+}
+
+/// `a1`, `a1(K)`, `a1-a2`, `a1-a2(K)`, `a1-a3-a5` …, exactly as [`Action::from_str`] reads
+/// them; None for anything else (which that then reads, or refuses with the reason).
+fn parse_well_formed(text: &[u8]) -> Option<Action> {
+    fn hop(s: &[u8]) -> Option<(Square, Option<Piece>)> {
+        let square = match s {
+            [f @ b'a'..=b'd', r @ b'1'..=b'8', ..] => Square::from_coords(f - b'a', r - b'1')?,
+            _ => return None,
+        };
+        match &s[2..] {
+            [] => Some((square, None)),
+            [b'(', p, b')'] => Some((square, Some(Piece::from_char(*p as char)?))),
+            _ => None,
+        }
+    }
+    let mut parts = text.split(|&b| b == b'-');
+    let (from, from_reveal) = hop(parts.next()?)?;
+    let Some(first) = parts.next() else {
+        return Some(Action::Flip {
+            square: from,
+            reveal: from_reveal,
+        });
+    };
+    if from_reveal.is_some() {
+        return None;
+    }
+    let (to, reveal) = hop(first)?;
+    let mut path = Path::with_hop(from, Hop::new(to, reveal));
+    for part in parts {
+        let (to, reveal) = hop(part)?;
+        if !path.push(Hop::new(to, reveal)) {
+            return None;
+        }
+    }
+    Some(Action::Move(path))
 }
 
 fn parse_hop(s: &str) -> Result<(Square, Option<Piece>), &'static str> {
@@ -252,6 +298,33 @@ fn parse_hop(s: &str) -> Result<(Square, Option<Piece>), &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_byte_level_path_reads_what_the_full_one_does() {
+        // Every square, piece letter and shape, with the near misses around them.
+        let hops = [
+            "a1", "d8", "b5", "e1", "a0", "a9", "A1", "a", "", "a1(K)", "c3(p)", "a1(X)", "a1(KK)",
+            "a1(", "a1()", "a1K", "d8(g)", "a1(k", "a1 ", "é1", "a1(é)",
+        ];
+        let mut texts: Vec<String> = hops.iter().map(|h| h.to_string()).collect();
+        for a in hops {
+            for b in hops {
+                texts.push(format!("{a}-{b}"));
+                texts.push(format!("{a}-{b}-c5"));
+            }
+        }
+        texts.push(vec!["a1"; 18].join("-"));
+        texts.push(vec!["a1"; 19].join("-"));
+        for text in &texts {
+            if let Some(fast) = parse_well_formed(text.as_bytes()) {
+                assert_eq!(Ok(fast), parse_with_reasons(text), "{text}");
+            }
+        }
+        // The usual shapes do take the fast path.
+        for text in ["a1", "a1(K)", "a1-a2", "a1-a2(k)", "a1-a3-a5"] {
+            assert!(parse_well_formed(text.as_bytes()).is_some(), "{text}");
+        }
+    }
 
     #[test]
     fn notation_round_trips() {

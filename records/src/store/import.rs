@@ -1,0 +1,217 @@
+//! Importing games: validating and scoring them (pure, on every core), then writing a batch in
+//! one transaction. The two are separate so that a tool prepares the next batch while this one
+//! is written.
+//!
+//! Writing finds the games already stored by their content hash, a statement per few hundred
+//! games (SQLite) or one per batch (PostgreSQL), never one per game, and inserts the rest:
+//! multi-row `INSERT … RETURNING` on SQLite, `COPY` on PostgreSQL.
+
+use std::collections::HashMap;
+
+use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+
+use super::schema::{games, seats};
+use super::{
+    Imported, Incoming, NewGame, SeatInsert, Store, StoreError, WriteTransaction, now_rfc3339,
+};
+use crate::core::ReplayError;
+
+/// Rows per SQLite statement: fast, and under its limit on bound parameters (21 columns ×
+/// 400 < 32,766).
+const CHUNK: usize = 400;
+
+/// Every stored hash of a batch: its id, and whether this write stored it.
+type Ids = HashMap<String, (i64, bool)>;
+
+impl Store {
+    /// Validates and stores `records` in one transaction. Each gets its outcome, in order:
+    /// stored (new), already stored (same content hash), or invalid (not stored).
+    pub fn import(&self, records: &[Incoming]) -> Result<Vec<Imported>, StoreError> {
+        self.write(Store::prepare(records, &now_rfc3339()))
+    }
+
+    /// Validates and scores `records` on every core, keeping their order: what [`Store::write`]
+    /// stores. Needs no connection.
+    pub fn prepare(records: &[Incoming], now: &str) -> Vec<Result<NewGame, ReplayError>> {
+        use rayon::prelude::*;
+        records
+            .par_iter()
+            .map(|i| NewGame::from_record(&i.record, &i.source, now))
+            .collect()
+    }
+
+    /// Stores a prepared batch in one transaction: after this returns, it is committed. Each
+    /// game gets its outcome, in order; a game stored before, or earlier in the batch, is a
+    /// duplicate.
+    pub fn write(
+        &self,
+        batch: Vec<Result<NewGame, ReplayError>>,
+    ) -> Result<Vec<Imported>, StoreError> {
+        // Each hash once: the first game that has it is the one written.
+        let mut first: HashMap<&str, usize> = HashMap::with_capacity(batch.len());
+        let mut unique: Vec<&NewGame> = Vec::with_capacity(batch.len());
+        for game in batch.iter().flatten() {
+            if first.insert(&game.row.content_hash, unique.len()).is_none() {
+                unique.push(game);
+            }
+        }
+        let ids = match self {
+            Store::Sqlite(pool) => {
+                let mut conn = pool.get()?;
+                conn.write_transaction(|conn| sqlite_write(conn, &unique))?
+            }
+            Store::Postgres(pool) => {
+                let mut conn = pool.get()?;
+                match conn.write_transaction(|conn| postgres_copy(conn, &unique)) {
+                    // Another importer stored one of these games since this one looked:
+                    // the batch is written again row by row, skipping what is there.
+                    Err(StoreError::Database(DieselError::DatabaseError(
+                        DatabaseErrorKind::UniqueViolation,
+                        _,
+                    ))) => conn.write_transaction(|conn| postgres_insert(conn, &unique))?,
+                    other => other?,
+                }
+            }
+        };
+        let mut reported = std::collections::HashSet::with_capacity(unique.len());
+        Ok(batch
+            .into_iter()
+            .map(|game| match game {
+                Err(error) => Imported::Invalid { error },
+                Ok(game) => {
+                    let hash = game.row.content_hash;
+                    let (id, new) = ids[&hash];
+                    if new && reported.insert(hash.clone()) {
+                        Imported::Stored { id, hash }
+                    } else {
+                        Imported::Duplicate { id, hash }
+                    }
+                }
+            })
+            .collect())
+    }
+}
+
+/// SQLite, inside `BEGIN IMMEDIATE` under the process's writer lock: nobody else writes
+/// meanwhile, so the games not found are inserted without a conflict clause.
+fn sqlite_write(conn: &mut SqliteConnection, games: &[&NewGame]) -> Result<Ids, StoreError> {
+    let mut ids = Ids::with_capacity(games.len());
+    for chunk in games.chunks(CHUNK) {
+        let hashes: Vec<&str> = chunk.iter().map(|g| g.row.content_hash.as_str()).collect();
+        let found: Vec<(i64, String)> = games::table
+            .filter(games::content_hash.eq_any(&hashes))
+            .select((games::id, games::content_hash))
+            .load(conn)?;
+        for (id, hash) in found {
+            ids.insert(hash, (id, false));
+        }
+        let new: Vec<&NewGame> = chunk
+            .iter()
+            .copied()
+            .filter(|g| !ids.contains_key(&g.row.content_hash))
+            .collect();
+        if new.is_empty() {
+            continue;
+        }
+        let inserted: Vec<(i64, String)> = diesel::insert_into(games::table)
+            .values(new.iter().map(|g| &g.row).collect::<Vec<_>>())
+            .returning((games::id, games::content_hash))
+            .get_results(conn)?;
+        let seats = new_seats(&new, inserted, &mut ids);
+        for rows in seats.chunks(4 * CHUNK) {
+            diesel::insert_into(seats::table)
+                .values(rows)
+                .execute(conn)?;
+        }
+    }
+    Ok(ids)
+}
+
+/// PostgreSQL: one query finds the stored games, `COPY` writes the others and their seats.
+/// A game another importer stored meanwhile fails the copy (a unique violation).
+fn postgres_copy(conn: &mut PgConnection, games: &[&NewGame]) -> Result<Ids, StoreError> {
+    let mut ids = Ids::with_capacity(games.len());
+    let hashes: Vec<&str> = games.iter().map(|g| g.row.content_hash.as_str()).collect();
+    let found: Vec<(i64, String)> = games::table
+        .filter(games::content_hash.eq_any(&hashes))
+        .select((games::id, games::content_hash))
+        .load(conn)?;
+    for (id, hash) in found {
+        ids.insert(hash, (id, false));
+    }
+    let new: Vec<&NewGame> = games
+        .iter()
+        .copied()
+        .filter(|g| !ids.contains_key(&g.row.content_hash))
+        .collect();
+    if new.is_empty() {
+        return Ok(ids);
+    }
+    diesel::copy_from(games::table)
+        .from_insertable(new.iter().map(|g| &g.row).collect::<Vec<_>>())
+        .execute(conn)?;
+    let new_hashes: Vec<&str> = new.iter().map(|g| g.row.content_hash.as_str()).collect();
+    let inserted: Vec<(i64, String)> = games::table
+        .filter(games::content_hash.eq_any(&new_hashes))
+        .select((games::id, games::content_hash))
+        .load(conn)?;
+    let seats = new_seats(&new, inserted, &mut ids);
+    diesel::copy_from(seats::table)
+        .from_insertable(seats)
+        .execute(conn)?;
+    Ok(ids)
+}
+
+/// PostgreSQL, when a concurrent importer wrote some of the same games: `ON CONFLICT DO
+/// NOTHING … RETURNING` gives exactly the rows this statement inserted.
+fn postgres_insert(conn: &mut PgConnection, games: &[&NewGame]) -> Result<Ids, StoreError> {
+    let mut ids = Ids::with_capacity(games.len());
+    for chunk in games.chunks(CHUNK) {
+        let inserted: Vec<(i64, String)> = diesel::insert_into(games::table)
+            .values(chunk.iter().map(|g| &g.row).collect::<Vec<_>>())
+            .on_conflict(games::content_hash)
+            .do_nothing()
+            .returning((games::id, games::content_hash))
+            .get_results(conn)?;
+        let hashes: Vec<&str> = chunk.iter().map(|g| g.row.content_hash.as_str()).collect();
+        let all: Vec<(i64, String)> = games::table
+            .filter(games::content_hash.eq_any(&hashes))
+            .select((games::id, games::content_hash))
+            .load(conn)?;
+        for (id, hash) in all {
+            ids.insert(hash, (id, false));
+        }
+        let new: Vec<&NewGame> = chunk
+            .iter()
+            .copied()
+            .filter(|g| inserted.iter().any(|(_, h)| *h == g.row.content_hash))
+            .collect();
+        let seats = new_seats(&new, inserted, &mut ids);
+        for rows in seats.chunks(4 * CHUNK) {
+            diesel::insert_into(seats::table)
+                .values(rows)
+                .execute(conn)?;
+        }
+    }
+    Ok(ids)
+}
+
+/// Records the ids of the games just inserted and gives their seats' rows.
+fn new_seats(new: &[&NewGame], inserted: Vec<(i64, String)>, ids: &mut Ids) -> Vec<SeatInsert> {
+    let by_hash: HashMap<&str, &NewGame> = new
+        .iter()
+        .map(|g| (g.row.content_hash.as_str(), *g))
+        .collect();
+    let mut seats = Vec::with_capacity(2 * inserted.len());
+    for (id, hash) in inserted {
+        if let Some(game) = by_hash.get(hash.as_str()) {
+            seats.extend(game.seats.iter().map(|s| SeatInsert {
+                game_id: id,
+                ..s.clone()
+            }));
+        }
+        ids.insert(hash, (id, true));
+    }
+    seats
+}
