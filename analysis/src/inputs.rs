@@ -46,13 +46,6 @@ fn walk(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Reads every game of one file (for the tools that keep a file's games together).
-pub fn read(path: &Path) -> Vec<Entry> {
-    let mut out = Vec::new();
-    each(path, None, |raw| out.push(raw.parse()));
-    out
-}
-
 /// One game as read, not yet parsed: [`Raw::parse`] makes it an [`Entry`] on any thread.
 pub struct Raw {
     pub source: String,

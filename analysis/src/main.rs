@@ -54,7 +54,8 @@ enum Command {
     /// files (anything else); directories are read recursively. Prints one verdict per game
     /// and a summary; exits with 1 when any record is invalid or unreadable.
     Validate {
-        /// Files or directories to read.
+        /// Files or directories to read (JSON, JSON Lines, TCGA; directories recursively);
+        /// `-` reads standard input (JSON Lines, a JSON array or TCGA, told by its first character).
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// Print one JSON verdict per line instead of text.
@@ -70,7 +71,8 @@ enum Command {
     /// file ends with the players' running balances. Exits with 1 when any record cannot be
     /// scored (unreadable or invalid).
     Score {
-        /// Files or directories to read (JSON, JSON Lines, TCGA).
+        /// Files or directories to read (JSON, JSON Lines, TCGA; directories recursively);
+        /// `-` reads standard input (JSON Lines, a JSON array or TCGA, told by its first character).
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// The table's stake S (開局金幣), in coins.
@@ -89,7 +91,8 @@ enum Command {
     /// a game is reported stored only after its batch committed. Exits with 1 when any
     /// record is invalid or unreadable.
     Import {
-        /// Files or directories to read (JSON, JSON Lines, TCGA; directories recursively).
+        /// Files or directories to read (JSON, JSON Lines, TCGA; directories recursively);
+        /// `-` reads standard input (JSON Lines, a JSON array or TCGA, told by its first character).
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// The database: a SQLite file, or postgres://user:password@host/db.
@@ -151,7 +154,8 @@ enum Command {
     /// of a data set into the report of the whole.
     Report {
         /// JSON Lines, JSON or TCGA files or directories, and record stores
-        /// (`sqlite:path/to/anqi.db` or `postgres://…`); with `--merge`, report directories.
+        /// (`sqlite:path/to/anqi.db` or `postgres://…`); `-` reads standard input; with
+        /// `--merge`, report directories.
         #[arg(required = true)]
         inputs: Vec<String>,
         /// Merge reports (their stats.json and data/) instead of reading game logs.

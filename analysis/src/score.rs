@@ -53,7 +53,10 @@ pub fn run(paths: &[PathBuf], table: Table, json: bool) -> ExitCode {
             book: SeriesBook::new(table),
             balances: BTreeMap::new(),
         };
-        for entry in inputs::read(file) {
+        // Game by game as the file is read: a series' draws carry, so a file's games are
+        // scored in order; memory holds one game and the balances.
+        inputs::each(file, None, |raw| {
+            let entry = raw.parse();
             let line = match &entry.record {
                 Err(e) => {
                     failed += 1;
@@ -101,7 +104,7 @@ pub fn run(paths: &[PathBuf], table: Table, json: bool) -> ExitCode {
                 },
             };
             let _ = writeln!(out, "{line}");
-        }
+        });
         for ((a, b), series) in ledger.book.iter() {
             let games = series.games;
             let (ba, bb) = (ledger.balances[a], ledger.balances[b]);

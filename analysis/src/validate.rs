@@ -10,7 +10,7 @@ use records::games::validate;
 use crate::inputs;
 
 /// Games validated together on every core; memory holds one such chunk at a time.
-const CHUNK: usize = 2048;
+const CHUNK: usize = 512;
 
 pub fn run(paths: &[PathBuf], json: bool, quiet: bool) -> ExitCode {
     let files = match inputs::files(paths) {

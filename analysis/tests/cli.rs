@@ -407,3 +407,69 @@ fn simulate_plays_xiangqi_3g() {
         );
     }
 }
+
+/// Runs anqi with `input` on its standard input.
+fn anqi_with_stdin(args: &[&str], input: &[u8]) -> (i32, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_anqi"))
+        .args(args)
+        .env_remove("DATABASE_URL")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run anqi");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// `-` reads standard input, its format told by its first character: JSON Lines, a JSON
+/// array, TCGA; every command that reads records takes it.
+#[test]
+fn standard_input_is_read_in_every_format() {
+    let one = r#"{"actions": ["b8(p)", "b6(R)"]}"#;
+    let bad = r#"{"actions": ["b8(p)", "b8(p)"]}"#;
+    let lines = format!("{one}\n\n{bad}\n{one}\n");
+    let (code, out) = anqi_with_stdin(&["validate", "-"], lines.as_bytes());
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("stdin#1\tvalid"), "{out}");
+    assert!(
+        out.contains("stdin#2\tINVALID\tply 2 \"b8(p)\": not_covered"),
+        "{out}"
+    );
+    assert!(
+        out.contains("3 games: 2 valid, 1 invalid, 0 unreadable"),
+        "{out}"
+    );
+    let array = format!("  [{one}, {one}]");
+    let (code, out) = anqi_with_stdin(&["validate", "--quiet", "-"], array.as_bytes());
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("2 games: 2 valid"), "{out}");
+    let (code, out) = anqi_with_stdin(&["validate", "-"], TCGA_GAME.as_bytes());
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("stdin\tvalid"), "{out}");
+    let (code, out) = anqi_with_stdin(&["score", "-"], lines.as_bytes());
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("3 games: 2 scored, 1 not scored"), "{out}");
+    let dir = temp_dir("stdin");
+    let db = dir.join("s.db").display().to_string();
+    let (code, out) = anqi_with_stdin(&["import", "-", "--database", &db], lines.as_bytes());
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("3 games: 1 stored, 1 already stored, 1 invalid"),
+        "{out}"
+    );
+    // Nothing on standard input is no game, not a hang.
+    let (code, out) = anqi_with_stdin(&["validate", "-"], b"");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("1 unreadable"), "{out}");
+}

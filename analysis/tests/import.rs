@@ -272,3 +272,95 @@ fn imports_killed_at_random_moments_lose_nothing() {
         );
     }
 }
+
+/// Runs anqi to the end, reading its peak resident memory (VmHWM) from /proc as it runs:
+/// (exit code, standard output, peak kB).
+fn run_measuring_memory(args: &[&str]) -> (i32, String, u64) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_anqi"))
+        .args(args)
+        .env_remove("DATABASE_URL")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+        text
+    });
+    let mut peak = 0;
+    loop {
+        if let Ok(status) = std::fs::read_to_string(&status_file) {
+            let hwm = status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok());
+            peak = peak.max(hwm.unwrap_or(0));
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            return (status.code().unwrap_or(-1), reader.join().unwrap(), peak);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+/// Memory stays flat whatever the input's size: importing and validating a log of 40,000
+/// games, 160 times the batch, takes no more memory than a tenth of it (within 16 MB, where
+/// holding the log would take some 200 MB), and every game of it is stored once.
+#[test]
+fn memory_stays_flat_whatever_the_input_size() {
+    let d = dir("flat");
+    let games = corpus();
+    // Copies told apart by their metadata: distinct games, each stored once.
+    let write = |name: &str, copies: usize| {
+        let path = d.join(name);
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        for copy in 0..copies {
+            for game in games.iter().take(1000) {
+                let mut game = game.clone();
+                game.metadata.insert("copy".into(), copy.into());
+                writeln!(out, "{}", serde_json::to_string(&game).unwrap()).unwrap();
+            }
+        }
+        out.flush().unwrap();
+        path.display().to_string()
+    };
+    let (small, large) = (write("small.jsonl", 4), write("large.jsonl", 40));
+    let mut peaks = Vec::new();
+    for (file, games) in [(&small, 4_000u64), (&large, 40_000)] {
+        let db = d.join(format!("{games}.db")).display().to_string();
+        let args = [
+            "import",
+            file.as_str(),
+            "--database",
+            &db,
+            "--batch",
+            "250",
+            "--json",
+        ];
+        let (code, out, import_peak) = run_measuring_memory(&args);
+        assert_eq!(code, 0, "{out}");
+        let summary: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+        assert_eq!(summary["summary"]["stored"], games, "{summary}");
+        assert_eq!(Store::open(&db).unwrap().count().unwrap() as u64, games);
+        // Again: every game is there already, none stored twice.
+        let (_, again) = anqi(&["import", file, "--database", &db]);
+        assert!(
+            again.contains(&format!("{games} games: 0 stored, {games} already stored")),
+            "{again}"
+        );
+        let (code, out, validate_peak) = run_measuring_memory(&["validate", "--quiet", file]);
+        assert_eq!(code, 0, "{out}");
+        peaks.push((import_peak, validate_peak));
+    }
+    let ((import_small, validate_small), (import_large, validate_large)) = (peaks[0], peaks[1]);
+    eprintln!(
+        "peak kB, 4,000 vs 40,000 games: import {import_small} vs {import_large}, validate {validate_small} vs {validate_large}"
+    );
+    // The import's SQLite page cache fills up to its 32 MiB as the database grows (the small
+    // database does not fill it): bounded, and allowed for.
+    assert!(import_large < import_small + 16_384 + 32_768, "{peaks:?}");
+    assert!(validate_large < validate_small + 16_384, "{peaks:?}");
+}

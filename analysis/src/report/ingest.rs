@@ -2,13 +2,11 @@
 //! on every core, settled in input order, and written as one Parquet part per chunk, game and
 //! preset, in hive layout (`games/game=banqi/preset=tcga/part-00000.parquet`).
 
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use indicatif::ProgressBar;
 use polars::prelude::*;
 use records::core::Record;
-use records::formats::Format;
 
 use super::facts::{Facts, GameFacts, SeatFacts, facts};
 use crate::games::{Books, PartOptions, write_parts};
@@ -82,36 +80,25 @@ pub fn ingest(
                     for (id, source, record) in page {
                         state.push(
                             format!("{url}#{id} ({source})"),
-                            Pending::Record(Ok(record)),
+                            Pending::Record(Box::new(record)),
                             bar,
                         )?;
                     }
                 }
             }
             Input::Files(path) => {
+                // Game by game as they are read (standard input for `-`), parsed by the
+                // replay workers on every core.
+                let mut failed = None;
                 for file in inputs::files(std::slice::from_ref(path))? {
-                    if Format::from_path(&file) == Format::JsonLines {
-                        // Line by line: a JSON Lines file may be larger than memory.
-                        let reader = std::fs::File::open(&file)
-                            .map(std::io::BufReader::new)
-                            .map_err(|e| format!("{}: {e}", file.display()))?;
-                        for (i, line) in reader.lines().enumerate() {
-                            let line = line.map_err(|e| format!("{}: {e}", file.display()))?;
-                            if line.trim().is_empty() {
-                                continue;
-                            }
-                            // Parsed by the replay workers, on every core.
-                            state.push(
-                                format!("{}#{}", file.display(), i + 1),
-                                Pending::Line(line),
-                                bar,
-                            )?;
+                    inputs::each(&file, None, |raw| {
+                        if failed.is_none() {
+                            let source = raw.source.clone();
+                            failed = state.push(source, Pending::Raw(raw), bar).err();
                         }
-                    } else {
-                        for entry in inputs::read(&file) {
-                            let record = entry.record.map_err(|e| e.to_string());
-                            state.push(entry.source, Pending::Record(record), bar)?;
-                        }
+                    });
+                    if let Some(e) = failed {
+                        return Err(e);
                     }
                 }
             }
@@ -133,10 +120,10 @@ struct State {
     pending: Vec<(String, Pending)>,
 }
 
-/// A game waiting for its replay: a record, or a JSON line still to parse.
+/// A game waiting for its replay: a stored record, or a game read from a file, still to parse.
 enum Pending {
-    Record(Result<Record, String>),
-    Line(String),
+    Record(Box<Record>),
+    Raw(inputs::Raw),
 }
 
 impl State {
@@ -164,9 +151,9 @@ impl State {
             return Ok(());
         }
         let pending = std::mem::take(&mut self.pending);
-        let replayed = replay_all(&pending, bar);
+        let replayed = replay_all(pending, bar);
         let mut games = Vec::with_capacity(replayed.len());
-        for ((source, _), result) in pending.into_iter().zip(replayed) {
+        for (source, result) in replayed {
             match result {
                 Ok(mut facts) => {
                     facts.part.settle(&facts.seats, &mut self.books);
@@ -223,27 +210,23 @@ impl State {
 /// Replays every pending record on all cores, keeping the order.
 #[allow(clippy::type_complexity)]
 fn replay_all(
-    pending: &[(String, Pending)],
+    pending: Vec<(String, Pending)>,
     bar: &ProgressBar,
-) -> Vec<Result<Facts, (String, String)>> {
+) -> Vec<(String, Result<Facts, (String, String)>)> {
     use rayon::prelude::*;
     pending
-        .par_iter()
+        .into_par_iter()
         .map(|(source, pending)| {
-            let parsed;
             let record = match pending {
-                Pending::Record(r) => r.as_ref().map_err(|e| e.clone()),
-                Pending::Line(line) => {
-                    parsed = serde_json::from_str::<Record>(line).map_err(|e| e.to_string());
-                    parsed.as_ref().map_err(|e| e.clone())
-                }
+                Pending::Record(r) => Ok(*r),
+                Pending::Raw(raw) => raw.parse().record.map_err(|e| e.to_string()),
             };
             let result = match record {
                 Err(e) => Err(("unreadable".to_owned(), e)),
-                Ok(r) => facts(r, source).map_err(|e| (e.code().to_owned(), e.to_string())),
+                Ok(r) => facts(&r, &source).map_err(|e| (e.code().to_owned(), e.to_string())),
             };
             bar.inc(1);
-            result
+            (source, result)
         })
         .collect()
 }
