@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use records::core::ReplayError;
 use records::formats::LoadError;
 use records::store::{Imported, NewGame, Store, StoreError, now_rfc3339};
@@ -38,28 +38,36 @@ pub fn run(paths: &[PathBuf], options: &Options) -> ExitCode {
     // Read on a thread of its own, parsed and replayed on every core, written on a thread of
     // its own while the next batch is replayed: memory holds a few batches, whatever the
     // inputs' size. The bar counts bytes read (its rate and ETA hold for one large file).
-    let total_bytes: u64 = files
-        .iter()
-        .filter_map(|f| std::fs::metadata(f).ok())
-        .map(|m| m.len())
-        .sum();
-    let bar = ProgressBar::new(total_bytes).with_style(
-        ProgressStyle::with_template(
-            "{spinner} importing [{bar:40}] {binary_bytes}/{binary_total_bytes}, {msg}, eta {eta}",
-        )
-        .expect("a valid template")
-        .progress_chars("=> "),
-    );
-    let (to_writer, batches) = std::sync::mpsc::sync_channel::<Vec<Prepared>>(1);
+    let bar = inputs::progress(inputs::size(&files), "importing");
+    let (to_writer, chunks) = std::sync::mpsc::sync_channel::<Chunk>(1);
     let writer = {
         let (store, bar) = (store.clone(), bar.clone());
         let (json, verbose) = (options.json, options.verbose);
-        std::thread::spawn(move || write_batches(&store, batches, json || verbose, json, &bar))
+        std::thread::Builder::new()
+            .name("anqi-writer".into())
+            .spawn(move || write_batches(&store, chunks, json || verbose, json, &bar))
+            .expect("a thread for the writer")
     };
-    for batch in inputs::batches(files, options.batch, 1, Some(bar.clone())) {
-        let prepared = prepare(batch);
-        if to_writer.send(prepared).is_err() {
-            break; // the writer stopped on an error: it says which
+    // A batch (one transaction) is replayed and written in chunks: memory holds a few
+    // chunks, whatever the batch size.
+    let batch = options.batch.max(1);
+    let mut left_in_batch = batch;
+    'read: for mut games in inputs::batches(files, batch.min(CHUNK), 1, Some(bar.clone())) {
+        while !games.is_empty() {
+            let rest = games.split_off(games.len().min(left_in_batch));
+            left_in_batch -= games.len();
+            let ends_batch = left_in_batch == 0;
+            if ends_batch {
+                left_in_batch = batch;
+            }
+            let chunk = Chunk {
+                games: prepare(games),
+                ends_batch,
+            };
+            if to_writer.send(chunk).is_err() {
+                break 'read; // the writer stopped on an error: it says which
+            }
+            games = rest;
         }
     }
     drop(to_writer);
@@ -105,6 +113,16 @@ pub fn run(paths: &[PathBuf], options: &Options) -> ExitCode {
     }
 }
 
+/// Games replayed and written together, at most: a batch larger than this is written in
+/// chunks of it, in one transaction.
+const CHUNK: usize = 1000;
+
+/// Consecutive games of one batch, ready to write; the last chunk of a batch ends it.
+struct Chunk {
+    games: Vec<Prepared>,
+    ends_batch: bool,
+}
+
 /// A game ready to write: its source, and its rows (or why it is invalid, or unreadable).
 struct Prepared {
     source: String,
@@ -143,19 +161,15 @@ impl Tally {
     /// Games so far and games per second, for the progress bar.
     fn rate(&self) -> String {
         let games = self.stored + self.duplicates + self.invalid + self.unreadable;
-        let seconds = self
-            .started
-            .map_or(0.0, |s| s.elapsed().as_secs_f64())
-            .max(1e-3);
-        format!("{games} games, {:.0} games/s", games as f64 / seconds)
+        inputs::rate(games, self.started.unwrap_or_else(std::time::Instant::now))
     }
 }
 
-/// Writes each batch in one transaction and reports each game's outcome, in input order,
-/// once its batch committed. Stops at the first batch that cannot be written.
+/// Writes each batch in one transaction, chunk by chunk, and reports each game's outcome, in
+/// input order, once its batch committed. Stops at the first batch that cannot be written.
 fn write_batches(
     store: &Store,
-    batches: std::sync::mpsc::Receiver<Vec<Prepared>>,
+    chunks: std::sync::mpsc::Receiver<Chunk>,
     list: bool,
     json: bool,
     bar: &ProgressBar,
@@ -166,77 +180,112 @@ fn write_batches(
         started: Some(std::time::Instant::now()),
         ..Tally::default()
     };
-    for batch in batches {
-        // The unreadable keep their place; the others are written together.
-        let mut sources = Vec::with_capacity(batch.len());
-        let mut games = Vec::with_capacity(batch.len());
-        for p in batch {
-            match p.game {
-                Ok(game) => {
-                    games.push(game);
-                    sources.push((p.source, None));
+    let mut ended = false;
+    while !ended {
+        // The batch's lines, and its counts, wait for its commit.
+        let mut lines: Vec<String> = Vec::new();
+        let mut counted = Tally::default();
+        let mut batch_ended = false;
+        let written = store.write_chunks(
+            || {
+                if batch_ended {
+                    return None;
                 }
-                Err(e) => sources.push((p.source, Some(e))),
-            }
-        }
-        let mut outcomes = match store.write(games) {
-            Ok(outcomes) => outcomes.into_iter(),
-            Err(e) => {
-                let _ = out.flush();
-                return (tally, Some(e));
-            }
-        };
-        for (source, unreadable) in sources {
-            let line = match unreadable {
-                Some(e) => {
-                    tally.unreadable += 1;
-                    Some(if json {
-                        json!({"source": source, "status": "unreadable", "error": e}).to_string()
-                    } else {
-                        format!("{source}\tUNREADABLE\t{e}")
-                    })
+                let Ok(chunk) = chunks.recv() else {
+                    ended = true;
+                    return None;
+                };
+                batch_ended = chunk.ends_batch;
+                // The unreadable keep their place; the others are written together.
+                let mut sources = Vec::with_capacity(chunk.games.len());
+                let mut games = Vec::with_capacity(chunk.games.len());
+                for p in chunk.games {
+                    match p.game {
+                        Ok(game) => {
+                            games.push(game);
+                            sources.push((p.source, None));
+                        }
+                        Err(e) => sources.push((p.source, Some(e))),
+                    }
                 }
-                None => match outcomes.next().expect("an outcome for every game written") {
-                    Imported::Stored { id, .. } => {
-                        tally.stored += 1;
-                        list.then(|| {
-                            if json {
-                                json!({"source": source, "status": "stored", "id": id}).to_string()
-                            } else {
-                                format!("{source}\tstored\tid {id}")
-                            }
-                        })
-                    }
-                    Imported::Duplicate { id, .. } => {
-                        tally.duplicates += 1;
-                        list.then(|| {
-                            if json {
-                                json!({"source": source, "status": "duplicate", "id": id})
-                                    .to_string()
-                            } else {
-                                format!("{source}\talready stored\tid {id}")
-                            }
-                        })
-                    }
-                    Imported::Invalid { error } => {
-                        tally.invalid += 1;
-                        Some(if json {
-                            json!({"source": source, "status": "invalid", "code": error.code(), "error": error}).to_string()
-                        } else {
-                            format!("{source}\tINVALID\t{error}")
-                        })
-                    }
-                },
-            };
-            if let Some(line) = line {
-                bar.suspend(|| {
-                    let _ = writeln!(out, "{line}");
-                });
-            }
+                Some((games, sources))
+            },
+            |outcomes, sources: Vec<(String, Option<LoadError>)>| {
+                let mut outcomes = outcomes.into_iter();
+                for (source, unreadable) in sources {
+                    let outcome = match unreadable {
+                        Some(e) => Err(e),
+                        None => Ok(outcomes.next().expect("an outcome for every game written")),
+                    };
+                    lines.extend(describe(&source, outcome, list, json, &mut counted));
+                }
+            },
+        );
+        if let Err(e) = written {
+            let _ = out.flush();
+            return (tally, Some(e));
         }
-        // Reported lines reach the terminal or pipe only after their batch committed.
-        let _ = out.flush();
+        // Committed: the batch's games are reported, and reach the terminal or pipe now.
+        bar.suspend(|| {
+            for line in &lines {
+                let _ = writeln!(out, "{line}");
+            }
+            let _ = out.flush();
+        });
+        tally.stored += counted.stored;
+        tally.duplicates += counted.duplicates;
+        tally.invalid += counted.invalid;
+        tally.unreadable += counted.unreadable;
         bar.set_message(tally.rate());
     }
     (tally, None)
+}
+
+/// Counts one game's outcome and gives its line, if it is to be listed.
+fn describe(
+    source: &str,
+    outcome: Result<Imported, LoadError>,
+    list: bool,
+    json: bool,
+    tally: &mut Tally,
+) -> Option<String> {
+    match outcome {
+        Err(e) => {
+            tally.unreadable += 1;
+            Some(if json {
+                json!({"source": source, "status": "unreadable", "error": e}).to_string()
+            } else {
+                format!("{source}\tUNREADABLE\t{e}")
+            })
+        }
+        Ok(Imported::Stored { id, .. }) => {
+            tally.stored += 1;
+            list.then(|| {
+                if json {
+                    json!({"source": source, "status": "stored", "id": id}).to_string()
+                } else {
+                    format!("{source}\tstored\tid {id}")
+                }
+            })
+        }
+        Ok(Imported::Duplicate { id, .. }) => {
+            tally.duplicates += 1;
+            list.then(|| {
+                if json {
+                    json!({"source": source, "status": "duplicate", "id": id}).to_string()
+                } else {
+                    format!("{source}\talready stored\tid {id}")
+                }
+            })
+        }
+        Ok(Imported::Invalid { error }) => {
+            tally.invalid += 1;
+            Some(if json {
+                json!({"source": source, "status": "invalid", "code": error.code(), "error": error})
+                    .to_string()
+            } else {
+                format!("{source}\tINVALID\t{error}")
+            })
+        }
+    }
 }

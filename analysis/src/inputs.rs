@@ -175,7 +175,8 @@ pub fn batches(
 ) -> impl Iterator<Item = Vec<Raw>> {
     let size = size.max(1);
     let (send, receive) = std::sync::mpsc::sync_channel::<Vec<Raw>>(ahead);
-    std::thread::spawn(move || {
+    let reader = std::thread::Builder::new().name("anqi-reader".into());
+    let spawned = reader.spawn(move || {
         let mut batch = Vec::with_capacity(size);
         for file in &files {
             let mut gone = false;
@@ -198,5 +199,35 @@ pub fn batches(
             let _ = send.send(batch);
         }
     });
+    spawned.expect("a thread for the reader");
     receive.into_iter()
+}
+
+/// The bytes `files` hold (standard input counts none).
+pub fn size(files: &[PathBuf]) -> u64 {
+    files
+        .iter()
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum()
+}
+
+/// A progress bar over `bytes` of input: the rate and the ETA hold for one large file as for
+/// many small ones. Its message is for [`rate`]. Drawn on standard error when it is a terminal.
+pub fn progress(bytes: u64, verb: &str) -> ProgressBar {
+    let bar = ProgressBar::new(bytes).with_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{spinner}} {verb} [{{bar:40}}] {{binary_bytes}}/{{binary_total_bytes}}, {{msg}}, eta {{eta}}"
+        ))
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
+}
+
+/// `games` so far and their rate since `started`, for a progress bar's message.
+pub fn rate(games: usize, started: std::time::Instant) -> String {
+    let seconds = started.elapsed().as_secs_f64().max(1e-3);
+    format!("{games} games, {:.0} games/s", games as f64 / seconds)
 }

@@ -98,8 +98,11 @@ enum Command {
         /// The database: a SQLite file, or postgres://user:password@host/db.
         #[arg(long, env = "DATABASE_URL", default_value = "anqi.db")]
         database: String,
-        /// Games per transaction.
-        #[arg(long, default_value_t = 1000)]
+        /// Games per transaction: each batch is stored whole or not at all. Memory does not
+        /// grow with it (a batch is replayed and written a thousand games at a time); larger
+        /// batches import faster (each commit rewrites the index pages it touched) and hold
+        /// the database's write lock longer.
+        #[arg(long, default_value_t = 10_000)]
         batch: usize,
         /// One JSON line per game (stored, duplicate, invalid) and a JSON summary.
         #[arg(long)]

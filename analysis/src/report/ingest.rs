@@ -9,11 +9,12 @@ use polars::prelude::*;
 use records::core::Record;
 
 use super::facts::{Facts, GameFacts, SeatFacts, facts};
+use super::table::Table;
 use crate::games::{Books, PartOptions, write_parts};
 use crate::inputs;
 
 /// Games replayed per chunk: bounds the memory of a large input.
-pub const CHUNK: usize = 25_000;
+pub const CHUNK: usize = 10_000;
 
 /// An input: a file or directory of records, or a record store.
 pub enum Input {
@@ -52,6 +53,8 @@ pub struct Ingested {
     pub rejected_list: Vec<Rejected>,
     /// `game/preset` of every game reported.
     pub presets: Vec<String>,
+    /// The report's tables: each chunk's counts, added up.
+    pub tables: Vec<Table>,
 }
 
 /// Reads `inputs`, writes `data/games` and `data/flips` under `out`.
@@ -63,10 +66,12 @@ pub fn ingest(
 ) -> Result<Ingested, String> {
     let mut state = State {
         out: out.to_owned(),
+        options: options.clone(),
         books: Books::new(options),
         part: 0,
         ingested: Ingested::default(),
         pending: Vec::with_capacity(CHUNK),
+        started: std::time::Instant::now(),
     };
     for input in inputs {
         match input {
@@ -91,7 +96,7 @@ pub fn ingest(
                 // replay workers on every core.
                 let mut failed = None;
                 for file in inputs::files(std::slice::from_ref(path))? {
-                    inputs::each(&file, None, |raw| {
+                    inputs::each(&file, Some(bar), |raw| {
                         if failed.is_none() {
                             let source = raw.source.clone();
                             failed = state.push(source, Pending::Raw(raw), bar).err();
@@ -113,11 +118,13 @@ pub fn ingest(
 
 struct State {
     out: PathBuf,
+    options: PartOptions,
     /// What the games' parts keep across games, in input order.
     books: Books,
     part: usize,
     ingested: Ingested,
     pending: Vec<(String, Pending)>,
+    started: std::time::Instant,
 }
 
 /// A game waiting for its replay: a stored record, or a game read from a file, still to parse.
@@ -151,7 +158,7 @@ impl State {
             return Ok(());
         }
         let pending = std::mem::take(&mut self.pending);
-        let replayed = replay_all(pending, bar);
+        let replayed = replay_all(pending);
         let mut games = Vec::with_capacity(replayed.len());
         for (source, result) in replayed {
             match result {
@@ -163,13 +170,35 @@ impl State {
             }
         }
         self.ingested.games += games.len();
-        self.write(&games)
+        bar.set_message(crate::inputs::rate(
+            self.ingested.games + self.ingested.rejected,
+            self.started,
+        ));
+        if games.is_empty() {
+            return Ok(());
+        }
+        // The chunk's parts are written apart, counted, then moved into the dataset: the
+        // statistics are the chunks' counts added up (memory holds one chunk, whatever the
+        // input's size), the same counts as the whole dataset's.
+        let chunk = self.out.with_extension("chunk");
+        let _ = std::fs::remove_dir_all(&chunk);
+        self.write(&games, &chunk)
             .map_err(|e| format!("writing Parquet: {e}"))?;
+        let tables =
+            super::stats::tables(&chunk, &self.options).map_err(|e| format!("statistics: {e}"))?;
+        for t in tables {
+            match self.ingested.tables.iter_mut().find(|m| m.name == t.name) {
+                Some(m) => *m = m.merge(&t)?,
+                None => self.ingested.tables.push(t),
+            }
+        }
+        move_parts(&chunk, &self.out).map_err(|e| format!("{}: {e}", self.out.display()))?;
+        std::fs::remove_dir_all(&chunk).map_err(|e| format!("{}: {e}", chunk.display()))?;
         self.part += 1;
         Ok(())
     }
 
-    fn write(&mut self, facts: &[Facts]) -> PolarsResult<()> {
+    fn write(&mut self, facts: &[Facts], out: &Path) -> PolarsResult<()> {
         let mut groups: Vec<(&str, &str)> =
             facts.iter().map(|f| (f.game.game, f.game.preset)).collect();
         groups.sort();
@@ -185,34 +214,32 @@ impl State {
                 .iter()
                 .flat_map(|f| f.seats.iter().map(move |s| (&f.game, s)))
                 .collect();
-            write_part(
-                &self.out,
-                "games",
-                game,
-                preset,
-                self.part,
-                &mut games_frame(&g)?,
-            )?;
-            write_part(
-                &self.out,
-                "seats",
-                game,
-                preset,
-                self.part,
-                &mut seats_frame(&s)?,
-            )?;
+            write_part(out, "games", game, preset, self.part, &mut games_frame(&g)?)?;
+            write_part(out, "seats", game, preset, self.part, &mut seats_frame(&s)?)?;
         }
-        self.ingested.flips += write_parts(facts, &self.out, self.part)?;
+        self.ingested.flips += write_parts(facts, out, self.part)?;
         Ok(())
     }
 }
 
+/// Moves every file under `from` to the same place under `to`.
+fn move_parts(from: &Path, to: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(from)? {
+        let path = entry?.path();
+        let target = to.join(path.file_name().expect("a directory entry"));
+        if path.is_dir() {
+            std::fs::create_dir_all(&target)?;
+            move_parts(&path, &target)?;
+        } else {
+            std::fs::rename(&path, &target)?;
+        }
+    }
+    Ok(())
+}
+
 /// Replays every pending record on all cores, keeping the order.
 #[allow(clippy::type_complexity)]
-fn replay_all(
-    pending: Vec<(String, Pending)>,
-    bar: &ProgressBar,
-) -> Vec<(String, Result<Facts, (String, String)>)> {
+fn replay_all(pending: Vec<(String, Pending)>) -> Vec<(String, Result<Facts, (String, String)>)> {
     use rayon::prelude::*;
     pending
         .into_par_iter()
@@ -225,7 +252,6 @@ fn replay_all(
                 Err(e) => Err(("unreadable".to_owned(), e)),
                 Ok(r) => facts(&r, &source).map_err(|e| (e.code().to_owned(), e.to_string())),
             };
-            bar.inc(1);
             (source, result)
         })
         .collect()

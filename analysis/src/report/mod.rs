@@ -18,7 +18,6 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
 
 use crate::games::PartOptions;
@@ -66,11 +65,15 @@ fn build(options: &Options) -> Result<String, String> {
     }
     std::fs::create_dir_all(&data).map_err(|e| format!("{}: {e}", data.display()))?;
     let inputs: Vec<Input> = options.inputs.iter().map(|i| Input::parse(i)).collect();
-    let bar = ProgressBar::new_spinner().with_style(
-        ProgressStyle::with_template("{spinner} replaying {pos} games, {per_sec}, {elapsed}")
-            .expect("a valid template"),
-    );
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    let files: Vec<std::path::PathBuf> = inputs
+        .iter()
+        .filter_map(|i| match i {
+            Input::Files(path) => crate::inputs::files(std::slice::from_ref(path)).ok(),
+            Input::Store(_) => None,
+        })
+        .flatten()
+        .collect();
+    let bar = crate::inputs::progress(crate::inputs::size(&files), "replaying");
     let ingested = ingest::ingest(&inputs, &data, &options.parts, &bar)?;
     bar.finish_and_clear();
     if ingested.games == 0 {
@@ -79,7 +82,7 @@ fn build(options: &Options) -> Result<String, String> {
             ingested.rejected
         ));
     }
-    let tables = stats::tables(&data, &options.parts).map_err(|e| format!("statistics: {e}"))?;
+    let tables = ingested.tables;
     let summary = json!({
         "games": ingested.games,
         "flips": ingested.flips,

@@ -81,13 +81,16 @@ use with_connection_impl as with_connection;
 #[derive(Debug)]
 struct SqliteSettings;
 
+/// SQLite's page cache per connection, in KiB (`PRAGMA cache_size = -CACHE_KIB`).
+const CACHE_KIB: u32 = 32 * 1024;
+
 impl CustomizeConnection<SqliteConnection, diesel::r2d2::Error> for SqliteSettings {
     fn on_acquire(&self, conn: &mut SqliteConnection) -> Result<(), diesel::r2d2::Error> {
-        conn.batch_execute(
+        conn.batch_execute(&format!(
             "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; \
              PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; \
-             PRAGMA cache_size = -32768;",
-        )
+             PRAGMA cache_size = -{CACHE_KIB};",
+        ))
         .map_err(diesel::r2d2::Error::QueryError)
     }
 }
