@@ -2,6 +2,8 @@
 //! into an empty database: SQLite always, PostgreSQL when `ANQI_TEST_POSTGRES_URL` is set.
 //!
 //! `cargo bench -p records --features store --bench store`
+//!
+//! Also what an import costs per game before it writes (`prepare`).
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use records::store::{Incoming, Store, scratch_postgres_database};
@@ -47,5 +49,39 @@ fn import(c: &mut Criterion) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-criterion_group!(benches, import);
+/// What an import does per game before writing, on one core: read the JSON line, then
+/// validate (replay), or prepare the row (replay, score, canonical JSON and its hash, the
+/// stored JSON). Two cores cannot import faster than twice this rate.
+fn prepare(c: &mut Criterion) {
+    let lines: Vec<String> = corpus()
+        .iter()
+        .map(|g| serde_json::to_string(&g.record).unwrap())
+        .collect();
+    let parse = |line: &String| serde_json::from_str::<records::core::Record>(line).unwrap();
+    let mut group = c.benchmark_group("prepare");
+    group.throughput(Throughput::Elements(lines.len() as u64));
+    group.sample_size(10);
+    group.bench_function("parse_tcga_corpus_games", |b| {
+        b.iter(|| lines.iter().map(parse).map(|r| r.actions.len()).sum::<usize>())
+    });
+    group.bench_function("parse_and_validate_tcga_corpus_games", |b| {
+        b.iter(|| {
+            lines
+                .iter()
+                .filter(|l| records::games::validate(&parse(l)).valid)
+                .count()
+        })
+    });
+    group.bench_function("parse_and_prepare_tcga_corpus_games", |b| {
+        b.iter(|| {
+            lines
+                .iter()
+                .filter(|l| records::store::NewGame::from_record(&parse(l), "bench", "now").is_ok())
+                .count()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, import, prepare);
 criterion_main!(benches);
