@@ -62,7 +62,13 @@ fn prepare(c: &mut Criterion) {
     group.throughput(Throughput::Elements(lines.len() as u64));
     group.sample_size(10);
     group.bench_function("parse_tcga_corpus_games", |b| {
-        b.iter(|| lines.iter().map(parse).map(|r| r.actions.len()).sum::<usize>())
+        b.iter(|| {
+            lines
+                .iter()
+                .map(parse)
+                .map(|r| r.actions.len())
+                .sum::<usize>()
+        })
     });
     group.bench_function("parse_and_validate_tcga_corpus_games", |b| {
         b.iter(|| {

@@ -245,3 +245,43 @@ fn a_tenth_chase_by_a_dark_link_onto_an_own_piece_is_illegal() {
     );
     assert!(legal.contains(&"a7-a6".to_owned()), "{legal:?}");
 }
+
+/// Replay refuses a ply after the game ended with no legal action as `game_over` (not as the
+/// ply's own fault): replay asks whether the side could move only when a ply is refused, so
+/// this is the path that must still find the end. A refused ply in a game still going on
+/// keeps its own reason; a ply after a no-progress draw is `game_over` too.
+#[test]
+fn a_ply_after_the_end_is_game_over_in_replay() {
+    use records::core::{Record, ReplayError};
+    let replay = |start: &str, preset: &str, actions: &[&str]| {
+        let mut record = Record::new(
+            "banqi",
+            preset,
+            actions.iter().map(|a| a.to_string()).collect(),
+        );
+        record.start = Some(start.to_owned());
+        records::games::validate(&record)
+    };
+    let reason = |verdict: &records::core::Verdict| match &verdict.error {
+        Some(ReplayError::IllegalPly { reason, ply, .. }) => (*ply, *reason),
+        other => panic!("{other:?}"),
+    };
+    // Red's king is boxed in by pawns it may not take: no legal action.
+    let stuck = replay("4/4/4/4/4/4/p3/Kp2 r - 0 10", "tcga", &["a1-b1"]);
+    assert_eq!(reason(&stuck), (1, Violation::GAME_OVER));
+    assert!(
+        stuck
+            .error
+            .as_ref()
+            .unwrap()
+            .to_string()
+            .contains("no_move"),
+        "{stuck:?}"
+    );
+    // With a piece to flip, the same capture is refused for what it is.
+    let going_on = replay("4/4/4/4/4/4/p3/KpX1 r g1 0 10", "tcga", &["a1-b1"]);
+    assert_ne!(reason(&going_on).1, Violation::GAME_OVER);
+    // A legal ply after a no-progress draw.
+    let drawn = replay("k3/4/4/4/4/4/4/K3 r - 50 60", "taiwan", &["a1-a2"]);
+    assert_eq!(reason(&drawn), (1, Violation::GAME_OVER));
+}

@@ -287,7 +287,14 @@ pub fn run<G: Rules>(
     let mut ended: Option<End> = None;
     let mut plies = 0;
     for (i, text) in record.actions.iter().enumerate() {
-        ended = G::end(&m);
+        // Whether the side to move has a legal action is a search; the ply played shows
+        // it has one, so a game that can tells the other endings apart first, and searches
+        // only when the ply is refused.
+        let movable = G::end_when_movable(&m);
+        ended = match movable {
+            Some(None) => None,
+            _ => G::end(&m),
+        };
         let before = G::position(&m).clone();
         let illegal = |e: IllegalAction| ReplayError::IllegalPly {
             ply: i + 1,
@@ -296,13 +303,16 @@ pub fn run<G: Rules>(
             detail: e.detail,
             position: before.to_string(),
         };
-        if let Some(end) = ended {
+        let game_over = |end: End| {
             let detail = format!(
                 "the game already ended after ply {i} ({} by {})",
                 end.outcome.describe(),
                 end.reason
             );
-            error = Some(illegal(IllegalAction::new(Violation::GAME_OVER, detail)));
+            illegal(IllegalAction::new(Violation::GAME_OVER, detail))
+        };
+        if let Some(end) = ended {
+            error = Some(game_over(end));
             break;
         }
         let mover = G::to_move(&before);
@@ -312,7 +322,11 @@ pub fn run<G: Rules>(
         let (action, effect) = match step {
             Ok(played) => played,
             Err(e) => {
-                error = Some(illegal(e));
+                ended = movable.and_then(|_| G::end(&m));
+                error = Some(match ended {
+                    Some(end) => game_over(end),
+                    None => illegal(e),
+                });
                 break;
             }
         };

@@ -95,6 +95,14 @@ pub trait Rules: Sized + Send + Sync + 'static {
     fn ply(pos: &Self::Position) -> u32;
     /// How the game has ended by the rules, if it has.
     fn end(m: &Self::Match) -> Option<End>;
+    /// [`Rules::end`] for a side to move that has a legal action (it is about to play one):
+    /// the endings that need no search for one. None when the game cannot tell them apart
+    /// more cheaply (replay then asks [`Rules::end`] before every ply). A game that answers
+    /// must leave its match unchanged when [`Rules::play`] refuses an action: replay then
+    /// asks [`Rules::end`] whether the game had in fact ended.
+    fn end_when_movable(_m: &Self::Match) -> Option<Option<End>> {
+        None
+    }
     /// Every legal action, written to `out` (cleared first); revealed identities left out.
     fn legal_actions(m: &Self::Match, out: &mut Vec<Self::Action>);
     /// Plays a legal action whose revealed identities are given; it does not check whether

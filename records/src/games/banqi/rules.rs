@@ -105,6 +105,11 @@ impl Rules for Banqi {
         m.end()
     }
 
+    /// A refused action leaves the match as it was (`Match::play` works on a copy).
+    fn end_when_movable(m: &Match) -> Option<Option<End>> {
+        Some(m.end_given(true))
+    }
+
     fn legal_actions(m: &Match, out: &mut Vec<Action>) {
         m.legal_actions(out)
     }
