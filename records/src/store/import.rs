@@ -86,7 +86,9 @@ impl Store {
                     }
                     Ok(())
                 });
-                conn.batch_execute(&format!("PRAGMA cache_size = -{}", super::CACHE_KIB))?;
+                // The batch has committed (or not) already: what it did is `done`, whatever
+                // this says (a larger cache left on a connection is harmless).
+                let _ = conn.batch_execute(&format!("PRAGMA cache_size = -{}", super::CACHE_KIB));
                 done
             }
             Store::Postgres(pool) => pool.get()?.write_transaction(|conn| {
