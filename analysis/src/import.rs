@@ -258,23 +258,19 @@ fn describe(
                 format!("{source}\tUNREADABLE\t{e}")
             })
         }
-        Ok(Imported::Stored { id, .. }) => {
-            tally.stored += 1;
+        Ok(Imported::Stored { id, .. } | Imported::Duplicate { id, .. }) => {
+            let (status, text) = if matches!(outcome, Ok(Imported::Stored { .. })) {
+                tally.stored += 1;
+                ("stored", "stored")
+            } else {
+                tally.duplicates += 1;
+                ("duplicate", "already stored")
+            };
             list.then(|| {
                 if json {
-                    json!({"source": source, "status": "stored", "id": id}).to_string()
+                    json!({"source": source, "status": status, "id": id}).to_string()
                 } else {
-                    format!("{source}\tstored\tid {id}")
-                }
-            })
-        }
-        Ok(Imported::Duplicate { id, .. }) => {
-            tally.duplicates += 1;
-            list.then(|| {
-                if json {
-                    json!({"source": source, "status": "duplicate", "id": id}).to_string()
-                } else {
-                    format!("{source}\talready stored\tid {id}")
+                    format!("{source}\t{text}\tid {id}")
                 }
             })
         }

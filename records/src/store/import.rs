@@ -150,19 +150,11 @@ fn outcomes(
 fn sqlite_write(conn: &mut SqliteConnection, games: &[&NewGame]) -> Result<Ids, StoreError> {
     let mut ids = Ids::with_capacity(games.len());
     for chunk in games.chunks(CHUNK) {
-        let hashes: Vec<&str> = chunk.iter().map(|g| g.row.content_hash.as_str()).collect();
         let found: Vec<(i64, String)> = games::table
-            .filter(games::content_hash.eq_any(&hashes))
+            .filter(games::content_hash.eq_any(hashes(chunk)))
             .select((games::id, games::content_hash))
             .load(conn)?;
-        for (id, hash) in found {
-            ids.insert(hash, (id, false));
-        }
-        let new: Vec<&NewGame> = chunk
-            .iter()
-            .copied()
-            .filter(|g| !ids.contains_key(&g.row.content_hash))
-            .collect();
+        let new = not_stored(chunk, found, &mut ids);
         if new.is_empty() {
             continue;
         }
@@ -184,28 +176,19 @@ fn sqlite_write(conn: &mut SqliteConnection, games: &[&NewGame]) -> Result<Ids, 
 /// A game another importer stored meanwhile fails the copy (a unique violation).
 fn postgres_copy(conn: &mut PgConnection, games: &[&NewGame]) -> Result<Ids, StoreError> {
     let mut ids = Ids::with_capacity(games.len());
-    let hashes: Vec<&str> = games.iter().map(|g| g.row.content_hash.as_str()).collect();
     let found: Vec<(i64, String)> = games::table
-        .filter(games::content_hash.eq_any(&hashes))
+        .filter(games::content_hash.eq_any(hashes(games)))
         .select((games::id, games::content_hash))
         .load(conn)?;
-    for (id, hash) in found {
-        ids.insert(hash, (id, false));
-    }
-    let new: Vec<&NewGame> = games
-        .iter()
-        .copied()
-        .filter(|g| !ids.contains_key(&g.row.content_hash))
-        .collect();
+    let new = not_stored(games, found, &mut ids);
     if new.is_empty() {
         return Ok(ids);
     }
     diesel::copy_from(games::table)
         .from_insertable(new.iter().map(|g| &g.row).collect::<Vec<_>>())
         .execute(conn)?;
-    let new_hashes: Vec<&str> = new.iter().map(|g| g.row.content_hash.as_str()).collect();
     let inserted: Vec<(i64, String)> = games::table
-        .filter(games::content_hash.eq_any(&new_hashes))
+        .filter(games::content_hash.eq_any(hashes(&new)))
         .select((games::id, games::content_hash))
         .load(conn)?;
     let seats = new_seats(&new, inserted, &mut ids);
@@ -226,9 +209,8 @@ fn postgres_insert(conn: &mut PgConnection, games: &[&NewGame]) -> Result<Ids, S
             .do_nothing()
             .returning((games::id, games::content_hash))
             .get_results(conn)?;
-        let hashes: Vec<&str> = chunk.iter().map(|g| g.row.content_hash.as_str()).collect();
         let all: Vec<(i64, String)> = games::table
-            .filter(games::content_hash.eq_any(&hashes))
+            .filter(games::content_hash.eq_any(hashes(chunk)))
             .select((games::id, games::content_hash))
             .load(conn)?;
         for (id, hash) in all {
@@ -247,6 +229,27 @@ fn postgres_insert(conn: &mut PgConnection, games: &[&NewGame]) -> Result<Ids, S
         }
     }
     Ok(ids)
+}
+
+/// The games' content hashes.
+fn hashes<'a>(games: &[&'a NewGame]) -> Vec<&'a str> {
+    games.iter().map(|g| g.row.content_hash.as_str()).collect()
+}
+
+/// Records the ids of the games `found` stored, and gives the others of `games`.
+fn not_stored<'a>(
+    games: &[&'a NewGame],
+    found: Vec<(i64, String)>,
+    ids: &mut Ids,
+) -> Vec<&'a NewGame> {
+    for (id, hash) in found {
+        ids.insert(hash, (id, false));
+    }
+    games
+        .iter()
+        .copied()
+        .filter(|g| !ids.contains_key(&g.row.content_hash))
+        .collect()
 }
 
 /// Records the ids of the games just inserted and gives their seats' rows.
