@@ -78,11 +78,11 @@ impl Store {
                 // with 128 MiB). Pages are only taken as needed, and given back after.
                 conn.batch_execute(&format!("PRAGMA cache_size = -{IMPORT_CACHE_KIB}"))?;
                 let done = conn.write_transaction(|conn| {
+                    let mut stored_before = false;
                     while let Some((chunk, context)) = next() {
-                        written(
-                            outcomes(chunk, |unique| sqlite_write(conn, unique))?,
-                            context,
-                        );
+                        let write =
+                            |unique: &[&NewGame]| sqlite_write(conn, unique, &mut stored_before);
+                        written(outcomes(chunk, write)?, context);
                     }
                     Ok(())
                 });
@@ -146,22 +146,56 @@ fn outcomes(
 }
 
 /// SQLite, inside `BEGIN IMMEDIATE` under the process's writer lock: nobody else writes
-/// meanwhile, so the games not found are inserted without a conflict clause.
-fn sqlite_write(conn: &mut SqliteConnection, games: &[&NewGame]) -> Result<Ids, StoreError> {
+/// meanwhile. Games mostly new (a new store) are inserted with `OR IGNORE`, the unique hash
+/// skipping the stored ones, which are looked up afterwards: one index probe per new game. When
+/// the previous games were mostly stored already (`stored_before`, a re-import), the stored
+/// ones are looked up first and only the others inserted. Either way, the same outcome.
+fn sqlite_write(
+    conn: &mut SqliteConnection,
+    games: &[&NewGame],
+    stored_before: &mut bool,
+) -> Result<Ids, StoreError> {
     let mut ids = Ids::with_capacity(games.len());
     for chunk in games.chunks(CHUNK) {
-        let found: Vec<(i64, String)> = games::table
-            .filter(games::content_hash.eq_any(hashes(chunk)))
-            .select((games::id, games::content_hash))
-            .load(conn)?;
-        let new = not_stored(chunk, found, &mut ids);
-        if new.is_empty() {
-            continue;
-        }
-        let inserted: Vec<(i64, String)> = diesel::insert_into(games::table)
-            .values(new.iter().map(|g| &g.row).collect::<Vec<_>>())
-            .returning((games::id, games::content_hash))
-            .get_results(conn)?;
+        let (new, inserted) = if *stored_before {
+            let found: Vec<(i64, String)> = games::table
+                .filter(games::content_hash.eq_any(hashes(chunk)))
+                .select((games::id, games::content_hash))
+                .load(conn)?;
+            let new = not_stored(chunk, found, &mut ids);
+            let inserted: Vec<(i64, String)> = if new.is_empty() {
+                Vec::new()
+            } else {
+                diesel::insert_into(games::table)
+                    .values(new.iter().map(|g| &g.row).collect::<Vec<_>>())
+                    .returning((games::id, games::content_hash))
+                    .get_results(conn)?
+            };
+            (new, inserted)
+        } else {
+            let inserted: Vec<(i64, String)> = diesel::insert_or_ignore_into(games::table)
+                .values(chunk.iter().map(|g| &g.row).collect::<Vec<_>>())
+                .returning((games::id, games::content_hash))
+                .get_results(conn)?;
+            let fresh: std::collections::HashSet<&str> =
+                inserted.iter().map(|(_, h)| h.as_str()).collect();
+            let (new, old): (Vec<&NewGame>, Vec<&NewGame>) = chunk
+                .iter()
+                .partition(|g| fresh.contains(g.row.content_hash.as_str()));
+            if !old.is_empty() {
+                let found: Vec<(i64, String)> = games::table
+                    .filter(games::content_hash.eq_any(hashes(&old)))
+                    .select((games::id, games::content_hash))
+                    .load(conn)?;
+                // `OR IGNORE` skips any constraint, not only the hash: a row skipped for
+                // another reason is not stored, and is an error as the plain insert's was.
+                if !not_stored(&old, found, &mut ids).is_empty() {
+                    return Err(StoreError::Database(DieselError::NotFound));
+                }
+            }
+            (new, inserted)
+        };
+        *stored_before = 2 * new.len() < chunk.len();
         let seats = new_seats(&new, inserted, &mut ids);
         for rows in seats.chunks(4 * CHUNK) {
             diesel::insert_into(seats::table)
