@@ -37,7 +37,7 @@ impl Store {
 
     /// Validates and scores `records` on every core, keeping their order: what [`Store::write`]
     /// stores. Needs no connection.
-    pub fn prepare(records: &[Incoming], now: &str) -> Vec<Result<NewGame, ReplayError>> {
+    fn prepare(records: &[Incoming], now: &str) -> Vec<Result<NewGame, ReplayError>> {
         use rayon::prelude::*;
         records
             .par_iter()
@@ -48,7 +48,7 @@ impl Store {
     /// Stores a prepared batch in one transaction: after this returns, it is committed. Each
     /// game gets its outcome, in order; a game stored before, or earlier in the batch, is a
     /// duplicate.
-    pub fn write(
+    fn write(
         &self,
         batch: Vec<Result<NewGame, ReplayError>>,
     ) -> Result<Vec<Imported>, StoreError> {
@@ -145,6 +145,27 @@ fn outcomes(
         .collect())
 }
 
+/// The ids of the stored games among `$hashes`, on either backend's connection.
+macro_rules! stored_ids {
+    ($conn:expr, $hashes:expr) => {
+        games::table
+            .filter(games::content_hash.eq_any($hashes))
+            .select((games::id, games::content_hash))
+            .load::<(i64, String)>($conn)
+    };
+}
+
+/// Inserts seat rows, as many a statement as stays under the bound-parameter limit.
+macro_rules! insert_seats {
+    ($conn:expr, $seats:expr) => {
+        for rows in $seats.chunks(4 * CHUNK) {
+            diesel::insert_into(seats::table)
+                .values(rows)
+                .execute($conn)?;
+        }
+    };
+}
+
 /// SQLite, inside `BEGIN IMMEDIATE` under the process's writer lock: nobody else writes
 /// meanwhile. Games mostly new (a new store) are inserted with `OR IGNORE`, the unique hash
 /// skipping the stored ones, which are looked up afterwards: one index probe per new game. When
@@ -158,11 +179,7 @@ fn sqlite_write(
     let mut ids = Ids::with_capacity(games.len());
     for chunk in games.chunks(CHUNK) {
         let (new, inserted) = if *stored_before {
-            let found: Vec<(i64, String)> = games::table
-                .filter(games::content_hash.eq_any(hashes(chunk)))
-                .select((games::id, games::content_hash))
-                .load(conn)?;
-            let new = not_stored(chunk, found, &mut ids);
+            let new = not_stored(chunk, stored_ids!(conn, hashes(chunk))?, &mut ids);
             let inserted: Vec<(i64, String)> = if new.is_empty() {
                 Vec::new()
             } else {
@@ -177,31 +194,15 @@ fn sqlite_write(
                 .values(chunk.iter().map(|g| &g.row).collect::<Vec<_>>())
                 .returning((games::id, games::content_hash))
                 .get_results(conn)?;
-            let fresh: std::collections::HashSet<&str> =
-                inserted.iter().map(|(_, h)| h.as_str()).collect();
-            let (new, old): (Vec<&NewGame>, Vec<&NewGame>) = chunk
-                .iter()
-                .partition(|g| fresh.contains(g.row.content_hash.as_str()));
-            if !old.is_empty() {
-                let found: Vec<(i64, String)> = games::table
-                    .filter(games::content_hash.eq_any(hashes(&old)))
-                    .select((games::id, games::content_hash))
-                    .load(conn)?;
-                // `OR IGNORE` skips any constraint, not only the hash: a row skipped for
-                // another reason is not stored, and is an error as the plain insert's was.
-                if !not_stored(&old, found, &mut ids).is_empty() {
-                    return Err(StoreError::Database(DieselError::NotFound));
-                }
+            let (new, skipped) = split_inserted(chunk, &inserted);
+            if !skipped.is_empty() {
+                all_stored(&skipped, stored_ids!(conn, hashes(&skipped))?, &mut ids)?;
             }
             (new, inserted)
         };
         *stored_before = 2 * new.len() < chunk.len();
         let seats = new_seats(&new, inserted, &mut ids);
-        for rows in seats.chunks(4 * CHUNK) {
-            diesel::insert_into(seats::table)
-                .values(rows)
-                .execute(conn)?;
-        }
+        insert_seats!(conn, seats);
     }
     Ok(ids)
 }
@@ -210,21 +211,14 @@ fn sqlite_write(
 /// A game another importer stored meanwhile fails the copy (a unique violation).
 fn postgres_copy(conn: &mut PgConnection, games: &[&NewGame]) -> Result<Ids, StoreError> {
     let mut ids = Ids::with_capacity(games.len());
-    let found: Vec<(i64, String)> = games::table
-        .filter(games::content_hash.eq_any(hashes(games)))
-        .select((games::id, games::content_hash))
-        .load(conn)?;
-    let new = not_stored(games, found, &mut ids);
+    let new = not_stored(games, stored_ids!(conn, hashes(games))?, &mut ids);
     if new.is_empty() {
         return Ok(ids);
     }
     diesel::copy_from(games::table)
         .from_insertable(new.iter().map(|g| &g.row).collect::<Vec<_>>())
         .execute(conn)?;
-    let inserted: Vec<(i64, String)> = games::table
-        .filter(games::content_hash.eq_any(hashes(&new)))
-        .select((games::id, games::content_hash))
-        .load(conn)?;
+    let inserted = stored_ids!(conn, hashes(&new))?;
     let seats = new_seats(&new, inserted, &mut ids);
     diesel::copy_from(seats::table)
         .from_insertable(seats)
@@ -233,7 +227,8 @@ fn postgres_copy(conn: &mut PgConnection, games: &[&NewGame]) -> Result<Ids, Sto
 }
 
 /// PostgreSQL, when a concurrent importer wrote some of the same games: `ON CONFLICT DO
-/// NOTHING … RETURNING` gives exactly the rows this statement inserted.
+/// NOTHING … RETURNING` gives exactly the rows this statement inserted; the skipped ones are
+/// looked up once the other importer committed them.
 fn postgres_insert(conn: &mut PgConnection, games: &[&NewGame]) -> Result<Ids, StoreError> {
     let mut ids = Ids::with_capacity(games.len());
     for chunk in games.chunks(CHUNK) {
@@ -243,26 +238,41 @@ fn postgres_insert(conn: &mut PgConnection, games: &[&NewGame]) -> Result<Ids, S
             .do_nothing()
             .returning((games::id, games::content_hash))
             .get_results(conn)?;
-        let all: Vec<(i64, String)> = games::table
-            .filter(games::content_hash.eq_any(hashes(chunk)))
-            .select((games::id, games::content_hash))
-            .load(conn)?;
-        for (id, hash) in all {
-            ids.insert(hash, (id, false));
+        let (new, skipped) = split_inserted(chunk, &inserted);
+        if !skipped.is_empty() {
+            all_stored(&skipped, stored_ids!(conn, hashes(&skipped))?, &mut ids)?;
         }
-        let new: Vec<&NewGame> = chunk
-            .iter()
-            .copied()
-            .filter(|g| inserted.iter().any(|(_, h)| *h == g.row.content_hash))
-            .collect();
         let seats = new_seats(&new, inserted, &mut ids);
-        for rows in seats.chunks(4 * CHUNK) {
-            diesel::insert_into(seats::table)
-                .values(rows)
-                .execute(conn)?;
-        }
+        insert_seats!(conn, seats);
     }
     Ok(ids)
+}
+
+/// The games of `chunk` a statement that skips stored hashes `inserted` (it returned their
+/// ids and hashes), and the ones it skipped.
+fn split_inserted<'a>(
+    chunk: &[&'a NewGame],
+    inserted: &[(i64, String)],
+) -> (Vec<&'a NewGame>, Vec<&'a NewGame>) {
+    let fresh: std::collections::HashSet<&str> = inserted.iter().map(|(_, h)| h.as_str()).collect();
+    chunk
+        .iter()
+        .partition(|g| fresh.contains(g.row.content_hash.as_str()))
+}
+
+/// Records the ids of skipped games, which must all be stored: a statement that skips
+/// conflicts (SQLite's `OR IGNORE` skips any constraint, not only the hash) left out a row
+/// for another reason, and that is an error, as a plain insert's would be.
+fn all_stored(
+    skipped: &[&NewGame],
+    found: Vec<(i64, String)>,
+    ids: &mut Ids,
+) -> Result<(), StoreError> {
+    if not_stored(skipped, found, ids).is_empty() {
+        Ok(())
+    } else {
+        Err(StoreError::Database(DieselError::NotFound))
+    }
 }
 
 /// The games' content hashes.
