@@ -39,7 +39,7 @@ pub fn run(paths: &[PathBuf], options: &Options) -> ExitCode {
     // its own while the next batch is replayed: memory holds a few batches, whatever the
     // inputs' size. The bar counts bytes read (its rate and ETA hold for one large file).
     let bar = inputs::progress(inputs::size(&files), "importing");
-    let (to_writer, chunks) = std::sync::mpsc::sync_channel::<Chunk>(1);
+    let (to_writer, chunks) = std::sync::mpsc::sync_channel::<Chunk>(AHEAD);
     let writer = {
         let (store, bar) = (store.clone(), bar.clone());
         let (json, verbose) = (options.json, options.verbose);
@@ -116,6 +116,11 @@ pub fn run(paths: &[PathBuf], options: &Options) -> ExitCode {
 /// Games replayed and written together, at most: a batch larger than this is written in
 /// chunks of it, in one transaction.
 const CHUNK: usize = 1000;
+
+/// Chunks replayed ahead of the writer. The writer pauses at each commit (SQLite copies its
+/// log into the database then): with one chunk ahead the replay workers stopped too, with
+/// eight they go on (200,000 games: 5.4-6.0 -> 4.9-5.0 s; memory +20 MB).
+const AHEAD: usize = 8;
 
 /// Consecutive games of one batch, ready to write; the last chunk of a batch ends it.
 struct Chunk {

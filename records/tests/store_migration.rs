@@ -217,6 +217,38 @@ fn a_first_version_sqlite_database_keeps_every_game() {
     // Opening again is a no-op.
     drop(store);
     check_reopen(path.to_str().unwrap(), old.len() + 1);
+    // Undoing the migration that dropped the games' `actions` gives the column back as it
+    // was, from each record.
+    let mut conn = SqliteConnection::establish(path.to_str().unwrap()).unwrap();
+    conn.batch_execute(DROP_ACTIONS_DOWN_SQLITE).unwrap();
+    check_actions_back(diesel::sql_query(ACTIONS).load(&mut conn).unwrap(), &old);
+}
+
+const DROP_ACTIONS_DOWN_SQLITE: &str =
+    include_str!("../../migrations/sqlite/2026-11-25-000005_drop_actions/down.sql");
+const DROP_ACTIONS_DOWN_POSTGRES: &str =
+    include_str!("../../migrations/postgres/2026-11-25-000005_drop_actions/down.sql");
+
+/// Every old game's `actions` column (`rows`, after the down migration) is what the first
+/// version wrote.
+fn check_actions_back(rows: Vec<ActionsRow>, old: &[OldGame]) {
+    for g in old {
+        let row = rows
+            .iter()
+            .find(|r| r.id == g.id)
+            .expect("the game is there");
+        assert_eq!(row.actions, g.actions, "game {}", g.id);
+    }
+}
+
+const ACTIONS: &str = "SELECT id, actions FROM games ORDER BY id";
+
+#[derive(QueryableByName)]
+struct ActionsRow {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    id: i64,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    actions: String,
 }
 
 fn check_reopen(url: &str, games: usize) {
@@ -263,4 +295,7 @@ fn a_first_version_postgres_database_keeps_every_game() {
     check(&store, &old);
     drop(store);
     check_reopen(&url, old.len() + 1);
+    let mut conn = PgConnection::establish(&url).unwrap();
+    conn.batch_execute(DROP_ACTIONS_DOWN_POSTGRES).unwrap();
+    check_actions_back(diesel::sql_query(ACTIONS).load(&mut conn).unwrap(), &old);
 }

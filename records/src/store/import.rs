@@ -48,10 +48,7 @@ impl Store {
     /// Stores a prepared batch in one transaction: after this returns, it is committed. Each
     /// game gets its outcome, in order; a game stored before, or earlier in the batch, is a
     /// duplicate.
-    fn write(
-        &self,
-        batch: Vec<Result<NewGame, ReplayError>>,
-    ) -> Result<Vec<Imported>, StoreError> {
+    fn write(&self, batch: Vec<Result<NewGame, ReplayError>>) -> Result<Vec<Imported>, StoreError> {
         let mut batch = Some((batch, ()));
         let mut outcomes = Vec::new();
         self.write_chunks(|| batch.take(), |o, ()| outcomes = o)?;

@@ -27,7 +27,6 @@ pub struct GameInsert {
     pub options: String,
     pub layout: Option<String>,
     pub start: Option<String>,
-    pub actions: String,
     pub plies: i32,
     pub stated_outcome: Option<String>,
     pub stated_reason: Option<String>,
@@ -40,6 +39,8 @@ pub struct GameInsert {
     pub played_on: Option<String>,
     pub source: String,
     pub imported_at: String,
+    /// The record in canonical form (the JSON its content hash is of): one serialization
+    /// for both, and the same text for the same game however it was written.
     pub record: String,
 }
 
@@ -205,7 +206,6 @@ impl NewGame {
                 other => other.to_string(),
             }),
             start: record.start.clone(),
-            actions: record.actions.join(" "),
             plies: summary.verdict.plies as i32,
             stated_outcome: stated.map(|s| s.outcome.code()),
             stated_reason: stated.and_then(|s| s.reason).map(|r| r.code().to_owned()),
@@ -227,7 +227,7 @@ impl NewGame {
                 .and_then(iso_date),
             source: source.to_owned(),
             imported_at: imported_at.to_owned(),
-            record: serde_json::to_string(record).expect("a record serialises"),
+            record: canonical,
         };
         Ok(NewGame { row, seats })
     }

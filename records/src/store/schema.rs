@@ -9,7 +9,6 @@ diesel::table! {
         options -> Text,
         layout -> Nullable<Text>,
         start -> Nullable<Text>,
-        actions -> Text,
         plies -> Integer,
         stated_outcome -> Nullable<Text>,
         stated_reason -> Nullable<Text>,
