@@ -78,7 +78,7 @@ impl Store {
                     let mut stored_before = false;
                     while let Some((chunk, context)) = next() {
                         let write =
-                            |unique: &[&NewGame]| sqlite_write(conn, unique, &mut stored_before);
+                            |unique: Vec<NewGame>| sqlite_write(conn, unique, &mut stored_before);
                         written(outcomes(chunk, write)?, context);
                     }
                     Ok(())
@@ -94,11 +94,11 @@ impl Store {
                         // A savepoint each: when another importer stored one of these games
                         // since this one looked, the copy fails, and the chunk is written
                         // again row by row, skipping what is there.
-                        match conn.transaction(|conn| postgres_copy(conn, unique)) {
+                        match conn.transaction(|conn| postgres_copy(conn, &unique)) {
                             Err(StoreError::Database(DieselError::DatabaseError(
                                 DatabaseErrorKind::UniqueViolation,
                                 _,
-                            ))) => conn.transaction(|conn| postgres_insert(conn, unique)),
+                            ))) => conn.transaction(|conn| postgres_insert(conn, &unique)),
                             other => other,
                         }
                     })?;
@@ -114,23 +114,27 @@ impl Store {
 /// every game its outcome, in order.
 fn outcomes(
     chunk: Vec<Result<NewGame, ReplayError>>,
-    write: impl FnOnce(&[&NewGame]) -> Result<Ids, StoreError>,
+    write: impl FnOnce(Vec<NewGame>) -> Result<Ids, StoreError>,
 ) -> Result<Vec<Imported>, StoreError> {
-    let mut first: HashMap<&str, usize> = HashMap::with_capacity(chunk.len());
-    let mut unique: Vec<&NewGame> = Vec::with_capacity(chunk.len());
-    for game in chunk.iter().flatten() {
-        if first.insert(&game.row.content_hash, unique.len()).is_none() {
-            unique.push(game);
-        }
+    let mut order: Vec<Result<String, ReplayError>> = Vec::with_capacity(chunk.len());
+    let mut unique: Vec<NewGame> = Vec::with_capacity(chunk.len());
+    let mut seen = std::collections::HashSet::with_capacity(chunk.len());
+    for game in chunk {
+        order.push(game.map(|game| {
+            let hash = game.row.content_hash.clone();
+            if seen.insert(hash.clone()) {
+                unique.push(game);
+            }
+            hash
+        }));
     }
-    let ids = write(&unique)?;
-    let mut reported = std::collections::HashSet::with_capacity(unique.len());
-    Ok(chunk
+    let ids = write(unique)?;
+    let mut reported = std::collections::HashSet::with_capacity(seen.len());
+    Ok(order
         .into_iter()
         .map(|game| match game {
             Err(error) => Imported::Invalid { error },
-            Ok(game) => {
-                let hash = game.row.content_hash;
+            Ok(hash) => {
                 let (id, new) = ids[&hash];
                 if new && reported.insert(hash.clone()) {
                     Imported::Stored { id, hash }
@@ -152,15 +156,26 @@ macro_rules! stored_ids {
     };
 }
 
-/// Inserts seat rows, as many a statement as stays under the bound-parameter limit.
-macro_rules! insert_seats {
-    ($conn:expr, $seats:expr) => {
-        for rows in $seats.chunks(4 * CHUNK) {
-            diesel::insert_into(seats::table)
-                .values(rows)
-                .execute($conn)?;
+/// Rows per multi-row statement of an SQLite import. Diesel keeps the prepared statement of a
+/// fixed number of rows (an array of owned rows), not of a varying one (a vector): a statement
+/// of 400 rows prepared again for each chunk took an eighth of the writer's time. The rows
+/// left over go one by one, in the one-row statement, prepared once too.
+const ROWS: usize = 64;
+
+/// Runs `$insert` with `$part` bound to each array of [`ROWS`] rows of the slice `$rows`,
+/// then to each one-row array of the rest: the same two statements every time.
+macro_rules! in_prepared_statements {
+    ($rows:expr, |$part:ident| $insert:expr) => {{
+        let mut parts = $rows.chunks_exact(ROWS);
+        for part in &mut parts {
+            let $part: &[_; ROWS] = part.try_into().expect("ROWS rows");
+            $insert;
         }
-    };
+        for row in parts.remainder() {
+            let $part = std::array::from_ref(row);
+            $insert;
+        }
+    }};
 }
 
 /// SQLite, inside `BEGIN IMMEDIATE` under the process's writer lock: nobody else writes
@@ -170,53 +185,69 @@ macro_rules! insert_seats {
 /// ones are looked up first and only the others inserted. Either way, the same outcome.
 fn sqlite_write(
     conn: &mut SqliteConnection,
-    games: &[&NewGame],
+    games: Vec<NewGame>,
     stored_before: &mut bool,
 ) -> Result<Ids, StoreError> {
     let mut ids = Ids::with_capacity(games.len());
-    for chunk in games.chunks(CHUNK) {
-        let (new, inserted) = if *stored_before {
-            let new = not_stored(chunk, stored_ids!(conn, hashes(chunk))?, &mut ids);
-            let inserted: Vec<(i64, String)> = if new.is_empty() {
-                Vec::new()
-            } else {
-                diesel::insert_into(games::table)
-                    .values(new.iter().map(|g| &g.row).collect::<Vec<_>>())
-                    .returning((games::id, games::content_hash))
-                    .get_results(conn)?
-            };
-            (new, inserted)
+    let mut games = games.into_iter().peekable();
+    while games.peek().is_some() {
+        let chunk: Vec<NewGame> = games.by_ref().take(CHUNK).collect();
+        let len = chunk.len();
+        let looked_up = *stored_before;
+        let chunk = if looked_up {
+            let found = stored_ids!(conn, hashes(chunk.iter().map(|g| &g.row)))?;
+            not_stored(chunk, found, &mut ids)
         } else {
-            let inserted: Vec<(i64, String)> = diesel::insert_or_ignore_into(games::table)
-                .values(chunk.iter().map(|g| &g.row).collect::<Vec<_>>())
-                .returning((games::id, games::content_hash))
-                .get_results(conn)?;
-            let (new, skipped) = split_inserted(chunk, &inserted);
-            if !skipped.is_empty() {
-                all_stored(&skipped, stored_ids!(conn, hashes(&skipped))?, &mut ids)?;
-            }
-            (new, inserted)
+            chunk
         };
-        *stored_before = 2 * new.len() < chunk.len();
-        let seats = new_seats(&new, inserted, &mut ids);
-        insert_seats!(conn, seats);
+        // Rows side by side (what an array statement binds); seats by the same index.
+        let (rows, seats): (Vec<_>, Vec<_>) = chunk.into_iter().map(|g| (g.row, g.seats)).unzip();
+        let mut inserted: Vec<(i64, String)> = Vec::with_capacity(rows.len());
+        in_prepared_statements!(rows, |part| inserted.extend(
+            diesel::insert_or_ignore_into(games::table)
+                .values(part)
+                .returning((games::id, games::content_hash))
+                .get_results::<(i64, String)>(conn)?
+        ));
+        if inserted.len() < rows.len() {
+            let fresh: std::collections::HashSet<&str> =
+                inserted.iter().map(|(_, h)| h.as_str()).collect();
+            let skipped: Vec<&str> = hashes(rows.iter())
+                .into_iter()
+                .filter(|h| !fresh.contains(h))
+                .collect();
+            all_stored(&skipped, stored_ids!(conn, &skipped)?, &mut ids)?;
+        }
+        *stored_before = 2 * inserted.len() < len;
+        let seats = new_seats(&rows, seats, inserted, &mut ids);
+        in_prepared_statements!(seats, |part| diesel::insert_into(seats::table)
+            .values(part)
+            .execute(conn)?);
     }
     Ok(ids)
 }
 
 /// PostgreSQL: one query finds the stored games, `COPY` writes the others and their seats.
 /// A game another importer stored meanwhile fails the copy (a unique violation).
-fn postgres_copy(conn: &mut PgConnection, games: &[&NewGame]) -> Result<Ids, StoreError> {
+fn postgres_copy(conn: &mut PgConnection, games: &[NewGame]) -> Result<Ids, StoreError> {
     let mut ids = Ids::with_capacity(games.len());
-    let new = not_stored(games, stored_ids!(conn, hashes(games))?, &mut ids);
+    let found = stored_ids!(conn, hashes(games.iter().map(|g| &g.row)))?;
+    let stored: std::collections::HashSet<String> = found.iter().map(|(_, h)| h.clone()).collect();
+    for (id, hash) in found {
+        ids.insert(hash, (id, false));
+    }
+    let new: Vec<&NewGame> = games
+        .iter()
+        .filter(|g| !stored.contains(&g.row.content_hash))
+        .collect();
     if new.is_empty() {
         return Ok(ids);
     }
     diesel::copy_from(games::table)
         .from_insertable(new.iter().map(|g| &g.row).collect::<Vec<_>>())
         .execute(conn)?;
-    let inserted = stored_ids!(conn, hashes(&new))?;
-    let seats = new_seats(&new, inserted, &mut ids);
+    let inserted = stored_ids!(conn, hashes(new.iter().map(|g| &g.row)))?;
+    let seats = new_seat_rows(&new, inserted, &mut ids);
     diesel::copy_from(seats::table)
         .from_insertable(seats)
         .execute(conn)?;
@@ -226,7 +257,7 @@ fn postgres_copy(conn: &mut PgConnection, games: &[&NewGame]) -> Result<Ids, Sto
 /// PostgreSQL, when a concurrent importer wrote some of the same games: `ON CONFLICT DO
 /// NOTHING … RETURNING` gives exactly the rows this statement inserted; the skipped ones are
 /// looked up once the other importer committed them.
-fn postgres_insert(conn: &mut PgConnection, games: &[&NewGame]) -> Result<Ids, StoreError> {
+fn postgres_insert(conn: &mut PgConnection, games: &[NewGame]) -> Result<Ids, StoreError> {
     let mut ids = Ids::with_capacity(games.len());
     for chunk in games.chunks(CHUNK) {
         let inserted: Vec<(i64, String)> = diesel::insert_into(games::table)
@@ -235,66 +266,89 @@ fn postgres_insert(conn: &mut PgConnection, games: &[&NewGame]) -> Result<Ids, S
             .do_nothing()
             .returning((games::id, games::content_hash))
             .get_results(conn)?;
-        let (new, skipped) = split_inserted(chunk, &inserted);
+        let fresh: std::collections::HashSet<&str> =
+            inserted.iter().map(|(_, h)| h.as_str()).collect();
+        let (new, skipped): (Vec<&NewGame>, Vec<&NewGame>) = chunk
+            .iter()
+            .partition(|g| fresh.contains(g.row.content_hash.as_str()));
         if !skipped.is_empty() {
-            all_stored(&skipped, stored_ids!(conn, hashes(&skipped))?, &mut ids)?;
+            let skipped = hashes(skipped.iter().map(|g| &g.row));
+            all_stored(&skipped, stored_ids!(conn, &skipped)?, &mut ids)?;
         }
-        let seats = new_seats(&new, inserted, &mut ids);
-        insert_seats!(conn, seats);
+        let seats = new_seat_rows(&new, inserted, &mut ids);
+        for rows in seats.chunks(4 * CHUNK) {
+            diesel::insert_into(seats::table)
+                .values(rows)
+                .execute(conn)?;
+        }
     }
     Ok(ids)
 }
 
-/// The games of `chunk` a statement that skips stored hashes `inserted` (it returned their
-/// ids and hashes), and the ones it skipped.
-fn split_inserted<'a>(
-    chunk: &[&'a NewGame],
-    inserted: &[(i64, String)],
-) -> (Vec<&'a NewGame>, Vec<&'a NewGame>) {
-    let fresh: std::collections::HashSet<&str> = inserted.iter().map(|(_, h)| h.as_str()).collect();
-    chunk
-        .iter()
-        .partition(|g| fresh.contains(g.row.content_hash.as_str()))
-}
-
-/// Records the ids of skipped games, which must all be stored: a statement that skips
-/// conflicts (SQLite's `OR IGNORE` skips any constraint, not only the hash) left out a row
-/// for another reason, and that is an error, as a plain insert's would be.
+/// Records the ids of skipped games (by hash), which must all be stored: a statement that
+/// skips conflicts (SQLite's `OR IGNORE` skips any constraint, not only the hash) left out a
+/// row for another reason, and that is an error, as a plain insert's would be.
 fn all_stored(
-    skipped: &[&NewGame],
+    skipped: &[&str],
     found: Vec<(i64, String)>,
     ids: &mut Ids,
 ) -> Result<(), StoreError> {
-    if not_stored(skipped, found, ids).is_empty() {
+    let all = found.len() == skipped.len();
+    for (id, hash) in found {
+        ids.insert(hash, (id, false));
+    }
+    if all {
         Ok(())
     } else {
         Err(StoreError::Database(DieselError::NotFound))
     }
 }
 
-/// The games' content hashes.
-fn hashes<'a>(games: &[&'a NewGame]) -> Vec<&'a str> {
-    games.iter().map(|g| g.row.content_hash.as_str()).collect()
+/// The rows' content hashes.
+fn hashes<'a>(rows: impl Iterator<Item = &'a super::GameInsert>) -> Vec<&'a str> {
+    rows.map(|r| r.content_hash.as_str()).collect()
 }
 
 /// Records the ids of the games `found` stored, and gives the others of `games`.
-fn not_stored<'a>(
-    games: &[&'a NewGame],
-    found: Vec<(i64, String)>,
-    ids: &mut Ids,
-) -> Vec<&'a NewGame> {
+fn not_stored(games: Vec<NewGame>, found: Vec<(i64, String)>, ids: &mut Ids) -> Vec<NewGame> {
     for (id, hash) in found {
         ids.insert(hash, (id, false));
     }
     games
-        .iter()
-        .copied()
+        .into_iter()
         .filter(|g| !ids.contains_key(&g.row.content_hash))
         .collect()
 }
 
-/// Records the ids of the games just inserted and gives their seats' rows.
-fn new_seats(new: &[&NewGame], inserted: Vec<(i64, String)>, ids: &mut Ids) -> Vec<SeatInsert> {
+/// Records the ids of the games just inserted (`rows[i]`, seated `seats[i]`) and gives their
+/// seats' rows.
+fn new_seats(
+    rows: &[super::GameInsert],
+    mut seats: Vec<Vec<SeatInsert>>,
+    inserted: Vec<(i64, String)>,
+    ids: &mut Ids,
+) -> Vec<SeatInsert> {
+    let by_hash: HashMap<&str, usize> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.content_hash.as_str(), i))
+        .collect();
+    let mut rows_out = Vec::with_capacity(2 * inserted.len());
+    for (id, hash) in inserted {
+        if let Some(&i) = by_hash.get(hash.as_str()) {
+            rows_out.extend(
+                std::mem::take(&mut seats[i])
+                    .into_iter()
+                    .map(|s| SeatInsert { game_id: id, ..s }),
+            );
+        }
+        ids.insert(hash, (id, true));
+    }
+    rows_out
+}
+
+/// Records the ids of the games just inserted and gives their seats' rows (PostgreSQL).
+fn new_seat_rows(new: &[&NewGame], inserted: Vec<(i64, String)>, ids: &mut Ids) -> Vec<SeatInsert> {
     let by_hash: HashMap<&str, &NewGame> = new
         .iter()
         .map(|g| (g.row.content_hash.as_str(), *g))
