@@ -4,8 +4,9 @@
 # bots, seed 1, ~2.3 KB and ~260 plies a game); then, with REPEAT > 1, validate and import again
 # on a log made by repeating that one REPEAT times (the memory stays that of one batch).
 #
-#   analysis/bench/games.sh [games] [postgres://…/db] [repeat]
+#   analysis/bench/games.sh [games] [postgres://…/db] [repeat] [batch]
 #
+# BATCH (default: the tool's own, 10,000) is `anqi import --batch`: games per transaction.
 # Needs GNU time (/usr/bin/time). The log is simulated once and kept in $ANQI_BENCH_DIR
 # (target/bench-games by default); the databases are made afresh each run. The targets (issue
 # 22, two cores): validate >= 60k games/s, import >= 50k games/s into SQLite and >= 30k into
@@ -15,6 +16,7 @@ cd "$(dirname "$0")/../.."
 games="${1:-1000000}"
 postgres="${2:-}"
 repeat="${3:-1}"
+batch=(); [ -n "${4:-}" ] && batch=(--batch "$4")
 dir="${ANQI_BENCH_DIR:-target/bench-games}"
 mkdir -p "$dir"
 cargo build --release -p analysis --bin anqi
@@ -33,12 +35,12 @@ run() { # label input count command…
 size="$(du -h "$log" | cut -f1)"
 run "anqi validate --quiet" "$size" "$games" "$anqi" validate --quiet "$log"
 rm -f "$dir/anqi.db" "$dir/anqi.db-wal" "$dir/anqi.db-shm"
-run "anqi import (SQLite, new)" "$size" "$games" "$anqi" import "$log" --database "$dir/anqi.db"
-run "anqi import (SQLite, all stored)" "$size" "$games" "$anqi" import "$log" --database "$dir/anqi.db"
+run "anqi import (SQLite, new)" "$size" "$games" "$anqi" import "$log" --database "$dir/anqi.db" "${batch[@]}"
+run "anqi import (SQLite, all stored)" "$size" "$games" "$anqi" import "$log" --database "$dir/anqi.db" "${batch[@]}"
 if [ -n "$postgres" ]; then
   psql "$postgres" -qc "DROP TABLE IF EXISTS ledger_actions, ledger, seats, games, __diesel_schema_migrations CASCADE" 2>/dev/null
-  run "anqi import (PostgreSQL, new)" "$size" "$games" "$anqi" import "$log" --database "$postgres"
-  run "anqi import (PostgreSQL, all stored)" "$size" "$games" "$anqi" import "$log" --database "$postgres"
+  run "anqi import (PostgreSQL, new)" "$size" "$games" "$anqi" import "$log" --database "$postgres" "${batch[@]}"
+  run "anqi import (PostgreSQL, all stored)" "$size" "$games" "$anqi" import "$log" --database "$postgres" "${batch[@]}"
 fi
 run "anqi score" "$size" "$games" "$anqi" score "$log"
 rm -rf "$dir/report"
@@ -49,5 +51,5 @@ if [ "$repeat" -gt 1 ]; then
   bigsize="$(du -h "$big" | cut -f1)"
   total=$((games * repeat))
   run "anqi validate --quiet" "$bigsize" "$total" "$anqi" validate --quiet "$big"
-  run "anqi import (SQLite, all stored)" "$bigsize" "$total" "$anqi" import "$big" --database "$dir/anqi.db"
+  run "anqi import (SQLite, all stored)" "$bigsize" "$total" "$anqi" import "$big" --database "$dir/anqi.db" "${batch[@]}"
 fi
