@@ -118,9 +118,11 @@ pub fn run(paths: &[PathBuf], options: &Options) -> ExitCode {
 const CHUNK: usize = 1000;
 
 /// Chunks replayed ahead of the writer. The writer pauses at each commit (SQLite copies its
-/// log into the database then): with one chunk ahead the replay workers stopped too, with
-/// eight they go on (200,000 games: 5.4-6.0 -> 4.9-5.0 s; memory +20 MB).
-const AHEAD: usize = 8;
+/// log into the database then, and waits for the disk): with one chunk ahead the replay
+/// workers stopped too; with more they go on. A million games, `--batch 50000`: 8 ahead
+/// 33.4-33.7 s (247-250 MB), 16 ahead 30.4-31.0 s (277 MB), 24 ahead 30.8-32.1 s (315 MB,
+/// past the 300 MB the tool keeps under).
+const AHEAD: usize = 16;
 
 /// Consecutive games of one batch, ready to write; the last chunk of a batch ends it.
 struct Chunk {
