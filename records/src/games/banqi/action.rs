@@ -240,6 +240,31 @@ fn parse_with_reasons(text: &str) -> Result<Action, ParseActionError> {
 /// `a1`, `a1(K)`, `a1-a2`, `a1-a2(K)`, `a1-a3-a5` …, exactly as [`Action::from_str`] reads
 /// them; None for anything else (which that then reads, or refuses with the reason).
 fn parse_well_formed(text: &[u8]) -> Option<Action> {
+    fn square(f: u8, r: u8) -> Option<Square> {
+        match (f, r) {
+            (b'a'..=b'd', b'1'..=b'8') => Square::from_coords(f - b'a', r - b'1'),
+            _ => None,
+        }
+    }
+    // The shapes nearly every ply has, matched whole: a flip, a step, each with or without
+    // the piece shown.
+    match *text {
+        [f, r] => return Some(Action::flip(square(f, r)?, None)),
+        [f, r, b'(', p, b')'] => {
+            return Some(Action::flip(
+                square(f, r)?,
+                Some(Piece::from_char(p as char)?),
+            ));
+        }
+        [f, r, b'-', g, s] => {
+            return Some(Action::Move(Path::new(square(f, r)?, square(g, s)?)));
+        }
+        [f, r, b'-', g, s, b'(', p, b')'] => {
+            let hop = Hop::new(square(g, s)?, Some(Piece::from_char(p as char)?));
+            return Some(Action::Move(Path::with_hop(square(f, r)?, hop)));
+        }
+        _ => {}
+    }
     fn hop(s: &[u8]) -> Option<(Square, Option<Piece>)> {
         let square = match s {
             [f @ b'a'..=b'd', r @ b'1'..=b'8', ..] => Square::from_coords(f - b'a', r - b'1')?,
