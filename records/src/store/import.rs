@@ -193,8 +193,7 @@ fn sqlite_write(
     while games.peek().is_some() {
         let chunk: Vec<NewGame> = games.by_ref().take(CHUNK).collect();
         let len = chunk.len();
-        let looked_up = *stored_before;
-        let chunk = if looked_up {
+        let chunk = if *stored_before {
             let found = stored_ids!(conn, hashes(chunk.iter().map(|g| &g.row)))?;
             not_stored(chunk, found, &mut ids)
         } else {
@@ -219,7 +218,11 @@ fn sqlite_write(
             all_stored(&skipped, stored_ids!(conn, &skipped)?, &mut ids)?;
         }
         *stored_before = 2 * inserted.len() < len;
-        let seats = new_seats(&rows, seats, inserted, &mut ids);
+        let seated = rows
+            .iter()
+            .zip(&seats)
+            .map(|(r, s)| (&*r.content_hash, &s[..]));
+        let seats = new_seats(seated, inserted, &mut ids);
         in_prepared_statements!(seats, |part| diesel::insert_into(seats::table)
             .values(part)
             .execute(conn)?);
@@ -231,14 +234,13 @@ fn sqlite_write(
 /// A game another importer stored meanwhile fails the copy (a unique violation).
 fn postgres_copy(conn: &mut PgConnection, games: &[NewGame]) -> Result<Ids, StoreError> {
     let mut ids = Ids::with_capacity(games.len());
-    let found = stored_ids!(conn, hashes(games.iter().map(|g| &g.row)))?;
-    let stored: std::collections::HashSet<String> = found.iter().map(|(_, h)| h.clone()).collect();
-    for (id, hash) in found {
-        ids.insert(hash, (id, false));
-    }
+    note_stored(
+        stored_ids!(conn, hashes(games.iter().map(|g| &g.row)))?,
+        &mut ids,
+    );
     let new: Vec<&NewGame> = games
         .iter()
-        .filter(|g| !stored.contains(&g.row.content_hash))
+        .filter(|g| !ids.contains_key(&g.row.content_hash))
         .collect();
     if new.is_empty() {
         return Ok(ids);
@@ -247,7 +249,7 @@ fn postgres_copy(conn: &mut PgConnection, games: &[NewGame]) -> Result<Ids, Stor
         .from_insertable(new.iter().map(|g| &g.row).collect::<Vec<_>>())
         .execute(conn)?;
     let inserted = stored_ids!(conn, hashes(new.iter().map(|g| &g.row)))?;
-    let seats = new_seat_rows(&new, inserted, &mut ids);
+    let seats = new_seats(seated(&new), inserted, &mut ids);
     diesel::copy_from(seats::table)
         .from_insertable(seats)
         .execute(conn)?;
@@ -275,7 +277,7 @@ fn postgres_insert(conn: &mut PgConnection, games: &[NewGame]) -> Result<Ids, St
             let skipped = hashes(skipped.iter().map(|g| &g.row));
             all_stored(&skipped, stored_ids!(conn, &skipped)?, &mut ids)?;
         }
-        let seats = new_seat_rows(&new, inserted, &mut ids);
+        let seats = new_seats(seated(&new), inserted, &mut ids);
         for rows in seats.chunks(4 * CHUNK) {
             diesel::insert_into(seats::table)
                 .values(rows)
@@ -294,9 +296,7 @@ fn all_stored(
     ids: &mut Ids,
 ) -> Result<(), StoreError> {
     let all = found.len() == skipped.len();
-    for (id, hash) in found {
-        ids.insert(hash, (id, false));
-    }
+    note_stored(found, ids);
     if all {
         Ok(())
     } else {
@@ -309,59 +309,44 @@ fn hashes<'a>(rows: impl Iterator<Item = &'a super::GameInsert>) -> Vec<&'a str>
     rows.map(|r| r.content_hash.as_str()).collect()
 }
 
-/// Records the ids of the games `found` stored, and gives the others of `games`.
-fn not_stored(games: Vec<NewGame>, found: Vec<(i64, String)>, ids: &mut Ids) -> Vec<NewGame> {
+/// Records the ids of the games `found` stored before.
+fn note_stored(found: Vec<(i64, String)>, ids: &mut Ids) {
     for (id, hash) in found {
         ids.insert(hash, (id, false));
     }
+}
+
+/// Records the ids of the games `found` stored, and gives the others of `games`.
+fn not_stored(games: Vec<NewGame>, found: Vec<(i64, String)>, ids: &mut Ids) -> Vec<NewGame> {
+    note_stored(found, ids);
     games
         .into_iter()
         .filter(|g| !ids.contains_key(&g.row.content_hash))
         .collect()
 }
 
-/// Records the ids of the games just inserted (`rows[i]`, seated `seats[i]`) and gives their
-/// seats' rows.
-fn new_seats(
-    rows: &[super::GameInsert],
-    mut seats: Vec<Vec<SeatInsert>>,
+/// Each game's hash and seats.
+fn seated<'a>(games: &'a [&NewGame]) -> impl Iterator<Item = (&'a str, &'a [SeatInsert])> {
+    games.iter().map(|g| (&*g.row.content_hash, &g.seats[..]))
+}
+
+/// Records the ids of the games just inserted and gives their seats' rows (`seated`: each
+/// written game's hash and seats).
+fn new_seats<'a>(
+    seated: impl Iterator<Item = (&'a str, &'a [SeatInsert])>,
     inserted: Vec<(i64, String)>,
     ids: &mut Ids,
 ) -> Vec<SeatInsert> {
-    let by_hash: HashMap<&str, usize> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.content_hash.as_str(), i))
-        .collect();
-    let mut rows_out = Vec::with_capacity(2 * inserted.len());
+    let by_hash: HashMap<&str, &[SeatInsert]> = seated.collect();
+    let mut rows = Vec::with_capacity(2 * inserted.len());
     for (id, hash) in inserted {
-        if let Some(&i) = by_hash.get(hash.as_str()) {
-            rows_out.extend(
-                std::mem::take(&mut seats[i])
-                    .into_iter()
-                    .map(|s| SeatInsert { game_id: id, ..s }),
-            );
-        }
-        ids.insert(hash, (id, true));
-    }
-    rows_out
-}
-
-/// Records the ids of the games just inserted and gives their seats' rows (PostgreSQL).
-fn new_seat_rows(new: &[&NewGame], inserted: Vec<(i64, String)>, ids: &mut Ids) -> Vec<SeatInsert> {
-    let by_hash: HashMap<&str, &NewGame> = new
-        .iter()
-        .map(|g| (g.row.content_hash.as_str(), *g))
-        .collect();
-    let mut seats = Vec::with_capacity(2 * inserted.len());
-    for (id, hash) in inserted {
-        if let Some(game) = by_hash.get(hash.as_str()) {
-            seats.extend(game.seats.iter().map(|s| SeatInsert {
+        if let Some(seats) = by_hash.get(hash.as_str()) {
+            rows.extend(seats.iter().map(|s| SeatInsert {
                 game_id: id,
                 ..s.clone()
             }));
         }
         ids.insert(hash, (id, true));
     }
-    seats
+    rows
 }
