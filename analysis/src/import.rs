@@ -36,8 +36,8 @@ pub fn run(paths: &[PathBuf], options: &Options) -> ExitCode {
         }
     };
     // Read on a thread of its own, parsed and replayed on every core, written on a thread of
-    // its own while the next batch is replayed: memory holds a few batches, whatever the
-    // inputs' size. The bar counts bytes read (its rate and ETA hold for one large file).
+    // its own while the next chunks are replayed: memory holds a few chunks ([`AHEAD`]),
+    // whatever the inputs' size or the batch size. The bar counts bytes read (its rate and ETA hold for one large file).
     let bar = inputs::progress(inputs::size(&files), "importing");
     let (to_writer, chunks) = std::sync::mpsc::sync_channel::<Chunk>(AHEAD);
     let writer = {

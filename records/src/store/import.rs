@@ -208,13 +208,8 @@ fn sqlite_write(
                 .returning((games::id, games::content_hash))
                 .get_results::<(i64, String)>(conn)?
         ));
-        if inserted.len() < rows.len() {
-            let fresh: std::collections::HashSet<&str> =
-                inserted.iter().map(|(_, h)| h.as_str()).collect();
-            let skipped: Vec<&str> = hashes(rows.iter())
-                .into_iter()
-                .filter(|h| !fresh.contains(h))
-                .collect();
+        let skipped = skipped(rows.iter(), &inserted);
+        if !skipped.is_empty() {
             all_stored(&skipped, stored_ids!(conn, &skipped)?, &mut ids)?;
         }
         *stored_before = 2 * inserted.len() < len;
@@ -249,7 +244,7 @@ fn postgres_copy(conn: &mut PgConnection, games: &[NewGame]) -> Result<Ids, Stor
         .from_insertable(new.iter().map(|g| &g.row).collect::<Vec<_>>())
         .execute(conn)?;
     let inserted = stored_ids!(conn, hashes(new.iter().map(|g| &g.row)))?;
-    let seats = new_seats(seated(&new), inserted, &mut ids);
+    let seats = new_seats(seated(new.into_iter()), inserted, &mut ids);
     diesel::copy_from(seats::table)
         .from_insertable(seats)
         .execute(conn)?;
@@ -268,16 +263,11 @@ fn postgres_insert(conn: &mut PgConnection, games: &[NewGame]) -> Result<Ids, St
             .do_nothing()
             .returning((games::id, games::content_hash))
             .get_results(conn)?;
-        let fresh: std::collections::HashSet<&str> =
-            inserted.iter().map(|(_, h)| h.as_str()).collect();
-        let (new, skipped): (Vec<&NewGame>, Vec<&NewGame>) = chunk
-            .iter()
-            .partition(|g| fresh.contains(g.row.content_hash.as_str()));
+        let skipped = skipped(chunk.iter().map(|g| &g.row), &inserted);
         if !skipped.is_empty() {
-            let skipped = hashes(skipped.iter().map(|g| &g.row));
             all_stored(&skipped, stored_ids!(conn, &skipped)?, &mut ids)?;
         }
-        let seats = new_seats(seated(&new), inserted, &mut ids);
+        let seats = new_seats(seated(chunk.iter()), inserted, &mut ids);
         for rows in seats.chunks(4 * CHUNK) {
             diesel::insert_into(seats::table)
                 .values(rows)
@@ -285,6 +275,22 @@ fn postgres_insert(conn: &mut PgConnection, games: &[NewGame]) -> Result<Ids, St
         }
     }
     Ok(ids)
+}
+
+/// The hashes of `rows` a statement that skips stored hashes did not insert (it returned the
+/// ids and hashes of those it did: `inserted`).
+fn skipped<'a>(
+    rows: impl ExactSizeIterator<Item = &'a super::GameInsert>,
+    inserted: &[(i64, String)],
+) -> Vec<&'a str> {
+    if inserted.len() == rows.len() {
+        return Vec::new(); // all of them, the usual case: no set to build
+    }
+    let fresh: std::collections::HashSet<&str> = inserted.iter().map(|(_, h)| h.as_str()).collect();
+    hashes(rows)
+        .into_iter()
+        .filter(|h| !fresh.contains(h))
+        .collect()
 }
 
 /// Records the ids of skipped games (by hash), which must all be stored: a statement that
@@ -326,8 +332,10 @@ fn not_stored(games: Vec<NewGame>, found: Vec<(i64, String)>, ids: &mut Ids) -> 
 }
 
 /// Each game's hash and seats.
-fn seated<'a>(games: &'a [&NewGame]) -> impl Iterator<Item = (&'a str, &'a [SeatInsert])> {
-    games.iter().map(|g| (&*g.row.content_hash, &g.seats[..]))
+fn seated<'a>(
+    games: impl Iterator<Item = &'a NewGame>,
+) -> impl Iterator<Item = (&'a str, &'a [SeatInsert])> {
+    games.map(|g| (&*g.row.content_hash, &g.seats[..]))
 }
 
 /// Records the ids of the games just inserted and gives their seats' rows (`seated`: each

@@ -266,8 +266,8 @@ fn parse_well_formed(text: &[u8]) -> Option<Action> {
         _ => {}
     }
     fn hop(s: &[u8]) -> Option<(Square, Option<Piece>)> {
-        let square = match s {
-            [f @ b'a'..=b'd', r @ b'1'..=b'8', ..] => Square::from_coords(f - b'a', r - b'1')?,
+        let square = match *s {
+            [f, r, ..] => square(f, r)?,
             _ => return None,
         };
         match &s[2..] {
