@@ -72,6 +72,48 @@ fn the_corpus_imports_once() {
     }
 }
 
+/// A batch of games partly stored: on PostgreSQL the copy that does not look first fails,
+/// and the chunk is copied again after finding the stored ones. The stored keep their ids;
+/// the new get new ids, after the old, each with its seats.
+#[test]
+fn a_batch_partly_stored_stores_only_the_new() {
+    let games = corpus();
+    for store in stores("partly") {
+        let first = store.import(&games[..1000]).unwrap();
+        let id = |o: &Imported| match o {
+            Imported::Stored { id, .. } | Imported::Duplicate { id, .. } => *id,
+            Imported::Invalid { error } => panic!("{error}"),
+        };
+        let last_old = first.iter().map(id).max().unwrap();
+        let all = store.import(&games).unwrap();
+        for (a, b) in first.iter().zip(&all) {
+            assert!(matches!(b, Imported::Duplicate { .. }), "{b:?}");
+            assert_eq!(id(a), id(b), "{}", store.backend());
+        }
+        let new: Vec<i64> = all[1000..]
+            .iter()
+            .filter(|o| matches!(o, Imported::Stored { .. }))
+            .map(id)
+            .collect();
+        assert_eq!(store.count().unwrap(), 2151, "{}", store.backend());
+        let stored_first = first
+            .iter()
+            .filter(|o| matches!(o, Imported::Stored { .. }))
+            .count();
+        assert!(
+            stored_first > 900 && new.len() > 1000,
+            "{}",
+            store.backend()
+        );
+        assert_eq!(stored_first + new.len(), 2151, "{}", store.backend());
+        for &n in &new {
+            assert!(n > last_old, "{}", store.backend());
+            let (row, _) = store.get(n).unwrap().unwrap();
+            assert_eq!(row.seats.len(), 2, "{}", store.backend());
+        }
+    }
+}
+
 #[test]
 fn invalid_records_are_reported_and_not_stored() {
     for store in stores("invalid") {

@@ -18,8 +18,8 @@ use super::{
 };
 use crate::core::ReplayError;
 
-/// Rows per SQLite statement: fast, and under its limit on bound parameters (21 columns ×
-/// 400 < 32,766).
+/// Games per SQLite statement group, and per PostgreSQL statement of the row-by-row path
+/// (under PostgreSQL's limit on bound parameters: 22 columns × 400 < 65,535).
 const CHUNK: usize = 400;
 
 /// SQLite's page cache while a connection imports, in KiB.
@@ -89,18 +89,10 @@ impl Store {
                 done
             }
             Store::Postgres(pool) => pool.get()?.write_transaction(|conn| {
+                let mut stored_before = false;
                 while let Some((chunk, context)) = next() {
-                    let chunk_outcomes = outcomes(chunk, |unique| {
-                        // A savepoint each: when another importer stored one of these games
-                        // since this one looked, the copy fails, and the chunk is written
-                        // again row by row, skipping what is there.
-                        match conn.transaction(|conn| postgres_copy(conn, &unique)) {
-                            Err(StoreError::Database(DieselError::DatabaseError(
-                                DatabaseErrorKind::UniqueViolation,
-                                _,
-                            ))) => conn.transaction(|conn| postgres_insert(conn, &unique)),
-                            other => other,
-                        }
+                    let chunk_outcomes = outcomes(chunk, |mut unique| {
+                        postgres_write(conn, &mut unique, &mut stored_before)
                     })?;
                     written(chunk_outcomes, context);
                 }
@@ -225,38 +217,102 @@ fn sqlite_write(
     Ok(ids)
 }
 
-/// PostgreSQL: one query finds the stored games, `COPY` writes the others and their seats.
-/// A game another importer stored meanwhile fails the copy (a unique violation).
-fn postgres_copy(conn: &mut PgConnection, games: &[NewGame]) -> Result<Ids, StoreError> {
+/// PostgreSQL: `COPY` in a savepoint. Games mostly new (a new store: `stored_before` false)
+/// are copied without looking first; when one of them is stored, the copy fails (a unique
+/// violation), and the chunk is copied again after one query found the stored ones. When that
+/// fails too (another importer stored one of these games since), the chunk is written row by
+/// row, skipping what is there. Either way, the same outcome.
+fn postgres_write(
+    conn: &mut PgConnection,
+    games: &mut [NewGame],
+    stored_before: &mut bool,
+) -> Result<Ids, StoreError> {
+    fn unique_violation<T>(result: &Result<T, StoreError>) -> bool {
+        matches!(
+            result,
+            Err(StoreError::Database(DieselError::DatabaseError(
+                DatabaseErrorKind::UniqueViolation,
+                _
+            )))
+        )
+    }
+    let mut copied = conn.transaction(|conn| postgres_copy(conn, games, *stored_before));
+    if !*stored_before && unique_violation(&copied) {
+        *stored_before = true;
+        copied = conn.transaction(|conn| postgres_copy(conn, games, true));
+    }
+    if unique_violation(&copied) {
+        copied = conn.transaction(|conn| postgres_insert(conn, games));
+    }
+    let ids = copied?;
+    *stored_before = ids.values().any(|&(_, new)| !new);
+    Ok(ids)
+}
+
+/// PostgreSQL: finds the stored games (when `look` says to), numbers the others from the id
+/// sequence and copies them and their seats: three statements, whatever the chunk's size.
+fn postgres_copy(
+    conn: &mut PgConnection,
+    games: &mut [NewGame],
+    look: bool,
+) -> Result<Ids, StoreError> {
     let mut ids = Ids::with_capacity(games.len());
-    note_stored(
-        stored_ids!(conn, hashes(games.iter().map(|g| &g.row)))?,
-        &mut ids,
-    );
-    let new: Vec<&NewGame> = games
-        .iter()
+    if look {
+        note_stored(
+            stored_ids!(conn, hashes(games.iter().map(|g| &g.row)))?,
+            &mut ids,
+        );
+    }
+    let mut new: Vec<&mut NewGame> = games
+        .iter_mut()
         .filter(|g| !ids.contains_key(&g.row.content_hash))
         .collect();
     if new.is_empty() {
         return Ok(ids);
     }
+    let numbered = number_rows(conn, new.iter_mut().map(|g| &mut g.row))?;
     diesel::copy_from(games::table)
         .from_insertable(new.iter().map(|g| &g.row).collect::<Vec<_>>())
         .execute(conn)?;
-    let inserted = stored_ids!(conn, hashes(new.iter().map(|g| &g.row)))?;
-    let seats = new_seats(seated(new.into_iter()), inserted, &mut ids);
+    let seats = new_seats(seated(new.iter().map(|g| &**g)), numbered, &mut ids);
     diesel::copy_from(seats::table)
         .from_insertable(seats)
         .execute(conn)?;
     Ok(ids)
 }
 
+/// Gives each of `rows` the next id of the games' sequence (one query), and gives the ids and
+/// hashes. Ids a statement then does not use (a failed copy, a skipped row) are left unused,
+/// as a failed insert leaves its serial's.
+fn number_rows<'a>(
+    conn: &mut PgConnection,
+    rows: impl ExactSizeIterator<Item = &'a mut super::GameInsert>,
+) -> Result<Vec<(i64, String)>, StoreError> {
+    #[derive(QueryableByName)]
+    struct Next {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        id: i64,
+    }
+    let next: Vec<Next> =
+        diesel::sql_query("SELECT nextval('games_id_seq') AS id FROM generate_series(1, $1)")
+            .bind::<diesel::sql_types::Integer, _>(rows.len() as i32)
+            .load(conn)?;
+    Ok(rows
+        .zip(next)
+        .map(|(row, next)| {
+            row.id = super::RowId(Some(next.id));
+            (next.id, row.content_hash.clone())
+        })
+        .collect())
+}
+
 /// PostgreSQL, when a concurrent importer wrote some of the same games: `ON CONFLICT DO
 /// NOTHING … RETURNING` gives exactly the rows this statement inserted; the skipped ones are
 /// looked up once the other importer committed them.
-fn postgres_insert(conn: &mut PgConnection, games: &[NewGame]) -> Result<Ids, StoreError> {
+fn postgres_insert(conn: &mut PgConnection, games: &mut [NewGame]) -> Result<Ids, StoreError> {
     let mut ids = Ids::with_capacity(games.len());
-    for chunk in games.chunks(CHUNK) {
+    for chunk in games.chunks_mut(CHUNK) {
+        number_rows(conn, chunk.iter_mut().map(|g| &mut g.row))?;
         let inserted: Vec<(i64, String)> = diesel::insert_into(games::table)
             .values(chunk.iter().map(|g| &g.row).collect::<Vec<_>>())
             .on_conflict(games::content_hash)

@@ -20,7 +20,9 @@ mod model;
 pub mod schema;
 
 pub use ledger::{Commit, LedgerRow, unix_now};
-pub use model::{GameInsert, GameRow, NewGame, SeatInsert, StoredSeat, content_hash, iso_date};
+pub use model::{
+    GameInsert, GameRow, NewGame, RowId, SeatInsert, StoredSeat, content_hash, iso_date,
+};
 
 use crate::core::{Record, ReplayError};
 use model::GameColumns;

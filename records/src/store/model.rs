@@ -1,7 +1,11 @@
 //! Rows: what a record becomes in the `games` and `seats` tables, and what a stored game
 //! gives back.
 
+use diesel::pg::Pg;
 use diesel::prelude::*;
+use diesel::serialize::{self, IsNull, Output, ToSql};
+use diesel::sql_types::BigInt;
+use diesel::sqlite::Sqlite;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -21,6 +25,7 @@ pub struct NewGame {
 #[derive(Insertable, Clone, Debug)]
 #[diesel(table_name = games, treat_none_as_default_value = false)]
 pub struct GameInsert {
+    pub id: RowId,
     pub content_hash: String,
     pub game: String,
     pub preset: String,
@@ -42,6 +47,38 @@ pub struct GameInsert {
     /// The record in canonical form (the JSON its content hash is of): one serialization
     /// for both, and the same text for the same game however it was written.
     pub record: String,
+}
+
+/// A game's id as it is inserted. None: the database numbers the row (SQLite's `NULL`
+/// rowid). A PostgreSQL import sets it from the id sequence before its `COPY`, so that it
+/// need not look the ids up after.
+#[derive(diesel::expression::AsExpression, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[diesel(sql_type = BigInt)]
+pub struct RowId(pub Option<i64>);
+
+impl ToSql<BigInt, Sqlite> for RowId {
+    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, Sqlite>) -> serialize::Result {
+        match self.0 {
+            Some(id) => {
+                out.set_value(id);
+                Ok(IsNull::No)
+            }
+            None => Ok(IsNull::Yes),
+        }
+    }
+}
+
+impl ToSql<BigInt, Pg> for RowId {
+    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, Pg>) -> serialize::Result {
+        use std::io::Write;
+        match self.0 {
+            Some(id) => {
+                out.write_all(&id.to_be_bytes())?;
+                Ok(IsNull::No)
+            }
+            None => Ok(IsNull::Yes),
+        }
+    }
 }
 
 /// One seat's row; `game_id` is set once the game's row has its id.
@@ -197,6 +234,7 @@ impl NewGame {
             })
             .collect();
         let row = GameInsert {
+            id: RowId(None),
             content_hash: hash_json(&canonical),
             game: summary.game.to_owned(),
             preset: summary.preset.to_owned(),
