@@ -3,8 +3,9 @@
 //! is written.
 //!
 //! Writing finds the games already stored by their content hash, a statement per few hundred
-//! games (SQLite) or one per batch (PostgreSQL), never one per game, and inserts the rest:
-//! multi-row `INSERT … RETURNING` on SQLite, `COPY` on PostgreSQL.
+//! games (SQLite) or one per chunk (PostgreSQL), never one per game (and not at all while the
+//! games are new: the unique hash refuses a stored one), and inserts the rest: multi-row
+//! `INSERT … RETURNING` on SQLite, `COPY` of rows numbered from the id sequence on PostgreSQL.
 
 use std::collections::HashMap;
 
