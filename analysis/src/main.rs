@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod export;
 mod games;
 mod import;
 mod inputs;
@@ -177,6 +178,29 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         flips: u32,
     },
+    /// Replay game records into the report's dataset alone (Parquet, hive layout by game and
+    /// preset; docs/analysis.md, "The data contract"), streaming, for Spark or DuckDB to count.
+    /// Several exports may write into one directory (their parts never share a name): N
+    /// machines given the same inputs each run `--part K/N` and export every N-th record.
+    /// Exits 1 when some records were invalid (listed in invalid-<run>.csv, the first 1,000).
+    Export {
+        /// JSON Lines, JSON or TCGA files or directories, and record stores
+        /// (`sqlite:path/to/anqi.db` or `postgres://…`); `-` reads standard input.
+        #[arg(required = true)]
+        inputs: Vec<String>,
+        /// The dataset directory (created; parts are added to what it holds).
+        #[arg(long, short)]
+        output: PathBuf,
+        /// This machine's share, K/N: the records numbered K-1 modulo N in input order.
+        #[arg(long, value_name = "K/N")]
+        part: Option<report::ingest::Share>,
+        /// Stake S of the coin settlement (Banqi's `settlement` column).
+        #[arg(long, default_value_t = 100)]
+        stake: u64,
+        /// Points bonus B of the coin settlement (Banqi's `bonus` column).
+        #[arg(long, default_value_t = 5)]
+        bonus: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -269,6 +293,24 @@ fn main() -> ExitCode {
                     bonus_per_point: bonus,
                 },
                 flip_depth: flips,
+            },
+        }),
+        Command::Export {
+            inputs,
+            output,
+            part,
+            stake,
+            bonus,
+        } => export::run(&export::Options {
+            inputs,
+            output,
+            share: part,
+            parts: games::PartOptions {
+                table: records::core::Table {
+                    stake,
+                    bonus_per_point: bonus,
+                },
+                flip_depth: 2,
             },
         }),
         Command::Score {

@@ -98,7 +98,7 @@ impl Part {
 pub fn write_parts(
     facts: &[Facts],
     data: &std::path::Path,
-    part: usize,
+    part: &str,
 ) -> polars::prelude::PolarsResult<usize> {
     let mut banqi = Vec::new();
     let mut three_kingdoms = Vec::new();

@@ -57,18 +57,100 @@ pub struct Ingested {
     pub tables: Vec<Table>,
 }
 
-/// Reads `inputs`, writes `data/games` and `data/flips` under `out`.
+/// Which records of the inputs an export takes, `--part K/N`: N machines given the same
+/// inputs export each record once between them. A record goes to the share its players give
+/// (a hash of their names, in name order): every game between the same players stays in one
+/// share, in input order, so that what carries from game to game between them (Banqi's 戲谷
+/// draws) is the same as in the whole. A record that cannot be read goes by its number in
+/// the input (K − 1 modulo N).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Share {
+    /// K − 1.
+    pub index: usize,
+    /// N.
+    pub of: usize,
+}
+
+impl std::str::FromStr for Share {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Share, String> {
+        let wrong = || format!("a part is K/N with 1 <= K <= N (like 2/8), not {text:?}");
+        let (k, n) = text.split_once('/').ok_or_else(wrong)?;
+        let (k, n): (usize, usize) = (
+            k.trim().parse().map_err(|_| wrong())?,
+            n.trim().parse().map_err(|_| wrong())?,
+        );
+        if k == 0 || k > n {
+            return Err(wrong());
+        }
+        Ok(Share {
+            index: k - 1,
+            of: n,
+        })
+    }
+}
+
+impl Share {
+    /// Whether this share takes a game between these players (`record.player_name` of every
+    /// seat, at least two): the first 8 bytes of the SHA-256 of their names in name order,
+    /// each followed by a newline, as a big-endian number, modulo N. The same on every
+    /// machine and in every version (docs/analysis.md).
+    pub fn takes(&self, record: &Record) -> bool {
+        use sha2::{Digest, Sha256};
+        let mut names: Vec<String> = (0..record.players.len().max(2))
+            .map(|i| record.player_name(i))
+            .collect();
+        names.sort();
+        let mut hash = Sha256::new();
+        for name in &names {
+            hash.update(name.as_bytes());
+            hash.update(b"\n");
+        }
+        let digest = hash.finalize();
+        let first = u64::from_be_bytes(digest[..8].try_into().expect("8 bytes"));
+        first % self.of as u64 == self.index as u64
+    }
+
+    /// Whether this share takes the unreadable record numbered `number` (0-based).
+    fn takes_number(&self, number: usize) -> bool {
+        number % self.of == self.index
+    }
+}
+
+impl std::fmt::Display for Share {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index + 1, self.of)
+    }
+}
+
+/// What an ingest does beside writing the dataset.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// Count the report's tables, chunk by chunk (the report does; an export does not).
+    pub count: bool,
+    /// The start of every part's file name after `part-` (the report: none; an export: its
+    /// run, so that parts of several exports into one dataset never share a name).
+    pub names: String,
+    /// The records taken; all when None.
+    pub share: Option<Share>,
+}
+
+/// Reads `inputs`, writes the dataset's tables under `out`.
 pub fn ingest(
     inputs: &[Input],
     out: &Path,
     options: &PartOptions,
     bar: &ProgressBar,
+    plan: &Plan,
 ) -> Result<Ingested, String> {
     let mut state = State {
         out: out.to_owned(),
         options: options.clone(),
+        plan: plan.clone(),
         books: Books::new(options),
         part: 0,
+        read: 0,
         ingested: Ingested::default(),
         pending: Vec::with_capacity(CHUNK),
         started: std::time::Instant::now(),
@@ -119,11 +201,15 @@ pub fn ingest(
 struct State {
     out: PathBuf,
     options: PartOptions,
+    plan: Plan,
+    /// Records read so far, taken or not (the share counts them).
+    read: usize,
     /// What the games' parts keep across games, in input order.
     books: Books,
     part: usize,
     ingested: Ingested,
-    pending: Vec<(String, Pending)>,
+    /// Each record's number in the input, source, and record.
+    pending: Vec<(usize, String, Pending)>,
     started: std::time::Instant,
 }
 
@@ -135,7 +221,8 @@ enum Pending {
 
 impl State {
     fn push(&mut self, source: String, record: Pending, bar: &ProgressBar) -> Result<(), String> {
-        self.pending.push((source, record));
+        self.pending.push((self.read, source, record));
+        self.read += 1;
         if self.pending.len() >= CHUNK {
             self.flush(bar)?;
         }
@@ -158,7 +245,7 @@ impl State {
             return Ok(());
         }
         let pending = std::mem::take(&mut self.pending);
-        let replayed = replay_all(pending);
+        let replayed = replay_all(pending, self.plan.share);
         let mut games = Vec::with_capacity(replayed.len());
         for (source, result) in replayed {
             match result {
@@ -184,12 +271,14 @@ impl State {
         let _ = std::fs::remove_dir_all(&chunk);
         self.write(&games, &chunk)
             .map_err(|e| format!("writing Parquet: {e}"))?;
-        let tables =
-            super::stats::tables(&chunk, &self.options).map_err(|e| format!("statistics: {e}"))?;
-        for t in tables {
-            match self.ingested.tables.iter_mut().find(|m| m.name == t.name) {
-                Some(m) => *m = m.merge(&t)?,
-                None => self.ingested.tables.push(t),
+        if self.plan.count {
+            let tables = super::stats::tables(&chunk, &self.options)
+                .map_err(|e| format!("statistics: {e}"))?;
+            for t in tables {
+                match self.ingested.tables.iter_mut().find(|m| m.name == t.name) {
+                    Some(m) => *m = m.merge(&t)?,
+                    None => self.ingested.tables.push(t),
+                }
             }
         }
         move_parts(&chunk, &self.out).map_err(|e| format!("{}: {e}", self.out.display()))?;
@@ -199,6 +288,8 @@ impl State {
     }
 
     fn write(&mut self, facts: &[Facts], out: &Path) -> PolarsResult<()> {
+        let part = format!("{}{:05}", self.plan.names, self.part);
+        let part = part.as_str();
         let mut groups: Vec<(&str, &str)> =
             facts.iter().map(|f| (f.game.game, f.game.preset)).collect();
         groups.sort();
@@ -214,10 +305,10 @@ impl State {
                 .iter()
                 .flat_map(|f| f.seats.iter().map(move |s| (&f.game, s)))
                 .collect();
-            write_part(out, "games", game, preset, self.part, &mut games_frame(&g)?)?;
-            write_part(out, "seats", game, preset, self.part, &mut seats_frame(&s)?)?;
+            write_part(out, "games", game, preset, part, &mut games_frame(&g)?)?;
+            write_part(out, "seats", game, preset, part, &mut seats_frame(&s)?)?;
         }
-        self.ingested.flips += write_parts(facts, out, self.part)?;
+        self.ingested.flips += write_parts(facts, out, part)?;
         Ok(())
     }
 }
@@ -237,41 +328,58 @@ fn move_parts(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Replays every pending record on all cores, keeping the order.
+/// Replays every pending record the share takes (all without one) on all cores, keeping the
+/// order.
 #[allow(clippy::type_complexity)]
-fn replay_all(pending: Vec<(String, Pending)>) -> Vec<(String, Result<Facts, (String, String)>)> {
+fn replay_all(
+    pending: Vec<(usize, String, Pending)>,
+    share: Option<Share>,
+) -> Vec<(String, Result<Facts, (String, String)>)> {
     use rayon::prelude::*;
     pending
         .into_par_iter()
-        .map(|(source, pending)| {
+        .filter_map(|(number, source, pending)| {
             let record = match pending {
                 Pending::Record(r) => Ok(*r),
                 Pending::Raw(raw) => raw.parse().record.map_err(|e| e.to_string()),
             };
+            let taken = match (&record, share) {
+                (_, None) => true,
+                (Ok(r), Some(share)) => share.takes(r),
+                (Err(_), Some(share)) => share.takes_number(number),
+            };
+            if !taken {
+                return None;
+            }
             let result = match record {
                 Err(e) => Err(("unreadable".to_owned(), e)),
                 Ok(r) => facts(&r, &source).map_err(|e| (e.code().to_owned(), e.to_string())),
             };
-            (source, result)
+            Some((source, result))
         })
         .collect()
 }
 
-/// Writes one Parquet part of `table` for `game` and `preset`, in hive layout.
+/// Writes one Parquet part of `table` for `game` and `preset`, in hive layout, named
+/// `part-<part>.parquet`. The table must be one of the data contract's.
 pub fn write_part(
     out: &Path,
     table: &str,
     game: &str,
     preset: &str,
-    part: usize,
+    part: &str,
     df: &mut DataFrame,
 ) -> PolarsResult<()> {
+    debug_assert!(
+        super::contract::table(table).is_some(),
+        "{table} is in the contract"
+    );
     let dir = out
         .join(table)
         .join(format!("game={game}"))
         .join(format!("preset={preset}"));
     std::fs::create_dir_all(&dir)?;
-    let file = std::fs::File::create(dir.join(format!("part-{part:05}.parquet")))?;
+    let file = std::fs::File::create(dir.join(format!("part-{part}.parquet")))?;
     ParquetWriter::new(file).finish(df)?;
     Ok(())
 }

@@ -23,6 +23,7 @@ use serde_json::{Value, json};
 use crate::games::PartOptions;
 
 mod charts;
+pub mod contract;
 pub mod facts;
 mod html;
 pub mod ingest;
@@ -74,7 +75,12 @@ fn build(options: &Options) -> Result<String, String> {
         .flatten()
         .collect();
     let bar = crate::inputs::progress(crate::inputs::size(&files), "replaying");
-    let ingested = ingest::ingest(&inputs, &data, &options.parts, &bar)?;
+    let plan = ingest::Plan {
+        count: true,
+        ..ingest::Plan::default()
+    };
+    let ingested = ingest::ingest(&inputs, &data, &options.parts, &bar, &plan)?;
+    contract::write_schema(&data).map_err(|e| format!("{}: {e}", data.display()))?;
     bar.finish_and_clear();
     if ingested.games == 0 {
         return Err(format!(
@@ -143,6 +149,7 @@ fn merge(options: &Options) -> Result<String, String> {
         std::fs::remove_dir_all(&data).map_err(|e| format!("{}: {e}", data.display()))?;
     }
     std::fs::create_dir_all(&data).map_err(|e| format!("{}: {e}", data.display()))?;
+    contract::write_schema(&data).map_err(|e| format!("{}: {e}", data.display()))?;
     let mut tables: Vec<Table> = Vec::new();
     let mut summary =
         json!({"games": 0, "flips": 0, "rejected": 0, "rejected_listed": 0, "presets": []});

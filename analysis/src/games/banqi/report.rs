@@ -152,7 +152,7 @@ impl Facts {
 }
 
 /// Writes the games' and flips' rows of one chunk, per preset; gives the number of flips.
-pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: usize) -> PolarsResult<usize> {
+pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: &str) -> PolarsResult<usize> {
     let mut presets: Vec<&str> = facts.iter().map(|(g, _)| g.preset).collect();
     presets.sort();
     presets.dedup();

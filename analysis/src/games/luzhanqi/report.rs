@@ -64,7 +64,7 @@ pub fn facts(watch: Watch, record: &Record, scored: &Scored<Luzhanqi>) -> Facts 
 }
 
 /// Writes the games' rows of one chunk, per preset.
-pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: usize) -> PolarsResult<()> {
+pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: &str) -> PolarsResult<()> {
     let mut presets: Vec<&str> = facts.iter().map(|(g, _)| g.preset).collect();
     presets.sort();
     presets.dedup();

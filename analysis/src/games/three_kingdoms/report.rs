@@ -87,7 +87,7 @@ pub fn facts(watch: Watch, scored: &Scored<ThreeKingdoms>) -> Facts {
 }
 
 /// Writes the games' and seats' rows of one chunk, per preset.
-pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: usize) -> PolarsResult<()> {
+pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: &str) -> PolarsResult<()> {
     let mut presets: Vec<&str> = facts.iter().map(|(g, _)| g.preset).collect();
     presets.sort();
     presets.dedup();

@@ -58,7 +58,7 @@ pub fn facts(watch: Watch, scored: &Scored<Xiangqi3g>) -> Facts {
     Facts { flips }
 }
 
-pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: usize) -> PolarsResult<()> {
+pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: &str) -> PolarsResult<()> {
     let mut presets: Vec<&str> = facts.iter().map(|(g, _)| g.preset).collect();
     presets.sort();
     presets.dedup();
