@@ -341,6 +341,14 @@ fn memory_stays_flat_whatever_the_input_size() {
     );
     eprintln!("validate, peak kB, 20,000 vs 60,000 games: {validate_small} vs {validate_large}");
     assert!(validate_large < validate_small + 16_384);
+    // The export streams too: a chunk of games in memory, however many the input holds.
+    let export = |file: &str, to: &str| {
+        let to = d.join(to).display().to_string();
+        peak(&["export", file, "-o", &to]).1
+    };
+    let (export_small, export_large) = (export(&small, "small-data"), export(&large, "large-data"));
+    eprintln!("export, peak kB, 20,000 vs 60,000 games: {export_small} vs {export_large}");
+    assert!(export_large < export_small + 16_384);
     let fresh = test_databases(&d, "flat_small")
         .into_iter()
         .zip(test_databases(&d, "flat_large"));

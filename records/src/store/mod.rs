@@ -476,7 +476,17 @@ pub fn scratch_postgres_database(admin_url: &str, name: &str) -> Result<String, 
         "a plain database name"
     );
     let mut admin = PgConnection::establish(admin_url).map_err(|e| open_error(&e))?;
-    admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))?;
+    // An autovacuum worker on the old database (a previous run loaded it) is the server's,
+    // which a plain role may not terminate: the drop fails until the worker is done.
+    let drop = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+    let mut tries = 0;
+    while let Err(e) = admin.batch_execute(&drop) {
+        tries += 1;
+        if tries == 50 {
+            return Err(e.into());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
     admin.batch_execute(&format!("CREATE DATABASE {name}"))?;
     let base = admin_url
         .rsplit_once('/')
