@@ -1,0 +1,179 @@
+"""Runs the report's statistics (analysis/sql/*.sql) over an anqi dataset (`anqi export`, or a
+report's data/) on DuckDB or Spark, and writes tables/<name>.csv and stats.json as `anqi report`
+does: the same tables, the same numbers (analysis/tests/sql.rs checks it).
+
+    python analysis/spark/anqi_sql.py --engine duckdb DATASET -o OUT
+    python analysis/spark/anqi_sql.py --engine spark --master local[*] DATASET -o OUT
+    spark-submit analysis/spark/anqi_sql.py --engine spark s3a://bucket/anqi/ -o OUT
+
+Each of the dataset's tables (a folder of Parquet parts in hive layout, docs/analysis.md, "The
+data contract") is a view of its folder's name; each SQL file reads the views its `-- reads:`
+line names, and is skipped when one is absent (no Banqi game: no Banqi table).
+"""
+
+import argparse
+import csv
+import decimal
+import json
+import os
+import sys
+
+SQL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sql")
+
+# The data contract's tables (analysis/src/report/contract.rs).
+TABLES = [
+    "games",
+    "seats",
+    "banqi_games",
+    "banqi_flips",
+    "three_kingdoms_games",
+    "three_kingdoms_seats",
+    "luzhanqi_games",
+    "xiangqi_flips",
+]
+
+SCHEMA_VERSION = 1
+
+
+def statements():
+    """Every SQL file: its table name, the views it reads, its text."""
+    found = []
+    for name in sorted(os.listdir(SQL_DIR)):
+        if not name.endswith(".sql"):
+            continue
+        with open(os.path.join(SQL_DIR, name), encoding="utf-8") as f:
+            text = f.read()
+        reads = []
+        for line in text.splitlines():
+            if line.startswith("-- reads:"):
+                reads = [t.strip() for t in line[len("-- reads:"):].split(",")]
+        found.append((name[: -len(".sql")], reads, text))
+    return found
+
+
+def joined(base, table):
+    return base.rstrip("/") + "/" + table
+
+
+class DuckDB:
+    def __init__(self):
+        import duckdb
+
+        self.db = duckdb.connect()
+
+    def view(self, base, table):
+        """Makes `table` a view of its folder; False when the dataset has no such table."""
+        folder = joined(base, table)
+        if "://" not in base and not os.path.isdir(folder):
+            return False
+        glob = folder + "/**/*.parquet"
+        try:
+            self.db.execute(
+                f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM read_parquet("
+                f"'{glob}', hive_partitioning = true, hive_types_autocast = false)"
+            )
+            self.db.execute(f"SELECT * FROM {table} LIMIT 0")
+        except Exception:  # noqa: BLE001 — a missing folder on object storage
+            return False
+        return True
+
+    def query(self, sql):
+        result = self.db.execute(sql)
+        columns = [d[0] for d in result.description]
+        return columns, result.fetchall()
+
+
+class Spark:
+    def __init__(self, master):
+        from pyspark.sql import SparkSession
+
+        builder = (
+            SparkSession.builder.appName("anqi-sql")
+            .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
+            .config("spark.sql.shuffle.partitions", "8")
+            # Partition values stay strings (a preset named `1` is a name, not a number).
+            .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false")
+        )
+        if master:
+            builder = builder.master(master)
+        self.spark = builder.getOrCreate()
+        self.spark.sparkContext.setLogLevel("ERROR")
+
+    def view(self, base, table):
+        folder = joined(base, table)
+        if "://" not in base and not os.path.isdir(folder):
+            return False
+        try:
+            frame = self.spark.read.option("basePath", folder).parquet(folder)
+        except Exception:  # noqa: BLE001 — no such folder on object storage
+            return False
+        frame.createOrReplaceTempView(table)
+        return True
+
+    def query(self, sql):
+        frame = self.spark.sql(sql)
+        return frame.columns, [tuple(row) for row in frame.collect()]
+
+    def stop(self):
+        self.spark.stop()
+
+
+def plain(value):
+    """A value as `anqi report` writes it: integers as integers, the rest as they are."""
+    if isinstance(value, decimal.Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
+
+
+def text(value):
+    """A CSV cell as `anqi report` writes it (serde_json's numbers; null empty)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def run(engine, base, out):
+    available = {t for t in TABLES if engine.view(base, t)}
+    if "games" not in available:
+        raise SystemExit(f"anqi_sql: {base} has no games table (not an anqi dataset?)")
+    tables = []
+    os.makedirs(os.path.join(out, "tables"), exist_ok=True)
+    for name, reads, sql in statements():
+        if not set(reads) <= available:
+            continue
+        columns, rows = engine.query(sql)
+        rows = [[plain(v) for v in row] for row in rows]
+        with open(os.path.join(out, "tables", name + ".csv"), "w", newline="", encoding="utf-8") as f:
+            writer = csv.writer(f, lineterminator="\n")
+            writer.writerow(columns)
+            for row in rows:
+                writer.writerow([text(v) for v in row])
+        tables.append({"name": name, "columns": columns, "rows": rows})
+    with open(os.path.join(out, "stats.json"), "w", encoding="utf-8") as f:
+        json.dump({"schema_version": SCHEMA_VERSION, "tables": tables}, f, indent=2, ensure_ascii=False)
+    return len(tables)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dataset", help="the dataset directory or URL (s3a://…, hdfs://…)")
+    parser.add_argument("-o", "--output", required=True, help="where tables/ and stats.json go")
+    parser.add_argument("--engine", choices=["duckdb", "spark"], default="duckdb")
+    parser.add_argument("--master", help="Spark's master (local[*], spark://…, yarn); spark-submit's own when absent")
+    args = parser.parse_args(argv)
+    engine = DuckDB() if args.engine == "duckdb" else Spark(args.master)
+    try:
+        count = run(engine, args.dataset, args.output)
+    finally:
+        if isinstance(engine, Spark):
+            engine.stop()
+    print(f"{count} tables written to {os.path.join(args.output, 'tables')} ({args.engine})", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+-- by_preset: results by preset (player 1: wins, draws, losses of finished games, its mean score).
+-- The same numbers as `anqi report`'s tables/by_preset.csv (analysis/src/report/stats.rs): key
+-- columns, then counts (they add up over parts of the data), then what derives from them, each
+-- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
+-- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
+-- reads: seats
+WITH counts AS (
+  SELECT game, preset,
+    COUNT(*) AS games,
+    SUM(CASE WHEN place IS NOT NULL THEN 1 ELSE 0 END) AS finished,
+    SUM(CASE WHEN score = 1.0E0 THEN 1 ELSE 0 END) AS wins,
+    SUM(CASE WHEN place = 1 AND score < 1.0E0 THEN 1 ELSE 0 END) AS draws,
+    SUM(CASE WHEN place > 1 THEN 1 ELSE 0 END) AS losses,
+    COALESCE(SUM(score), 0.0E0) AS score_sum
+  FROM seats
+  WHERE seat = 1
+  GROUP BY game, preset
+),
+n AS (
+  SELECT counts.*, CAST(NULLIF(finished, 0) AS DOUBLE) AS n, 1.959963984540054E0 AS z
+  FROM counts
+),
+p AS (
+  SELECT n.*,
+    wins / n AS p_win,
+    draws / n AS p_draw,
+    losses / n AS p_loss,
+    1.0E0 + z * z / n AS d
+  FROM n
+),
+w AS (
+  SELECT p.*,
+    (p_win + z * z / (2.0E0 * n)) / d AS c_win,
+    z * SQRT(p_win * (1.0E0 - p_win) / n + z * z / (4.0E0 * n * n)) / d AS h_win,
+    (p_draw + z * z / (2.0E0 * n)) / d AS c_draw,
+    z * SQRT(p_draw * (1.0E0 - p_draw) / n + z * z / (4.0E0 * n * n)) / d AS h_draw,
+    (p_loss + z * z / (2.0E0 * n)) / d AS c_loss,
+    z * SQRT(p_loss * (1.0E0 - p_loss) / n + z * z / (4.0E0 * n * n)) / d AS h_loss
+  FROM p
+)
+SELECT
+  game,
+  preset,
+  games,
+  finished,
+  wins,
+  draws,
+  losses,
+  ROUND(score_sum, 4) AS score_sum,
+  COALESCE(ROUND(p_win, 4), 0.0E0) AS win_rate,
+  COALESCE(ROUND(GREATEST(0.0E0, c_win - h_win), 4), 0.0E0) AS win_low,
+  COALESCE(ROUND(LEAST(1.0E0, c_win + h_win), 4), 1.0E0) AS win_high,
+  COALESCE(ROUND(p_draw, 4), 0.0E0) AS draw_rate,
+  COALESCE(ROUND(GREATEST(0.0E0, c_draw - h_draw), 4), 0.0E0) AS draw_low,
+  COALESCE(ROUND(LEAST(1.0E0, c_draw + h_draw), 4), 1.0E0) AS draw_high,
+  COALESCE(ROUND(p_loss, 4), 0.0E0) AS loss_rate,
+  COALESCE(ROUND(GREATEST(0.0E0, c_loss - h_loss), 4), 0.0E0) AS loss_low,
+  COALESCE(ROUND(LEAST(1.0E0, c_loss + h_loss), 4), 1.0E0) AS loss_high,
+  ROUND(score_sum / n, 4) AS score
+FROM w
+ORDER BY game NULLS FIRST, preset NULLS FIRST

@@ -1,0 +1,262 @@
+//! The report's statistics as SQL (analysis/sql), run by analysis/spark/anqi_sql.py on DuckDB
+//! and on Spark (`local[*]`) over a dataset exported in two shares: every table equal to the
+//! Polars report's (counts exactly, rates, intervals and means to 1e-9), and the shares'
+//! results, their counts added, equal to the whole's.
+//!
+//! Needs a Python with `duckdb` and `pyspark` (analysis/spark/requirements.txt; `ANQI_PYTHON`,
+//! else `python3`) and Java 17. Skipped without them, unless `ANQI_REQUIRE_SQL_ENGINES` is set
+//! (CI), where it fails.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn anqi(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_anqi"))
+        .args(args)
+        .output()
+        .expect("run anqi");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn python() -> String {
+    std::env::var("ANQI_PYTHON").unwrap_or_else(|_| "python3".to_owned())
+}
+
+/// Whether the runner's engines are there; a skip (or, under CI, a failure) when not.
+fn engines_present() -> bool {
+    let ok = Command::new(python())
+        .args(["-c", "import duckdb, pyspark"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("ANQI_REQUIRE_SQL_ENGINES").is_none(),
+            "ANQI_REQUIRE_SQL_ENGINES is set but {} cannot import duckdb and pyspark \
+             (pip install -r analysis/spark/requirements.txt)",
+            python()
+        );
+        eprintln!("skipped: {} has no duckdb and pyspark", python());
+    }
+    ok
+}
+
+fn run_sql(engine: &str, data: &Path, out: &Path) {
+    let runner = concat!(env!("CARGO_MANIFEST_DIR"), "/spark/anqi_sql.py");
+    let mut command = Command::new(python());
+    command.args([
+        runner,
+        "--engine",
+        engine,
+        data.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    if engine == "spark" {
+        command.args(["--master", "local[2]"]);
+    }
+    let output = command.output().expect("run anqi_sql.py");
+    assert!(
+        output.status.success(),
+        "{engine}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// A table as CSV: its header, and its rows by their key columns' text.
+struct Csv {
+    columns: Vec<String>,
+    rows: BTreeMap<Vec<String>, Vec<String>>,
+}
+
+fn read_csv(path: &Path, keys: usize) -> Csv {
+    let mut reader = csv::Reader::from_path(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let columns = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    let mut rows = BTreeMap::new();
+    for record in reader.records() {
+        let record: Vec<String> = record.unwrap().iter().map(str::to_owned).collect();
+        rows.insert(record[..keys].to_vec(), record[keys..].to_vec());
+    }
+    Csv { columns, rows }
+}
+
+/// Two cells the same: equal text, or numbers within 1e-9.
+fn same(a: &str, b: &str) -> bool {
+    a == b
+        || matches!((a.parse::<f64>(), b.parse::<f64>()), (Ok(x), Ok(y)) if (x - y).abs() <= 1e-9)
+}
+
+/// The report's tables: name, its number of key columns, its count columns.
+fn report_tables(report: &Path) -> Vec<(String, usize, Vec<String>)> {
+    let stats: Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("stats.json")).unwrap()).unwrap();
+    stats["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["name"].as_str().unwrap().to_owned(),
+                t["keys"].as_array().unwrap().len(),
+                t["counts"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c.as_str().unwrap().to_owned())
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+fn sql_tables() -> Vec<String> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/sql");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter_map(|n| n.strip_suffix(".sql").map(str::to_owned))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn spark_and_duckdb_equal_the_polars_report() {
+    if !engines_present() {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-sql");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let logs = dir.join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    // Shares go by players: these pairs (bots' names) fall in both shares of two.
+    let runs: [&[&str]; 8] = [
+        &["--games", "800", "--seed", "1"],
+        &["--games", "800", "--seed", "2", "--bot", "random,greedy"],
+        &[
+            "--games", "600", "--seed", "3", "--preset", "taiwan", "--bot", "greedy",
+        ],
+        &[
+            "--games",
+            "400",
+            "--seed",
+            "4",
+            "--preset",
+            "taiwan",
+            "--bot",
+            "random,search",
+        ],
+        &["--games", "300", "--seed", "5", "--game", "three-kingdoms"],
+        &[
+            "--games",
+            "300",
+            "--seed",
+            "8",
+            "--game",
+            "three-kingdoms",
+            "--bot",
+            "greedy,random,random",
+        ],
+        &[
+            "--games", "400", "--seed", "6", "--game", "luzhanqi", "--mode", "dark",
+        ],
+        &["--games", "400", "--seed", "7", "--game", "xiangqi-3g"],
+    ];
+    for (i, run) in runs.iter().enumerate() {
+        let out = logs.join(format!("{i}.jsonl"));
+        let mut args = vec!["simulate", "-o", out.to_str().unwrap()];
+        args.extend_from_slice(run);
+        let (code, text) = anqi(&args);
+        assert_eq!(code, 0, "{text}");
+    }
+    let logs = logs.to_str().unwrap();
+    let report = dir.join("report");
+    let (code, text) = anqi(&["report", logs, "-o", report.to_str().unwrap()]);
+    assert_eq!(code, 0, "{text}");
+    // The dataset in two shares, in one directory (as on object storage) and apart.
+    let (whole, part1, part2) = (dir.join("shares"), dir.join("part1"), dir.join("part2"));
+    for (k, apart) in [("1/2", &part1), ("2/2", &part2)] {
+        for to in [&whole, apart] {
+            let (code, text) = anqi(&["export", logs, "-o", to.to_str().unwrap(), "--part", k]);
+            assert_eq!(code, 0, "{text}");
+        }
+    }
+    let results = |engine: &str, data: &PathBuf, name: &str| {
+        let out = dir.join(format!("{engine}-{name}"));
+        run_sql(engine, data, &out);
+        out
+    };
+    let duckdb = results("duckdb", &whole, "whole");
+    let spark = results("spark", &whole, "whole");
+    let (duckdb1, duckdb2) = (
+        results("duckdb", &part1, "part1"),
+        results("duckdb", &part2, "part2"),
+    );
+    let tables = report_tables(&report);
+    let sql = sql_tables();
+    assert!(sql.len() >= 7, "{sql:?}");
+    for name in &sql {
+        let (_, keys, counts) = tables
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .unwrap_or_else(|| panic!("{name}.sql: the report has no table {name}"));
+        let polars = read_csv(&report.join("tables").join(format!("{name}.csv")), *keys);
+        assert!(!polars.rows.is_empty(), "{name}");
+        for (engine, out) in [("duckdb", &duckdb), ("spark", &spark)] {
+            let got = read_csv(&out.join("tables").join(format!("{name}.csv")), *keys);
+            assert_eq!(got.columns, polars.columns, "{engine} {name}");
+            assert_eq!(
+                got.rows.keys().collect::<Vec<_>>(),
+                polars.rows.keys().collect::<Vec<_>>(),
+                "{engine} {name}: the rows' keys"
+            );
+            for (key, expected) in &polars.rows {
+                let row = &got.rows[key];
+                for (i, (a, b)) in row.iter().zip(expected).enumerate() {
+                    assert!(
+                        same(a, b),
+                        "{engine} {name} {key:?} {}: {a} vs {b}",
+                        polars.columns[keys + i]
+                    );
+                }
+            }
+        }
+        // The two shares' counts, added row by row (`max_` columns: the larger), are the
+        // whole's: what `anqi report --merge` does, and a cluster's partial results too.
+        let (a, b) = (
+            read_csv(&duckdb1.join("tables").join(format!("{name}.csv")), *keys),
+            read_csv(&duckdb2.join("tables").join(format!("{name}.csv")), *keys),
+        );
+        for (key, expected) in &polars.rows {
+            for (i, count) in counts.iter().enumerate() {
+                let value = |t: &Csv| {
+                    t.rows
+                        .get(key)
+                        .map_or(0.0, |r| r[i].parse::<f64>().unwrap_or(0.0))
+                };
+                let (x, y) = (value(&a), value(&b));
+                let merged = if count.starts_with("max_") {
+                    x.max(y)
+                } else {
+                    x + y
+                };
+                let whole: f64 = expected[i].parse().unwrap();
+                assert!(
+                    (merged - whole).abs() <= 1e-6,
+                    "{name} {key:?} {count}: {x} + {y} vs {whole}"
+                );
+            }
+        }
+    }
+}
