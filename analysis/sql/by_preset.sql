@@ -17,25 +17,27 @@ WITH counts AS (
   GROUP BY game, preset
 ),
 n AS (
-  SELECT counts.*, CAST(NULLIF(finished, 0) AS DOUBLE) AS n, 1.959963984540054E0 AS z
+  SELECT counts.*, CAST(NULLIF(finished, 0) AS DOUBLE) AS n_finished, 1.959963984540054E0 AS z
   FROM counts
 ),
 p AS (
   SELECT n.*,
-    wins / n AS p_win,
-    draws / n AS p_draw,
-    losses / n AS p_loss,
-    1.0E0 + z * z / n AS d
+    wins / n_finished AS p_win,
+    1.0E0 + z * z / n_finished AS d_win,
+    draws / n_finished AS p_draw,
+    1.0E0 + z * z / n_finished AS d_draw,
+    losses / n_finished AS p_loss,
+    1.0E0 + z * z / n_finished AS d_loss
   FROM n
 ),
 w AS (
   SELECT p.*,
-    (p_win + z * z / (2.0E0 * n)) / d AS c_win,
-    z * SQRT(p_win * (1.0E0 - p_win) / n + z * z / (4.0E0 * n * n)) / d AS h_win,
-    (p_draw + z * z / (2.0E0 * n)) / d AS c_draw,
-    z * SQRT(p_draw * (1.0E0 - p_draw) / n + z * z / (4.0E0 * n * n)) / d AS h_draw,
-    (p_loss + z * z / (2.0E0 * n)) / d AS c_loss,
-    z * SQRT(p_loss * (1.0E0 - p_loss) / n + z * z / (4.0E0 * n * n)) / d AS h_loss
+    (p_win + z * z / (2.0E0 * n_finished)) / d_win AS c_win,
+    z * SQRT(p_win * (1.0E0 - p_win) / n_finished + z * z / (4.0E0 * n_finished * n_finished)) / d_win AS h_win,
+    (p_draw + z * z / (2.0E0 * n_finished)) / d_draw AS c_draw,
+    z * SQRT(p_draw * (1.0E0 - p_draw) / n_finished + z * z / (4.0E0 * n_finished * n_finished)) / d_draw AS h_draw,
+    (p_loss + z * z / (2.0E0 * n_finished)) / d_loss AS c_loss,
+    z * SQRT(p_loss * (1.0E0 - p_loss) / n_finished + z * z / (4.0E0 * n_finished * n_finished)) / d_loss AS h_loss
   FROM p
 )
 SELECT
@@ -56,6 +58,6 @@ SELECT
   COALESCE(ROUND(p_loss, 4), 0.0E0) AS loss_rate,
   COALESCE(ROUND(GREATEST(0.0E0, c_loss - h_loss), 4), 0.0E0) AS loss_low,
   COALESCE(ROUND(LEAST(1.0E0, c_loss + h_loss), 4), 1.0E0) AS loss_high,
-  ROUND(score_sum / n, 4) AS score
+  ROUND(score_sum / n_finished, 4) AS score
 FROM w
 ORDER BY game NULLS FIRST, preset NULLS FIRST

@@ -1,0 +1,11 @@
+-- lz_flag_taken_by: Luzhanqi: which piece took the flag (captured it in open and dark games, carried it home in flip games).
+-- The same numbers as `anqi report`'s tables/lz_flag_taken_by.csv (analysis/src/games/luzhanqi/report.rs): key
+-- columns, then counts (they add up over parts of the data), then what derives from them, each
+-- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
+-- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
+-- reads: luzhanqi_games
+SELECT mode, reason, flag_taken_by, COUNT(*) AS games
+FROM luzhanqi_games
+WHERE flag_taken_by IS NOT NULL
+GROUP BY mode, reason, flag_taken_by
+ORDER BY mode NULLS FIRST, reason NULLS FIRST, flag_taken_by NULLS FIRST

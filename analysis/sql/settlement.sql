@@ -1,0 +1,11 @@
+-- settlement: Banqi: the coins settled ((S + bonus) × double + carry), decided games.
+-- The same numbers as `anqi report`'s tables/settlement.csv (analysis/src/games/banqi/report.rs): key
+-- columns, then counts (they add up over parts of the data), then what derives from them, each
+-- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
+-- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
+-- reads: banqi_games
+SELECT preset, settlement, COUNT(*) AS games
+FROM banqi_games
+WHERE margin IS NOT NULL
+GROUP BY preset, settlement
+ORDER BY preset NULLS FIRST, settlement NULLS FIRST

@@ -1,0 +1,11 @@
+-- tk_captured: Three Kingdoms: the points each seat captured, by place, per ending (preset), finished games.
+-- The same numbers as `anqi report`'s tables/tk_captured.csv (analysis/src/games/three_kingdoms/report.rs): key
+-- columns, then counts (they add up over parts of the data), then what derives from them, each
+-- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
+-- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
+-- reads: three_kingdoms_seats
+SELECT preset, place, captured_points, COUNT(*) AS games
+FROM three_kingdoms_seats
+WHERE place IS NOT NULL
+GROUP BY preset, place, captured_points
+ORDER BY preset NULLS FIRST, place NULLS FIRST, captured_points NULLS FIRST

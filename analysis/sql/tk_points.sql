@@ -1,0 +1,11 @@
+-- tk_points: Three Kingdoms: each seat's points (its faction's points less lost, plus captured) by place, per ending (preset), finished games.
+-- The same numbers as `anqi report`'s tables/tk_points.csv (analysis/src/games/three_kingdoms/report.rs): key
+-- columns, then counts (they add up over parts of the data), then what derives from them, each
+-- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
+-- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
+-- reads: three_kingdoms_seats
+SELECT preset, place, points, COUNT(*) AS games
+FROM three_kingdoms_seats
+WHERE place IS NOT NULL
+GROUP BY preset, place, points
+ORDER BY preset NULLS FIRST, place NULLS FIRST, points NULLS FIRST

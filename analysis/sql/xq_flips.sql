@@ -1,0 +1,10 @@
+-- xq_flips: Third-generation xiangqi: games in which a side made each kind of flip.
+-- The same numbers as `anqi report`'s tables/xq_flips.csv (analysis/src/games/xiangqi/report.rs): key
+-- columns, then counts (they add up over parts of the data), then what derives from them, each
+-- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
+-- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
+-- reads: xiangqi_flips
+SELECT preset, flip, COUNT(*) AS games
+FROM xiangqi_flips
+GROUP BY preset, flip
+ORDER BY preset NULLS FIRST, flip NULLS FIRST
