@@ -34,21 +34,51 @@ TABLES = [
 
 SCHEMA_VERSION = 1
 
+# The order of the report's tables (its page shows them so): every game's, then each game's
+# own. analysis/tests/sql.rs checks it against `anqi report`'s stats.json.
+REPORT_ORDER = [
+    "by_preset", "by_variant", "by_seat", "by_side", "length", "endings", "overview",
+    "first_square", "first_piece", "first_pair", "flips_adjacent", "margin", "bonus",
+    "settlement", "banqi_overview",
+    "tk_claim_rank", "tk_claim_order", "tk_points", "tk_captured",
+    "lz_by_mode", "lz_by_first_side", "lz_flag_taken_by",
+    "xq_flips", "xq_flip_results",
+]
+
 
 def statements():
-    """Every SQL file: its table name, the views it reads, its text."""
+    """Every SQL file: its table's name, what its header says (`-- reads:`, `-- title:`,
+    `-- keys:`, `-- counts:`, `-- derived:`), its text."""
     found = []
     for name in sorted(os.listdir(SQL_DIR)):
         if not name.endswith(".sql"):
             continue
         with open(os.path.join(SQL_DIR, name), encoding="utf-8") as f:
             text = f.read()
-        reads = []
+        header = {"reads": "", "title": "", "keys": "", "counts": "", "derived": ""}
         for line in text.splitlines():
-            if line.startswith("-- reads:"):
-                reads = [t.strip() for t in line[len("-- reads:"):].split(",")]
-        found.append((name[: -len(".sql")], reads, text))
+            for field in header:
+                if line.startswith(f"-- {field}:"):
+                    header[field] = line[len(f"-- {field}:"):].strip()
+        found.append((name[: -len(".sql")], header, text))
     return found
+
+
+def names(text):
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def derived(text):
+    """`rate win wins finished; mean score score_sum finished` as the report's stats.json
+    gives its derived columns."""
+    out = []
+    for item in filter(None, (i.strip() for i in text.split(";"))):
+        kind, name, a, n = item.split()
+        if kind == "rate":
+            out.append({"kind": "rate", "name": name, "k": a, "n": n})
+        else:
+            out.append({"kind": "mean", "name": name, "sum": a, "n": n})
+    return out
 
 
 def joined(base, table):
@@ -137,25 +167,57 @@ def text(value):
     return str(value)
 
 
-def run(engine, base, out):
+def run(engine, base, out, settings):
     available = {t for t in TABLES if engine.view(base, t)}
     if "games" not in available:
         raise SystemExit(f"anqi_sql: {base} has no games table (not an anqi dataset?)")
     tables = []
     os.makedirs(os.path.join(out, "tables"), exist_ok=True)
-    for name, reads, sql in statements():
-        if not set(reads) <= available:
+    for name, header, sql in statements():
+        if not set(names(header["reads"])) <= available:
             continue
         columns, rows = engine.query(sql)
-        rows = [[plain(v) for v in row] for row in rows]
+        keys = names(header["keys"])
+        # As the report's stats.json has them: key values as text, the rest as numbers.
+        rows = [
+            [(None if v is None else text(plain(v))) if i < len(keys) else plain(v) for i, v in enumerate(row)]
+            for row in rows
+        ]
         with open(os.path.join(out, "tables", name + ".csv"), "w", newline="", encoding="utf-8") as f:
             writer = csv.writer(f, lineterminator="\n")
             writer.writerow(columns)
             for row in rows:
                 writer.writerow([text(v) for v in row])
-        tables.append({"name": name, "columns": columns, "rows": rows})
+        tables.append(
+            {
+                "name": name,
+                "title": header["title"],
+                "columns": columns,
+                "rows": rows,
+                "keys": keys,
+                "counts": names(header["counts"]),
+                "derived": derived(header["derived"]),
+            }
+        )
+    tables.sort(key=lambda t: REPORT_ORDER.index(t["name"]) if t["name"] in REPORT_ORDER else len(REPORT_ORDER))
+    # The report's summary, from the tables and the dataset.
+    overview = next(t for t in tables if t["name"] == "overview")
+    games = sum(row[2] for row in overview["rows"])
+    presets = sorted({f"{row[0]}/{row[1]}" for row in overview["rows"]})
+    flips = engine.query("SELECT COUNT(*) FROM banqi_flips")[1][0][0] if "banqi_flips" in available else 0
+    summary = {
+        "games": games,
+        "flips": plain(flips),
+        "rejected": 0,
+        "rejected_listed": 0,
+        "presets": presets,
+        "stake": settings.stake,
+        "bonus_per_point": settings.bonus,
+        "flip_depth": 2,
+    }
+    stats = {"summary": summary, "tables": tables, "rejected": [], "schema_version": SCHEMA_VERSION}
     with open(os.path.join(out, "stats.json"), "w", encoding="utf-8") as f:
-        json.dump({"schema_version": SCHEMA_VERSION, "tables": tables}, f, indent=2, ensure_ascii=False)
+        json.dump(stats, f, indent=2, ensure_ascii=False)
     return len(tables)
 
 
@@ -165,10 +227,12 @@ def main(argv=None):
     parser.add_argument("-o", "--output", required=True, help="where tables/ and stats.json go")
     parser.add_argument("--engine", choices=["duckdb", "spark"], default="duckdb")
     parser.add_argument("--master", help="Spark's master (local[*], spark://…, yarn); spark-submit's own when absent")
+    parser.add_argument("--stake", type=int, default=100, help="the stake S the export settled with (the summary's)")
+    parser.add_argument("--bonus", type=int, default=5, help="the points bonus B the export settled with (the summary's)")
     args = parser.parse_args(argv)
     engine = DuckDB() if args.engine == "duckdb" else Spark(args.master)
     try:
-        count = run(engine, args.dataset, args.output)
+        count = run(engine, args.dataset, args.output, args)
     finally:
         if isinstance(engine, Spark):
             engine.stop()

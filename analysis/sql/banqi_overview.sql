@@ -4,6 +4,10 @@
 -- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
 -- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
 -- reads: banqi_games
+-- title: Banqi per preset: 門棋加倍 (doubled), and 和棋續盤 (decided games that carried draws), with 95% intervals; the mean margin and settlement of decided games
+-- keys: preset
+-- counts: games, doubled, decided, carried, margin_sum, settlement_sum
+-- derived: rate doubled doubled games; rate carried carried decided; mean mean_margin margin_sum decided; mean mean_settlement settlement_sum decided
 WITH counts AS (
   SELECT preset,
     COUNT(*) AS games,

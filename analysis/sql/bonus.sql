@@ -4,6 +4,9 @@
 -- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
 -- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
 -- reads: banqi_games
+-- title: Points bonus paid (max(0, margin) × B), decided games
+-- keys: preset, bonus
+-- counts: games
 SELECT preset, bonus, COUNT(*) AS games
 FROM banqi_games
 WHERE margin IS NOT NULL

@@ -4,6 +4,10 @@
 -- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
 -- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
 -- reads: seats
+-- title: Results by seat: first, second (and third) mover (each seat: wins, draws, losses; rates of finished games with 95% Wilson intervals)
+-- keys: game, preset, seat
+-- counts: games, finished, wins, draws, losses, score_sum
+-- derived: rate win wins finished; rate draw draws finished; rate loss losses finished; mean score score_sum finished
 WITH counts AS (
   SELECT game, preset, seat,
     COUNT(*) AS games,

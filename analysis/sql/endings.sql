@@ -4,6 +4,9 @@
 -- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
 -- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
 -- reads: games
+-- title: How games end
+-- keys: game, preset, reason, outcome
+-- counts: games
 SELECT game, preset,
   COALESCE(reason, 'unfinished') AS reason,
   COALESCE(outcome, 'ongoing') AS outcome,

@@ -4,6 +4,10 @@
 -- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
 -- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
 -- reads: banqi_games
+-- title: Flip opening: player 1's results by both players' first flips (player 1: wins, draws, losses; rates of finished games with 95% Wilson intervals)
+-- keys: preset, first_piece, second_piece
+-- counts: games, finished, wins, draws, losses, score_sum
+-- derived: rate win wins finished; rate draw draws finished; rate loss losses finished; mean score score_sum finished
 WITH counts AS (
   SELECT preset, first_piece, second_piece,
     COUNT(*) AS games,

@@ -4,6 +4,9 @@
 -- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
 -- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
 -- reads: games
+-- title: Game length in plies (bins of 20: plies_from … plies_from + 19)
+-- keys: game, preset, plies_from
+-- counts: games
 SELECT game, preset, CAST(FLOOR(plies / 20.0E0) AS BIGINT) * 20 AS plies_from, COUNT(*) AS games
 FROM games
 GROUP BY game, preset, CAST(FLOOR(plies / 20.0E0) AS BIGINT) * 20

@@ -4,6 +4,9 @@
 -- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
 -- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
 -- reads: luzhanqi_games
+-- title: Luzhanqi: which piece took the flag (captured it in open and dark games, carried it home in flip games)
+-- keys: mode, reason, flag_taken_by
+-- counts: games
 SELECT mode, reason, flag_taken_by, COUNT(*) AS games
 FROM luzhanqi_games
 WHERE flag_taken_by IS NOT NULL

@@ -4,6 +4,10 @@
 -- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
 -- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
 -- reads: games
+-- title: Per game and preset: games, how many finished, game length
+-- keys: game, preset
+-- counts: games, finished, plies_sum, max_plies
+-- derived: rate finished finished games; mean mean_plies plies_sum games
 WITH counts AS (
   SELECT game, preset,
     COUNT(*) AS games,

@@ -4,6 +4,9 @@
 -- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
 -- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
 -- reads: banqi_games
+-- title: Coins settled ((S + bonus) × double + carry), decided games
+-- keys: preset, settlement
+-- counts: games
 SELECT preset, settlement, COUNT(*) AS games
 FROM banqi_games
 WHERE margin IS NOT NULL

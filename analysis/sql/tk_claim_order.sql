@@ -4,6 +4,9 @@
 -- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
 -- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
 -- reads: three_kingdoms_games
+-- title: Three Kingdoms: games by the order the factions were claimed, and the faction alone in first place (null: a shared first place or unfinished)
+-- keys: preset, claim_order, winner_faction
+-- counts: games
 SELECT preset, claim_order, winner_faction, COUNT(*) AS games
 FROM three_kingdoms_games
 WHERE claim_order IS NOT NULL

@@ -4,6 +4,10 @@
 -- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
 -- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
 -- reads: three_kingdoms_seats
+-- title: Three Kingdoms: results by the order a seat got its faction (1 claimed first, 3 was given the last) (each seat: wins, draws, losses; rates of finished games with 95% Wilson intervals)
+-- keys: preset, claim_rank
+-- counts: games, finished, wins, draws, losses, score_sum
+-- derived: rate win wins finished; rate draw draws finished; rate loss losses finished; mean score score_sum finished
 WITH counts AS (
   SELECT preset, claim_rank,
     COUNT(*) AS games,

@@ -4,6 +4,9 @@
 -- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
 -- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
 -- reads: three_kingdoms_seats
+-- title: Three Kingdoms: each seat's points (its faction's points − lost + captured) by place, per ending (preset), finished games
+-- keys: preset, place, points
+-- counts: games
 SELECT preset, place, points, COUNT(*) AS games
 FROM three_kingdoms_seats
 WHERE place IS NOT NULL

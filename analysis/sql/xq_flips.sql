@@ -4,6 +4,9 @@
 -- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
 -- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
 -- reads: xiangqi_flips
+-- title: Third-generation xiangqi: games in which a side made each kind of flip (soldier:R an effective soldier flip to a chariot, wrong_soldier:N one on a wrong point, transform:Z a transformation, double_flip …)
+-- keys: preset, flip
+-- counts: games
 SELECT preset, flip, COUNT(*) AS games
 FROM xiangqi_flips
 GROUP BY preset, flip

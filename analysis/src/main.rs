@@ -165,6 +165,11 @@ enum Command {
         /// Merge reports (their stats.json and data/) instead of reading game logs.
         #[arg(long)]
         merge: bool,
+        /// The inputs are statistics already counted: the output of analysis/spark/anqi_sql.py
+        /// (Spark or DuckDB; its stats.json), or reports. Draws the report from them (merged,
+        /// when there are several): the same page, charts and CSVs.
+        #[arg(long, conflicts_with = "merge")]
+        from_tables: bool,
         /// The report directory (created; its data/ is rebuilt).
         #[arg(long, short, default_value = "report")]
         output: PathBuf,
@@ -279,6 +284,7 @@ fn main() -> ExitCode {
         Command::Report {
             inputs,
             merge,
+            from_tables,
             output,
             stake,
             bonus,
@@ -286,7 +292,8 @@ fn main() -> ExitCode {
         } => report::run(&report::Options {
             inputs,
             output,
-            merge,
+            // Counted tables make a report as reports' tables merge: the same reading.
+            merge: merge || from_tables,
             parts: games::PartOptions {
                 table: records::core::Table {
                     stake,

@@ -203,6 +203,32 @@ fn spark_and_duckdb_equal_the_polars_report() {
         results("duckdb", &part1, "part1"),
         results("duckdb", &part2, "part2"),
     );
+    // The report drawn from Spark's tables: the same summary and tables, in the same order,
+    // as the Polars report's (its page and charts are drawn from them).
+    let drawn = dir.join("report-from-spark");
+    let (code, text) = anqi(&[
+        "report",
+        "--from-tables",
+        spark.to_str().unwrap(),
+        "-o",
+        drawn.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(drawn.join("index.html").exists());
+    let stats = |dir: &Path| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join("stats.json")).unwrap()).unwrap()
+    };
+    let (polars_stats, drawn_stats) = (stats(&report), stats(&drawn));
+    assert_eq!(drawn_stats["summary"], polars_stats["summary"]);
+    let order = |s: &Value| -> Vec<Value> {
+        s["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].clone())
+            .collect()
+    };
+    assert_eq!(order(&drawn_stats), order(&polars_stats));
     let tables = report_tables(&report);
     let sql = sql_tables();
     // Every table of the report has its SQL, and every SQL file is a table of the report.
