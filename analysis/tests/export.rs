@@ -297,3 +297,44 @@ fn bad_shares_and_other_schemas_are_refused_and_invalid_records_listed() {
     assert_eq!(code, 2, "{text}");
     assert!(text.contains("schema version 99"), "{text}");
 }
+
+/// A record store is an input too: its games exported whole, and in two shares, are the same
+/// rows (each game's source names the store and its id).
+#[test]
+fn a_record_store_exports_in_shares() {
+    let dir = temp_dir("store");
+    let logs = logs(&dir);
+    let db = dir.join("anqi.db");
+    let (code, text) = anqi(&[
+        "import",
+        logs.to_str().unwrap(),
+        "--database",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{text}");
+    let store = format!("sqlite:{}", db.display());
+    let whole = dir.join("whole");
+    let (code, text) = anqi(&["export", &store, "-o", whole.to_str().unwrap()]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("390 games exported"), "{text}");
+    let shared = dir.join("shared");
+    for k in ["1/2", "2/2"] {
+        let (code, text) = anqi(&[
+            "export",
+            &store,
+            "-o",
+            shared.to_str().unwrap(),
+            "--part",
+            k,
+        ]);
+        assert_eq!(code, 0, "{text}");
+    }
+    let whole_rows = rows(&whole);
+    assert_eq!(whole_rows, rows(&shared));
+    assert!(
+        whole_rows
+            .iter()
+            .any(|r| r.starts_with("games ") && r.contains("anqi.db#")),
+        "a game's source names the store"
+    );
+}
