@@ -298,43 +298,67 @@ fn bad_shares_and_other_schemas_are_refused_and_invalid_records_listed() {
     assert!(text.contains("schema version 99"), "{text}");
 }
 
-/// A record store is an input too: its games exported whole, and in two shares, are the same
-/// rows (each game's source names the store and its id).
+/// A record store is an input too, on either backend: its games exported whole, and in two
+/// shares, are the same rows; each game's source names the store and the game's id, never the
+/// database's password.
 #[test]
 fn a_record_store_exports_in_shares() {
     let dir = temp_dir("store");
     let logs = logs(&dir);
-    let db = dir.join("anqi.db");
-    let (code, text) = anqi(&[
-        "import",
-        logs.to_str().unwrap(),
-        "--database",
-        db.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{text}");
-    let store = format!("sqlite:{}", db.display());
-    let whole = dir.join("whole");
-    let (code, text) = anqi(&["export", &store, "-o", whole.to_str().unwrap()]);
-    assert_eq!(code, 0, "{text}");
-    assert!(text.contains("390 games exported"), "{text}");
-    let shared = dir.join("shared");
-    for k in ["1/2", "2/2"] {
-        let (code, text) = anqi(&[
-            "export",
-            &store,
-            "-o",
-            shared.to_str().unwrap(),
-            "--part",
-            k,
-        ]);
+    for url in records::store::test_databases(&dir, "export_store") {
+        let (code, text) = anqi(&["import", logs.to_str().unwrap(), "--database", &url]);
         assert_eq!(code, 0, "{text}");
-    }
-    let whole_rows = rows(&whole);
-    assert_eq!(whole_rows, rows(&shared));
-    assert!(
-        whole_rows
+        let input = if url.starts_with("postgres") {
+            url.clone()
+        } else {
+            format!("sqlite:{url}")
+        };
+        let backend = if url.starts_with("postgres") {
+            "pg"
+        } else {
+            "sqlite"
+        };
+        let whole = dir.join(format!("{backend}-whole"));
+        let (code, text) = anqi(&["export", &input, "-o", whole.to_str().unwrap()]);
+        assert_eq!(code, 0, "{text}");
+        assert!(text.contains("390 games exported"), "{text}");
+        let shared = dir.join(format!("{backend}-shared"));
+        for k in ["1/2", "2/2"] {
+            let (code, text) = anqi(&[
+                "export",
+                &input,
+                "-o",
+                shared.to_str().unwrap(),
+                "--part",
+                k,
+            ]);
+            assert_eq!(code, 0, "{text}");
+        }
+        let whole_rows = rows(&whole);
+        assert_eq!(whole_rows, rows(&shared), "{backend}");
+        let sources: Vec<&String> = whole_rows
             .iter()
-            .any(|r| r.starts_with("games ") && r.contains("anqi.db#")),
-        "a game's source names the store"
-    );
+            .filter(|r| r.starts_with("games "))
+            .collect();
+        assert_eq!(sources.len(), 390);
+        if let Some((_, password)) = url
+            .strip_prefix("postgres://")
+            .and_then(|rest| rest.split_once('@'))
+            .and_then(|(user, _)| user.split_once(':'))
+        {
+            assert!(
+                sources
+                    .iter()
+                    .all(|r| r.contains(":***@") && !r.contains(&format!(":{password}@"))),
+                "{}",
+                sources[0]
+            );
+        } else {
+            assert!(
+                sources.iter().all(|r| r.contains("export_store.db#")),
+                "{}",
+                sources[0]
+            );
+        }
+    }
 }

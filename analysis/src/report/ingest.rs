@@ -159,6 +159,8 @@ pub fn ingest(
         match input {
             Input::Store(url) => {
                 let store = records::store::Store::open(url).map_err(|e| e.to_string())?;
+                // A game's source names the store, never its password (the data is shared).
+                let name = records::store::redact(url);
                 let mut after = 0;
                 loop {
                     let page = store.records(after, 10_000).map_err(|e| e.to_string())?;
@@ -166,7 +168,7 @@ pub fn ingest(
                     after = last.0;
                     for (id, source, record) in page {
                         state.push(
-                            format!("{url}#{id} ({source})"),
+                            format!("{name}#{id} ({source})"),
                             Pending::Record(Box::new(record)),
                             bar,
                         )?;

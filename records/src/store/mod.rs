@@ -450,7 +450,7 @@ pub fn now_rfc3339() -> String {
 }
 
 /// A URL without its password, for messages.
-fn redact(url: &str) -> String {
+pub fn redact(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
         (Some(scheme), Some(at)) if at > scheme => {
             let userinfo = &url[scheme + 3..at];
