@@ -6,6 +6,10 @@ does: the same tables, the same numbers (analysis/tests/sql.rs checks it).
     python analysis/spark/anqi_sql.py --engine spark --master local[*] DATASET -o OUT
     spark-submit analysis/spark/anqi_sql.py --engine spark s3a://bucket/anqi/ -o OUT
 
+The tables' SQL calls four functions (rate_of, wilson_low, wilson_high, mean_of: the report's
+rates, 95% Wilson intervals and means) that analysis/sql/functions/<engine>.sql defines first,
+as DuckDB macros or Spark SQL functions: the only SQL that differs between the engines.
+
 Each of the dataset's tables (a folder of Parquet parts in hive layout, docs/analysis.md, "The
 data contract") is a view of its folder's name; each SQL file reads the views its `-- reads:`
 line names, and is skipped when one is absent (no Banqi game: no Banqi table).
@@ -81,6 +85,14 @@ def derived(text):
     return out
 
 
+def define_functions(engine, name):
+    """Runs analysis/sql/functions/<name>.sql, statement by statement."""
+    with open(os.path.join(SQL_DIR, "functions", name + ".sql"), encoding="utf-8") as f:
+        text = "\n".join(line for line in f.read().splitlines() if not line.startswith("--"))
+    for statement in filter(None, (s.strip() for s in text.split(";"))):
+        engine.execute(statement)
+
+
 def joined(base, table):
     return base.rstrip("/") + "/" + table
 
@@ -90,6 +102,10 @@ class DuckDB:
         import duckdb
 
         self.db = duckdb.connect()
+        define_functions(self, "duckdb")
+
+    def execute(self, sql):
+        self.db.execute(sql)
 
     def view(self, base, table):
         """Makes `table` a view of its folder; False when the dataset has no such table."""
@@ -129,6 +145,10 @@ class Spark:
             builder = builder.master(master)
         self.spark = builder.getOrCreate()
         self.spark.sparkContext.setLogLevel("ERROR")
+        define_functions(self, "spark")
+
+    def execute(self, sql):
+        self.spark.sql(sql)
 
     def view(self, base, table):
         folder = joined(base, table)

@@ -1,8 +1,8 @@
 -- banqi_overview: Banqi per preset: 門棋加倍 (doubled), and 和棋續盤 (decided games that carried draws); the mean margin and settlement of decided games.
--- The same numbers as `anqi report`'s tables/banqi_overview.csv (analysis/src/games/banqi/report.rs): key
--- columns, then counts (they add up over parts of the data), then what derives from them, each
--- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
--- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
+-- The same numbers as `anqi report`'s tables/banqi_overview.csv (analysis/src/games/banqi/report.rs): key columns, then
+-- counts (they add up over parts of the data), then what derives from them by the functions
+-- of functions/ (rate_of, wilson_low, wilson_high, mean_of). Spark SQL and DuckDB both read
+-- it, over views named after the dataset's folders.
 -- reads: banqi_games
 -- title: Banqi per preset: 門棋加倍 (doubled), and 和棋續盤 (decided games that carried draws), with 95% intervals; the mean margin and settlement of decided games
 -- keys: preset
@@ -18,26 +18,6 @@ WITH counts AS (
     COALESCE(SUM(CAST(settlement AS BIGINT)), 0) AS settlement_sum
   FROM banqi_games
   GROUP BY preset
-),
-n AS (
-  SELECT counts.*, CAST(NULLIF(decided, 0) AS DOUBLE) AS n_decided, CAST(NULLIF(games, 0) AS DOUBLE) AS n_games, 1.959963984540054E0 AS z
-  FROM counts
-),
-p AS (
-  SELECT n.*,
-    doubled / n_games AS p_doubled,
-    1.0E0 + z * z / n_games AS d_doubled,
-    carried / n_decided AS p_carried,
-    1.0E0 + z * z / n_decided AS d_carried
-  FROM n
-),
-w AS (
-  SELECT p.*,
-    (p_doubled + z * z / (2.0E0 * n_games)) / d_doubled AS c_doubled,
-    z * SQRT(p_doubled * (1.0E0 - p_doubled) / n_games + z * z / (4.0E0 * n_games * n_games)) / d_doubled AS h_doubled,
-    (p_carried + z * z / (2.0E0 * n_decided)) / d_carried AS c_carried,
-    z * SQRT(p_carried * (1.0E0 - p_carried) / n_decided + z * z / (4.0E0 * n_decided * n_decided)) / d_carried AS h_carried
-  FROM p
 )
 SELECT
   preset,
@@ -47,13 +27,13 @@ SELECT
   carried,
   margin_sum,
   settlement_sum,
-  COALESCE(ROUND(p_doubled, 4), 0.0E0) AS doubled_rate,
-  COALESCE(ROUND(GREATEST(0.0E0, c_doubled - h_doubled), 4), 0.0E0) AS doubled_low,
-  COALESCE(ROUND(LEAST(1.0E0, c_doubled + h_doubled), 4), 1.0E0) AS doubled_high,
-  COALESCE(ROUND(p_carried, 4), 0.0E0) AS carried_rate,
-  COALESCE(ROUND(GREATEST(0.0E0, c_carried - h_carried), 4), 0.0E0) AS carried_low,
-  COALESCE(ROUND(LEAST(1.0E0, c_carried + h_carried), 4), 1.0E0) AS carried_high,
-  ROUND(margin_sum / n_decided, 4) AS mean_margin,
-  ROUND(settlement_sum / n_decided, 4) AS mean_settlement
-FROM w
+  rate_of(doubled, games) AS doubled_rate,
+  wilson_low(doubled, games) AS doubled_low,
+  wilson_high(doubled, games) AS doubled_high,
+  rate_of(carried, decided) AS carried_rate,
+  wilson_low(carried, decided) AS carried_low,
+  wilson_high(carried, decided) AS carried_high,
+  mean_of(margin_sum, decided) AS mean_margin,
+  mean_of(settlement_sum, decided) AS mean_settlement
+FROM counts
 ORDER BY preset NULLS FIRST

@@ -1,8 +1,8 @@
 -- first_piece: Banqi's flip opening: player 1's results by the piece of the first flip.
--- The same numbers as `anqi report`'s tables/first_piece.csv (analysis/src/games/banqi/report.rs): key
--- columns, then counts (they add up over parts of the data), then what derives from them, each
--- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
--- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
+-- The same numbers as `anqi report`'s tables/first_piece.csv (analysis/src/games/banqi/report.rs): key columns, then
+-- counts (they add up over parts of the data), then what derives from them by the functions
+-- of functions/ (rate_of, wilson_low, wilson_high, mean_of). Spark SQL and DuckDB both read
+-- it, over views named after the dataset's folders.
 -- reads: banqi_games
 -- title: Flip opening: player 1's results by the piece of the first flip (player 1: wins, draws, losses; rates of finished games with 95% Wilson intervals)
 -- keys: preset, first_piece
@@ -19,30 +19,6 @@ WITH counts AS (
   FROM banqi_games
   WHERE first_piece IS NOT NULL
   GROUP BY preset, first_piece
-),
-n AS (
-  SELECT counts.*, CAST(NULLIF(finished, 0) AS DOUBLE) AS n_finished, 1.959963984540054E0 AS z
-  FROM counts
-),
-p AS (
-  SELECT n.*,
-    wins / n_finished AS p_win,
-    1.0E0 + z * z / n_finished AS d_win,
-    draws / n_finished AS p_draw,
-    1.0E0 + z * z / n_finished AS d_draw,
-    losses / n_finished AS p_loss,
-    1.0E0 + z * z / n_finished AS d_loss
-  FROM n
-),
-w AS (
-  SELECT p.*,
-    (p_win + z * z / (2.0E0 * n_finished)) / d_win AS c_win,
-    z * SQRT(p_win * (1.0E0 - p_win) / n_finished + z * z / (4.0E0 * n_finished * n_finished)) / d_win AS h_win,
-    (p_draw + z * z / (2.0E0 * n_finished)) / d_draw AS c_draw,
-    z * SQRT(p_draw * (1.0E0 - p_draw) / n_finished + z * z / (4.0E0 * n_finished * n_finished)) / d_draw AS h_draw,
-    (p_loss + z * z / (2.0E0 * n_finished)) / d_loss AS c_loss,
-    z * SQRT(p_loss * (1.0E0 - p_loss) / n_finished + z * z / (4.0E0 * n_finished * n_finished)) / d_loss AS h_loss
-  FROM p
 )
 SELECT
   preset,
@@ -53,15 +29,15 @@ SELECT
   draws,
   losses,
   ROUND(score_sum, 4) AS score_sum,
-  COALESCE(ROUND(p_win, 4), 0.0E0) AS win_rate,
-  COALESCE(ROUND(GREATEST(0.0E0, c_win - h_win), 4), 0.0E0) AS win_low,
-  COALESCE(ROUND(LEAST(1.0E0, c_win + h_win), 4), 1.0E0) AS win_high,
-  COALESCE(ROUND(p_draw, 4), 0.0E0) AS draw_rate,
-  COALESCE(ROUND(GREATEST(0.0E0, c_draw - h_draw), 4), 0.0E0) AS draw_low,
-  COALESCE(ROUND(LEAST(1.0E0, c_draw + h_draw), 4), 1.0E0) AS draw_high,
-  COALESCE(ROUND(p_loss, 4), 0.0E0) AS loss_rate,
-  COALESCE(ROUND(GREATEST(0.0E0, c_loss - h_loss), 4), 0.0E0) AS loss_low,
-  COALESCE(ROUND(LEAST(1.0E0, c_loss + h_loss), 4), 1.0E0) AS loss_high,
-  ROUND(score_sum / n_finished, 4) AS score
-FROM w
+  rate_of(wins, finished) AS win_rate,
+  wilson_low(wins, finished) AS win_low,
+  wilson_high(wins, finished) AS win_high,
+  rate_of(draws, finished) AS draw_rate,
+  wilson_low(draws, finished) AS draw_low,
+  wilson_high(draws, finished) AS draw_high,
+  rate_of(losses, finished) AS loss_rate,
+  wilson_low(losses, finished) AS loss_low,
+  wilson_high(losses, finished) AS loss_high,
+  mean_of(score_sum, finished) AS score
+FROM counts
 ORDER BY preset NULLS FIRST, first_piece NULLS FIRST

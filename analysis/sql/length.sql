@@ -1,8 +1,8 @@
 -- length: game length in plies, in bins of 20 (plies_from … plies_from + 19).
--- The same numbers as `anqi report`'s tables/length.csv (analysis/src/report/stats.rs): key
--- columns, then counts (they add up over parts of the data), then what derives from them, each
--- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
--- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
+-- The same numbers as `anqi report`'s tables/length.csv (analysis/src/report/stats.rs): key columns, then
+-- counts (they add up over parts of the data), then what derives from them by the functions
+-- of functions/ (rate_of, wilson_low, wilson_high, mean_of). Spark SQL and DuckDB both read
+-- it, over views named after the dataset's folders.
 -- reads: games
 -- title: Game length in plies (bins of 20: plies_from … plies_from + 19)
 -- keys: game, preset, plies_from

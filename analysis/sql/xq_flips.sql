@@ -1,8 +1,8 @@
 -- xq_flips: Third-generation xiangqi: games in which a side made each kind of flip.
--- The same numbers as `anqi report`'s tables/xq_flips.csv (analysis/src/games/xiangqi/report.rs): key
--- columns, then counts (they add up over parts of the data), then what derives from them, each
--- rate with its 95% Wilson interval (z = 1.959963984540054), everything rounded to 4 places.
--- Spark SQL and DuckDB both read it, over views named after the dataset's folders.
+-- The same numbers as `anqi report`'s tables/xq_flips.csv (analysis/src/games/xiangqi/report.rs): key columns, then
+-- counts (they add up over parts of the data), then what derives from them by the functions
+-- of functions/ (rate_of, wilson_low, wilson_high, mean_of). Spark SQL and DuckDB both read
+-- it, over views named after the dataset's folders.
 -- reads: xiangqi_flips
 -- title: Third-generation xiangqi: games in which a side made each kind of flip (soldier:R an effective soldier flip to a chariot, wrong_soldier:N one on a wrong point, transform:Z a transformation, double_flip …)
 -- keys: preset, flip
