@@ -42,15 +42,7 @@ fn export(options: &Options) -> Result<(String, usize), String> {
     check_schema(out)?;
     let run = run_name(options.share);
     let inputs: Vec<Input> = options.inputs.iter().map(|i| Input::parse(i)).collect();
-    let files: Vec<PathBuf> = inputs
-        .iter()
-        .filter_map(|i| match i {
-            Input::Files(path) => crate::inputs::files(std::slice::from_ref(path)).ok(),
-            Input::Store(_) => None,
-        })
-        .flatten()
-        .collect();
-    let bar = crate::inputs::progress(crate::inputs::size(&files), "exporting");
+    let bar = Input::progress(&inputs, "exporting");
     let plan = Plan {
         count: false,
         names: format!("{run}-"),

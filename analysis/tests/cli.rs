@@ -3,16 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn anqi(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_anqi"))
-        .args(args)
-        .output()
-        .expect("run anqi");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap(),
-    )
-}
+mod tool;
+use tool::anqi;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("anqi-cli-{name}"));

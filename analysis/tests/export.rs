@@ -2,21 +2,12 @@
 //! files; every Parquet part checked against the data contract (`schema.json`) and the docs.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use polars::prelude::*;
 use serde_json::Value;
 
-fn anqi(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_anqi"))
-        .args(args)
-        .output()
-        .expect("run anqi");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap(),
-    )
-}
+mod tool;
+use tool::anqi;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("anqi-export-{name}"));
@@ -27,28 +18,21 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// Games of every game, Banqi between several pairs of players and under two presets.
 fn logs(dir: &Path) -> PathBuf {
-    let logs = dir.join("logs");
-    std::fs::create_dir_all(&logs).unwrap();
-    let runs: [&[&str]; 6] = [
-        &["--games", "120", "--seed", "1"],
-        &["--games", "120", "--seed", "2", "--bot", "random,greedy"],
+    tool::simulated_logs(
+        dir,
         &[
-            "--games", "80", "--seed", "3", "--preset", "taiwan", "--bot", "greedy",
+            &["--games", "120", "--seed", "1"],
+            &["--games", "120", "--seed", "2", "--bot", "random,greedy"],
+            &[
+                "--games", "80", "--seed", "3", "--preset", "taiwan", "--bot", "greedy",
+            ],
+            &["--games", "30", "--seed", "4", "--game", "three-kingdoms"],
+            &[
+                "--games", "20", "--seed", "5", "--game", "luzhanqi", "--mode", "dark",
+            ],
+            &["--games", "20", "--seed", "6", "--game", "xiangqi-3g"],
         ],
-        &["--games", "30", "--seed", "4", "--game", "three-kingdoms"],
-        &[
-            "--games", "20", "--seed", "5", "--game", "luzhanqi", "--mode", "dark",
-        ],
-        &["--games", "20", "--seed", "6", "--game", "xiangqi-3g"],
-    ];
-    for (i, run) in runs.iter().enumerate() {
-        let out = logs.join(format!("{i}.jsonl"));
-        let mut args = vec!["simulate", "-o", out.to_str().unwrap()];
-        args.extend_from_slice(run);
-        let (code, text) = anqi(&args);
-        assert_eq!(code, 0, "{text}");
-    }
-    logs
+    )
 }
 
 /// Every Parquet part under `dir`, recursively.

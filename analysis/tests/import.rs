@@ -25,17 +25,8 @@ fn corpus() -> Vec<Record> {
         .collect()
 }
 
-fn anqi(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_anqi"))
-        .args(args)
-        .env_remove("DATABASE_URL")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap(),
-    )
-}
+mod tool;
+use tool::anqi;
 
 #[test]
 fn imports_report_invalid_records_and_are_idempotent() {

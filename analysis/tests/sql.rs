@@ -13,16 +13,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
-fn anqi(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_anqi"))
-        .args(args)
-        .output()
-        .expect("run anqi");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap(),
-    )
-}
+mod tool;
+use tool::anqi;
 
 fn python() -> String {
     std::env::var("ANQI_PYTHON").unwrap_or_else(|_| "python3".to_owned())
@@ -138,48 +130,42 @@ fn spark_and_duckdb_equal_the_polars_report() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-sql");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let logs = dir.join("logs");
-    std::fs::create_dir_all(&logs).unwrap();
     // Shares go by players: these pairs (bots' names) fall in both shares of two.
-    let runs: [&[&str]; 8] = [
-        &["--games", "800", "--seed", "1"],
-        &["--games", "800", "--seed", "2", "--bot", "random,greedy"],
+    let logs = tool::simulated_logs(
+        &dir,
         &[
-            "--games", "600", "--seed", "3", "--preset", "taiwan", "--bot", "greedy",
+            &["--games", "800", "--seed", "1"],
+            &["--games", "800", "--seed", "2", "--bot", "random,greedy"],
+            &[
+                "--games", "600", "--seed", "3", "--preset", "taiwan", "--bot", "greedy",
+            ],
+            &[
+                "--games",
+                "400",
+                "--seed",
+                "4",
+                "--preset",
+                "taiwan",
+                "--bot",
+                "random,search",
+            ],
+            &["--games", "300", "--seed", "5", "--game", "three-kingdoms"],
+            &[
+                "--games",
+                "300",
+                "--seed",
+                "8",
+                "--game",
+                "three-kingdoms",
+                "--bot",
+                "greedy,random,random",
+            ],
+            &[
+                "--games", "400", "--seed", "6", "--game", "luzhanqi", "--mode", "dark",
+            ],
+            &["--games", "400", "--seed", "7", "--game", "xiangqi-3g"],
         ],
-        &[
-            "--games",
-            "400",
-            "--seed",
-            "4",
-            "--preset",
-            "taiwan",
-            "--bot",
-            "random,search",
-        ],
-        &["--games", "300", "--seed", "5", "--game", "three-kingdoms"],
-        &[
-            "--games",
-            "300",
-            "--seed",
-            "8",
-            "--game",
-            "three-kingdoms",
-            "--bot",
-            "greedy,random,random",
-        ],
-        &[
-            "--games", "400", "--seed", "6", "--game", "luzhanqi", "--mode", "dark",
-        ],
-        &["--games", "400", "--seed", "7", "--game", "xiangqi-3g"],
-    ];
-    for (i, run) in runs.iter().enumerate() {
-        let out = logs.join(format!("{i}.jsonl"));
-        let mut args = vec!["simulate", "-o", out.to_str().unwrap()];
-        args.extend_from_slice(run);
-        let (code, text) = anqi(&args);
-        assert_eq!(code, 0, "{text}");
-    }
+    );
     let logs = logs.to_str().unwrap();
     let report = dir.join("report");
     let (code, text) = anqi(&["report", logs, "-o", report.to_str().unwrap()]);

@@ -23,6 +23,19 @@ pub enum Input {
 }
 
 impl Input {
+    /// A progress bar over the bytes of every file among `inputs` (a store adds none).
+    pub fn progress(inputs: &[Input], label: &str) -> ProgressBar {
+        let files: Vec<PathBuf> = inputs
+            .iter()
+            .filter_map(|i| match i {
+                Input::Files(path) => inputs::files(std::slice::from_ref(path)).ok(),
+                Input::Store(_) => None,
+            })
+            .flatten()
+            .collect();
+        inputs::progress(inputs::size(&files), label)
+    }
+
     pub fn parse(arg: &str) -> Input {
         if arg.starts_with("postgres://") || arg.starts_with("postgresql://") {
             Input::Store(arg.to_owned())

@@ -66,15 +66,7 @@ fn build(options: &Options) -> Result<String, String> {
     }
     std::fs::create_dir_all(&data).map_err(|e| format!("{}: {e}", data.display()))?;
     let inputs: Vec<Input> = options.inputs.iter().map(|i| Input::parse(i)).collect();
-    let files: Vec<std::path::PathBuf> = inputs
-        .iter()
-        .filter_map(|i| match i {
-            Input::Files(path) => crate::inputs::files(std::slice::from_ref(path)).ok(),
-            Input::Store(_) => None,
-        })
-        .flatten()
-        .collect();
-    let bar = crate::inputs::progress(crate::inputs::size(&files), "replaying");
+    let bar = Input::progress(&inputs, "replaying");
     let plan = ingest::Plan {
         count: true,
         ..ingest::Plan::default()
