@@ -6,7 +6,7 @@ use actix_web::http::header;
 use records::core::record::Object;
 use serde::de::DeserializeOwned;
 
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemKind};
 
 /// Limits on what a request may send.
 #[derive(Copy, Clone, Debug)]
@@ -38,7 +38,7 @@ impl Limits {
             return Ok(());
         }
         Err(Problem::new(
-            "too-many-plies",
+            ProblemKind::TooManyPlies,
             format!(
                 "the record has {plies} plies; this service replays at most {} in one request \
                  (--max-plies)",
@@ -77,7 +77,7 @@ pub fn json<T: DeserializeOwned>(
     let media = media_type(req);
     if !is_json(&media) {
         return Err(Problem::new(
-            "unsupported-media-type",
+            ProblemKind::UnsupportedMediaType,
             format!(
                 "this endpoint takes application/json, not {}",
                 if media.is_empty() {
@@ -98,7 +98,7 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8], limits: &Limits) -> Result<T
     serde_json::from_slice::<Object<T>>(body)
         .map(|Object(t)| t)
         .map_err(|e| {
-            let mut p = Problem::new("malformed-json", e.to_string());
+            let mut p = Problem::new(ProblemKind::MalformedJson, e.to_string());
             if e.line() > 0 {
                 p.line = Some(e.line());
                 p.column = Some(e.column());
@@ -127,7 +127,7 @@ fn check_depth(body: &[u8], max: usize) -> Result<(), Problem> {
                 depth += 1;
                 if depth > max {
                     return Err(Problem::new(
-                        "json-too-deep",
+                        ProblemKind::JsonTooDeep,
                         format!("the body nests arrays and objects deeper than {max} levels"),
                     ));
                 }

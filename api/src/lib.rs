@@ -15,16 +15,13 @@ use utoipa_swagger_ui::SwaggerUi;
 pub mod body;
 pub mod contract;
 pub mod examples;
-pub mod examples_lz;
-pub mod examples_tk;
-pub mod examples_xq;
+pub mod games;
 pub mod openapi;
 pub mod problem;
 pub mod routes;
-pub mod schemas;
 
 pub use body::Limits;
-pub use problem::Problem;
+pub use problem::{Problem, ProblemKind};
 
 /// What the application runs with.
 #[derive(Clone)]
@@ -99,12 +96,14 @@ pub fn app(
         .app_data(web::Data::new(settings))
         .app_data(web::PayloadConfig::new(limits.max_body))
         .app_data(
-            web::QueryConfig::default()
-                .error_handler(|e, _| Problem::new("bad-parameter", e.to_string()).into()),
+            web::QueryConfig::default().error_handler(|e, _| {
+                Problem::new(ProblemKind::BadParameter, e.to_string()).into()
+            }),
         )
         .app_data(
-            web::PathConfig::default()
-                .error_handler(|e, _| Problem::new("bad-parameter", e.to_string()).into()),
+            web::PathConfig::default().error_handler(|e, _| {
+                Problem::new(ProblemKind::BadParameter, e.to_string()).into()
+            }),
         )
         .wrap(problem::catch_all())
         .configure(routes::configure)

@@ -63,22 +63,24 @@ impl Modify for BearerToken {
 }
 
 /// Each game's examples of the operations that take a game: the `example` an operation
-/// declares is Banqi's; this names it `banqi` and adds the other games' beside it.
+/// declares is the default game's; this names it by that game and adds the other games'
+/// beside it.
 struct GameExamples;
 
 impl Modify for GameExamples {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         use utoipa::openapi::RefOr;
         use utoipa::openapi::example::ExampleBuilder;
+        let default = records::games::GameKind::DEFAULT;
         let named =
             |content: &mut utoipa::openapi::content::Content, game: &str, title: &str, value| {
-                if let Some(banqi) = content.example.take() {
+                if let Some(declared) = content.example.take() {
                     content.examples.insert(
-                        "banqi".into(),
+                        default.name().into(),
                         RefOr::T(
                             ExampleBuilder::new()
-                                .summary("Banqi")
-                                .value(Some(banqi))
+                                .summary(default.title())
+                                .value(Some(declared))
                                 .build(),
                         ),
                     );
@@ -93,19 +95,7 @@ impl Modify for GameExamples {
                     ),
                 );
             };
-        let games = [
-            (
-                "three-kingdoms",
-                "Three Kingdoms Banqi",
-                crate::examples_tk::by_path(),
-            ),
-            ("luzhanqi", "Luzhanqi", crate::examples_lz::by_path()),
-            (
-                "xiangqi-3g",
-                "Third-generation xiangqi",
-                crate::examples_xq::by_path(),
-            ),
-        ];
+        let games = crate::games::examples();
         for (game, title, examples) in games {
             for (path, request, response) in examples {
                 let Some(op) = openapi

@@ -57,202 +57,124 @@ pub struct Problem {
     pub field: Option<String>,
 }
 
-/// The kinds of problem: (name in `type`, title, status, description for `/problems/{name}`).
-pub const KINDS: &[(&str, &str, u16, &str)] = &[
-    (
-        "malformed-json",
-        "Malformed JSON",
-        400,
-        "The body is not valid JSON, or not the JSON this endpoint takes (a missing or unknown field, a wrong type). `line` and `column` point at the spot.",
-    ),
-    (
-        "json-too-deep",
-        "JSON nested too deeply",
-        400,
-        "The body nests arrays and objects deeper than the service accepts (`--max-json-depth`).",
-    ),
-    (
-        "malformed-record",
-        "Malformed record",
-        400,
-        "A TCGA record that does not follow the format; `line` is the line.",
-    ),
-    (
-        "malformed-position",
-        "Malformed position",
-        400,
-        "A position string that does not follow the notation (docs/notation.md).",
-    ),
-    (
-        "malformed-action",
-        "Malformed action",
-        400,
-        "An action that does not follow the notation (`b6(K)`, `a2-a3`, `a2-a3(k)-a4`).",
-    ),
-    (
-        "malformed-layout",
-        "Malformed layout",
-        400,
-        "The hidden truth (`layout`) is not written as the game writes it (Banqi: 32 piece letters, a1 b1 … d8, with exactly the 32 pieces of a set).",
-    ),
-    (
-        "bad-parameter",
-        "Bad parameter",
-        400,
-        "A query or path parameter has a value the endpoint cannot use.",
-    ),
-    (
-        "unauthorized",
-        "Unauthorized",
-        401,
-        "Storing records needs `Authorization: Bearer <token>` with the service's token (`--token`).",
-    ),
-    (
-        "not-found",
-        "Not found",
-        404,
-        "No such endpoint or resource. `GET /v1/openapi.json` lists the endpoints.",
-    ),
-    (
-        "game-not-found",
-        "Game not found",
-        404,
-        "No game with this `game_id` is in the referee's ledger: an unknown id, or a game left unplayed long enough to expire (`--game-expiry`).",
-    ),
-    (
-        "method-not-allowed",
-        "Method not allowed",
-        405,
-        "The endpoint exists but not for this method; the `Allow` header lists the methods it takes.",
-    ),
-    (
-        "ledger-conflict",
-        "Conflicts with the ledger",
-        409,
-        "A request with a token is about the referee's game: it may name a committed ply, and whatever else it states (a record's history, a start, a preset, options, a position) must be the ledger's. `field` names what differs; nothing was applied.",
-    ),
-    (
-        "already-played",
-        "Ply already played",
-        409,
-        "Another action is already committed at the ply the request means: the first action committed at a ply is final. The same action again gets the same answer.",
-    ),
-    (
-        "payload-too-large",
-        "Payload too large",
-        413,
-        "The body is larger than the service accepts (`--max-body`).",
-    ),
-    (
-        "too-many-plies",
-        "Too many plies",
-        413,
-        "A record longer than the service replays in one request (`--max-plies`).",
-    ),
-    (
-        "unsupported-media-type",
-        "Unsupported media type",
-        415,
-        "The body's Content-Type is not one this endpoint takes (JSON: `application/json`; TCGA records: `text/plain`).",
-    ),
-    (
-        "unknown-game",
-        "Unknown game",
-        422,
-        "`game` names no game the service plays; `GET /v1/game-types` lists them.",
-    ),
-    (
-        "invalid-token",
-        "Invalid token",
-        422,
-        "The sealed state (`token`) does not open: it was altered or truncated, it belongs to another game, preset or deal (`game_id`), or it was sealed with a key this service does not have.",
-    ),
-    (
-        "read-only",
-        "Read-only",
-        403,
-        "The service serves its record store read-only (`--read-only`): it stores nothing.",
-    ),
-    (
-        "wrong-seat",
-        "Wrong seat",
-        403,
-        "A seat token (`POST /v1/deal` gives one per seat) acts for its own seat only: not another seat's view, not a move out of its turn.",
-    ),
-    (
-        "unknown-preset",
-        "Unknown preset",
-        422,
-        "The preset is not one of `GET /v1/presets`.",
-    ),
-    (
-        "invalid-ruleset",
-        "Invalid ruleset",
-        422,
-        "The options do not make a valid ruleset.",
-    ),
-    (
-        "invalid-position",
-        "Invalid position",
-        422,
-        "A well-formed position that cannot occur (too many pieces of a kind, covered squares and pool disagree …).",
-    ),
-    (
-        "illegal-action",
-        "Illegal action",
-        422,
-        "The action is well-formed but not legal in the position; `code` is the reason (docs/records.md lists them).",
-    ),
-    (
-        "invalid-record",
-        "Invalid record",
-        422,
-        "The record does not replay: `code`, `ply`, `action` and `position` say where and why.",
-    ),
-    (
-        "not-exportable",
-        "Not exportable",
-        422,
-        "TCGA text exists only for records under plain `tcga` rules.",
-    ),
-    (
-        "settlement-overflow",
-        "Settlement overflow",
-        422,
-        "The stake and bonus are so large that the settlement does not fit in 64 bits.",
-    ),
-    (
-        "store-unavailable",
-        "Record store unavailable",
-        503,
-        "The record store cannot be reached (or the service runs without one); try again later.",
-    ),
-    (
-        "internal",
-        "Internal error",
-        500,
-        "A bug in the service. Please report it with the request.",
-    ),
-];
+/// Declares the kinds of problem: variant = name in `type`, status, title, and the description
+/// `GET /problems/{name}` gives.
+macro_rules! problem_kinds {
+    ($($Kind:ident = $name:literal, $status:literal, $title:literal, $about:literal;)+) => {
+        /// A kind of problem: its `type` (`/problems/<name>`), status and title are fixed by it.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum ProblemKind {
+            $($Kind,)+
+        }
+
+        impl ProblemKind {
+            /// Every kind, in the order `GET /problems` lists them.
+            pub const ALL: &'static [ProblemKind] = &[$(ProblemKind::$Kind,)+];
+
+            /// The name in `type` and `GET /problems/{name}`.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(ProblemKind::$Kind => $name,)+
+                }
+            }
+
+            pub fn title(self) -> &'static str {
+                match self {
+                    $(ProblemKind::$Kind => $title,)+
+                }
+            }
+
+            pub fn status(self) -> u16 {
+                match self {
+                    $(ProblemKind::$Kind => $status,)+
+                }
+            }
+
+            /// What the kind means and what to do about it.
+            pub fn description(self) -> &'static str {
+                match self {
+                    $(ProblemKind::$Kind => $about,)+
+                }
+            }
+
+            /// The kind named `name`, if any.
+            pub fn named(name: &str) -> Option<ProblemKind> {
+                ProblemKind::ALL.iter().copied().find(|k| k.name() == name)
+            }
+        }
+    };
+}
+
+problem_kinds! {
+    MalformedJson = "malformed-json", 400, "Malformed JSON",
+        "The body is not valid JSON, or not the JSON this endpoint takes (a missing or unknown field, a wrong type). `line` and `column` point at the spot.";
+    JsonTooDeep = "json-too-deep", 400, "JSON nested too deeply",
+        "The body nests arrays and objects deeper than the service accepts (`--max-json-depth`).";
+    MalformedRecord = "malformed-record", 400, "Malformed record",
+        "A TCGA record that does not follow the format; `line` is the line.";
+    MalformedPosition = "malformed-position", 400, "Malformed position",
+        "A position string that does not follow the notation (docs/notation.md).";
+    MalformedAction = "malformed-action", 400, "Malformed action",
+        "An action that does not follow the notation (`b6(K)`, `a2-a3`, `a2-a3(k)-a4`).";
+    MalformedLayout = "malformed-layout", 400, "Malformed layout",
+        "The hidden truth (`layout`) is not written as the game writes it (Banqi: 32 piece letters, a1 b1 … d8, with exactly the 32 pieces of a set).";
+    BadParameter = "bad-parameter", 400, "Bad parameter",
+        "A query or path parameter has a value the endpoint cannot use.";
+    Unauthorized = "unauthorized", 401, "Unauthorized",
+        "Storing records needs `Authorization: Bearer <token>` with the service's token (`--token`).";
+    NotFound = "not-found", 404, "Not found",
+        "No such endpoint or resource. `GET /v1/openapi.json` lists the endpoints.";
+    GameNotFound = "game-not-found", 404, "Game not found",
+        "No game with this `game_id` is in the referee's ledger: an unknown id, or a game left unplayed long enough to expire (`--game-expiry`).";
+    MethodNotAllowed = "method-not-allowed", 405, "Method not allowed",
+        "The endpoint exists but not for this method; the `Allow` header lists the methods it takes.";
+    LedgerConflict = "ledger-conflict", 409, "Conflicts with the ledger",
+        "A request with a token is about the referee's game: it may name a committed ply, and whatever else it states (a record's history, a start, a preset, options, a position) must be the ledger's. `field` names what differs; nothing was applied.";
+    AlreadyPlayed = "already-played", 409, "Ply already played",
+        "Another action is already committed at the ply the request means: the first action committed at a ply is final. The same action again gets the same answer.";
+    PayloadTooLarge = "payload-too-large", 413, "Payload too large",
+        "The body is larger than the service accepts (`--max-body`).";
+    TooManyPlies = "too-many-plies", 413, "Too many plies",
+        "A record longer than the service replays in one request (`--max-plies`).";
+    UnsupportedMediaType = "unsupported-media-type", 415, "Unsupported media type",
+        "The body's Content-Type is not one this endpoint takes (JSON: `application/json`; TCGA records: `text/plain`).";
+    UnknownGame = "unknown-game", 422, "Unknown game",
+        "`game` names no game the service plays; `GET /v1/game-types` lists them.";
+    InvalidToken = "invalid-token", 422, "Invalid token",
+        "The sealed state (`token`) does not open: it was altered or truncated, it belongs to another game, preset or deal (`game_id`), or it was sealed with a key this service does not have.";
+    ReadOnly = "read-only", 403, "Read-only",
+        "The service serves its record store read-only (`--read-only`): it stores nothing.";
+    WrongSeat = "wrong-seat", 403, "Wrong seat",
+        "A seat token (`POST /v1/deal` gives one per seat) acts for its own seat only: not another seat's view, not a move out of its turn.";
+    UnknownPreset = "unknown-preset", 422, "Unknown preset",
+        "The preset is not one of `GET /v1/presets`.";
+    InvalidRuleset = "invalid-ruleset", 422, "Invalid ruleset",
+        "The options do not make a valid ruleset.";
+    InvalidPosition = "invalid-position", 422, "Invalid position",
+        "A well-formed position that cannot occur (too many pieces of a kind, covered squares and pool disagree …).";
+    IllegalAction = "illegal-action", 422, "Illegal action",
+        "The action is well-formed but not legal in the position; `code` is the reason (docs/records.md lists them).";
+    InvalidRecord = "invalid-record", 422, "Invalid record",
+        "The record does not replay: `code`, `ply`, `action` and `position` say where and why.";
+    NotExportable = "not-exportable", 422, "Not exportable",
+        "TCGA text exists only for records under plain `tcga` rules.";
+    SettlementOverflow = "settlement-overflow", 422, "Settlement overflow",
+        "The stake and bonus are so large that the settlement does not fit in 64 bits.";
+    StoreUnavailable = "store-unavailable", 503, "Record store unavailable",
+        "The record store cannot be reached (or the service runs without one); try again later.";
+    Internal = "internal", 500, "Internal error",
+        "A bug in the service. Please report it with the request.";
+}
 
 impl Problem {
-    /// A problem of kind `name` (one of [`KINDS`]) with `detail`.
-    pub fn new(name: &str, detail: impl Into<String>) -> Problem {
-        debug_assert!(
-            KINDS.iter().any(|k| k.0 == name),
-            "unknown problem kind {name}"
-        );
-        let (name, title, status, _) = KINDS
-            .iter()
-            .find(|k| k.0 == name)
-            .copied()
-            .unwrap_or(KINDS[KINDS.len() - 1]);
+    /// A problem of `kind` with `detail`.
+    pub fn new(kind: ProblemKind, detail: impl Into<String>) -> Problem {
         Problem {
-            kind: format!("/problems/{name}"),
-            title: title.to_owned(),
-            status,
+            kind: format!("/problems/{}", kind.name()),
+            title: kind.title().to_owned(),
+            status: kind.status(),
             detail: detail.into(),
-            code: name.replace('-', "_"),
+            code: kind.name().replace('-', "_"),
             ply: None,
             action: None,
             position: None,
@@ -285,7 +207,7 @@ impl Problem {
     /// The problem of a record that does not replay.
     pub fn from_replay(error: &ReplayError) -> Problem {
         let detail = error.to_string();
-        let problem = Problem::new("invalid-record", detail).code(error.code());
+        let problem = Problem::new(ProblemKind::InvalidRecord, detail).code(error.code());
         match error {
             ReplayError::IllegalPly {
                 ply,
@@ -306,34 +228,38 @@ impl From<records::referee::RefereeError> for Problem {
         use records::referee::RefereeError as E;
         let detail = error.to_string();
         match error {
-            E::NotFound(_) => Problem::new("game-not-found", detail).field("game_id"),
-            E::Token(_) => Problem::new("invalid-token", detail).field("token"),
-            E::Conflict { field, .. } => Problem::new("ledger-conflict", detail).field(field),
+            E::NotFound(_) => Problem::new(ProblemKind::GameNotFound, detail).field("game_id"),
+            E::Token(_) => Problem::new(ProblemKind::InvalidToken, detail).field("token"),
+            E::Conflict { field, .. } => {
+                Problem::new(ProblemKind::LedgerConflict, detail).field(field)
+            }
             E::AlreadyPlayed { ply, .. } => Problem {
                 ply: Some(ply as usize + 1),
-                ..Problem::new("already-played", detail).field("action")
+                ..Problem::new(ProblemKind::AlreadyPlayed, detail).field("action")
             },
-            E::WrongSeat(_) => Problem::new("wrong-seat", detail).field("token"),
+            E::WrongSeat(_) => Problem::new(ProblemKind::WrongSeat, detail).field("token"),
             E::Illegal {
                 violation,
                 action,
                 position,
                 ..
-            } => Problem::new("illegal-action", detail)
+            } => Problem::new(ProblemKind::IllegalAction, detail)
                 .code(violation.code())
                 .action(action)
                 .position(position),
-            E::MalformedAction(_) => Problem::new("malformed-action", detail).field("action"),
+            E::MalformedAction(_) => {
+                Problem::new(ProblemKind::MalformedAction, detail).field("action")
+            }
             E::Ruleset(e) => crate::routes::ruleset_problem(e),
-            E::Layout(_) => Problem::new("malformed-layout", detail).field("layout"),
-            E::NoSuchSeat(_) => Problem::new("bad-parameter", detail).field("player"),
+            E::Layout(_) => Problem::new(ProblemKind::MalformedLayout, detail).field("layout"),
+            E::NoSuchSeat(_) => Problem::new(ProblemKind::BadParameter, detail).field("player"),
             E::Store(e) => {
                 tracing::error!(error = %e, "referee's ledger");
-                Problem::new("store-unavailable", e.to_string())
+                Problem::new(ProblemKind::StoreUnavailable, e.to_string())
             }
             E::Corrupt(_) => {
                 tracing::error!(error = %detail, "referee's ledger");
-                Problem::new("internal", detail)
+                Problem::new(ProblemKind::Internal, detail)
             }
         }
     }
@@ -361,15 +287,15 @@ impl ResponseError for Problem {
 }
 
 /// The kind of problem for a status actix produced by itself.
-fn kind_for(status: StatusCode) -> &'static str {
+fn kind_for(status: StatusCode) -> ProblemKind {
     match status.as_u16() {
-        401 => "unauthorized",
-        404 => "not-found",
-        405 => "method-not-allowed",
-        413 => "payload-too-large",
-        415 => "unsupported-media-type",
-        400..=499 => "bad-parameter",
-        _ => "internal",
+        401 => ProblemKind::Unauthorized,
+        404 => ProblemKind::NotFound,
+        405 => ProblemKind::MethodNotAllowed,
+        413 => ProblemKind::PayloadTooLarge,
+        415 => ProblemKind::UnsupportedMediaType,
+        400..=499 => ProblemKind::BadParameter,
+        _ => ProblemKind::Internal,
     }
 }
 

@@ -1,11 +1,17 @@
 //! What the batch tool adds to each game of the registry: its bots, how `anqi score` writes
-//! a scored game, and its own part of a report. A new game implements [`Tool`] and adds its
-//! report part to [`Part`].
+//! a scored game, and its own part of a report. A new game implements [`Tool`] in its module
+//! here; [`Part`], [`Books`] and the parts' writing and tables follow from the registry
+//! (`records::for_each_game!`).
 
 use rand::rngs::SmallRng;
 use records::core::{Outcome, Ply, Record, Rules, Scored, Seat};
 
-use crate::report::facts::{Facts, SeatFacts};
+use std::path::Path;
+
+use polars::prelude::PolarsResult;
+
+use crate::report::facts::{Facts, GameFacts, SeatFacts};
+use crate::report::table::Table;
 
 pub mod banqi;
 pub mod luzhanqi;
@@ -36,18 +42,85 @@ pub trait Tool: Rules {
     /// What the report part collects while a record replays.
     type Watch: Default;
     fn watch(watch: &mut Self::Watch, ply: &Ply<Self>);
-    /// The game's own facts of a replayed record.
+    /// The game's own facts of one record (its part of the report).
+    type Facts: Clone + std::fmt::Debug;
+    /// The game's own facts of a replayed record, as its variant of [`Part`].
     fn part(watch: Self::Watch, record: &Record, scored: &Scored<Self>) -> Part;
+
+    /// What the game's part keeps across games, in input order (Banqi: the settlement series
+    /// of each pair of players).
+    type Book;
+    fn book(options: &PartOptions) -> Self::Book;
+    /// Settles what depends on the games before this one (called in input order).
+    fn settle(_facts: &mut Self::Facts, _seats: &[SeatFacts], _book: &mut Self::Book) {}
+
+    /// Writes the game's own rows of one chunk; gives the number of rows of its detail
+    /// tables (Banqi: flips).
+    fn write(facts: &[(&GameFacts, &Self::Facts)], data: &Path, part: &str) -> PolarsResult<usize>;
+    /// The game's own tables, when the dataset has its games.
+    fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>>;
 }
 
-/// A game's own facts of one record, for its part of the report.
-#[derive(Clone, Debug)]
-pub enum Part {
-    Banqi(banqi::report::Facts),
-    ThreeKingdoms(three_kingdoms::report::Facts),
-    Luzhanqi(luzhanqi::report::Facts),
-    Xiangqi(xiangqi::report::Facts),
+macro_rules! define_parts {
+    (() $($Kind:ident => $module:ident :: $G:ident,)+) => {
+        /// A game's own facts of one record, for its part of the report.
+        #[derive(Clone, Debug)]
+        pub enum Part {
+            $($Kind(<records::games::$module::$G as Tool>::Facts),)+
+        }
+
+        /// What the report parts keep across games, in input order.
+        #[allow(non_snake_case)]
+        pub struct Books {
+            $($Kind: <records::games::$module::$G as Tool>::Book,)+
+        }
+
+        impl Books {
+            pub fn new(options: &PartOptions) -> Books {
+                Books {
+                    $($Kind: <records::games::$module::$G as Tool>::book(options),)+
+                }
+            }
+        }
+
+        impl Part {
+            /// Settles what depends on the games before this one (called in input order).
+            pub fn settle(&mut self, seats: &[SeatFacts], books: &mut Books) {
+                match self {
+                    $(Part::$Kind(facts) => {
+                        <records::games::$module::$G as Tool>::settle(facts, seats, &mut books.$Kind)
+                    })+
+                }
+            }
+        }
+
+        /// Writes the parts of one chunk (each game's own tables); gives the number of rows of
+        /// the games' detail tables (Banqi: flips).
+        #[allow(non_snake_case)]
+        pub fn write_parts(facts: &[Facts], data: &Path, part: &str) -> PolarsResult<usize> {
+            $(let mut $Kind = Vec::new();)+
+            for f in facts {
+                match &f.part {
+                    $(Part::$Kind(p) => $Kind.push((&f.game, p)),)+
+                }
+            }
+            let mut details = 0;
+            $(if !$Kind.is_empty() {
+                details += <records::games::$module::$G as Tool>::write(&$Kind, data, part)?;
+            })+
+            Ok(details)
+        }
+
+        /// Every game's own tables, for the games in the dataset.
+        pub fn part_tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
+            let mut tables = Vec::new();
+            $(tables.extend(<records::games::$module::$G as Tool>::tables(data, options)?);)+
+            Ok(tables)
+        }
+    };
 }
+
+records::for_each_game!(define_parts);
 
 /// The bot named `name` of game `G`, as an index into its [`Tool::BOTS`].
 pub fn bot_index<G: Tool>(name: &str) -> Result<usize, String> {
@@ -67,75 +140,4 @@ pub struct PartOptions {
     pub table: records::core::Table,
     /// Banqi: how many first flips of each game the flip table looks at.
     pub flip_depth: u32,
-}
-
-/// What the report parts keep across games, in input order (Banqi: the settlement series
-/// of each pair of players).
-pub struct Books {
-    banqi: records::games::banqi::settlement::SeriesBook,
-}
-
-impl Books {
-    pub fn new(options: &PartOptions) -> Books {
-        Books {
-            banqi: records::games::banqi::settlement::SeriesBook::new(options.table),
-        }
-    }
-}
-
-impl Part {
-    /// Settles what depends on the games before this one (called in input order).
-    pub fn settle(&mut self, seats: &[SeatFacts], books: &mut Books) {
-        match self {
-            Part::Banqi(facts) => facts.settle(seats, &mut books.banqi),
-            Part::ThreeKingdoms(_) | Part::Luzhanqi(_) | Part::Xiangqi(_) => {}
-        }
-    }
-}
-
-/// Writes the parts of one chunk (each game's own tables); gives the number of rows of the
-/// games' detail tables (Banqi: flips).
-pub fn write_parts(
-    facts: &[Facts],
-    data: &std::path::Path,
-    part: &str,
-) -> polars::prelude::PolarsResult<usize> {
-    let mut banqi = Vec::new();
-    let mut three_kingdoms = Vec::new();
-    let mut luzhanqi = Vec::new();
-    let mut xiangqi = Vec::new();
-    for f in facts {
-        match &f.part {
-            Part::Banqi(p) => banqi.push((&f.game, p)),
-            Part::ThreeKingdoms(p) => three_kingdoms.push((&f.game, p)),
-            Part::Luzhanqi(p) => luzhanqi.push((&f.game, p)),
-            Part::Xiangqi(p) => xiangqi.push((&f.game, p)),
-        }
-    }
-    let mut details = 0;
-    if !banqi.is_empty() {
-        details += banqi::report::write(&banqi, data, part)?;
-    }
-    if !three_kingdoms.is_empty() {
-        three_kingdoms::report::write(&three_kingdoms, data, part)?;
-    }
-    if !luzhanqi.is_empty() {
-        luzhanqi::report::write(&luzhanqi, data, part)?;
-    }
-    if !xiangqi.is_empty() {
-        xiangqi::report::write(&xiangqi, data, part)?;
-    }
-    Ok(details)
-}
-
-/// Every game's own tables, for the games in the dataset.
-pub fn part_tables(
-    data: &std::path::Path,
-    options: &PartOptions,
-) -> polars::prelude::PolarsResult<Vec<crate::report::table::Table>> {
-    let mut tables = banqi::report::tables(data, options)?;
-    tables.extend(three_kingdoms::report::tables(data)?);
-    tables.extend(luzhanqi::report::tables(data)?);
-    tables.extend(xiangqi::report::tables(data)?);
-    Ok(tables)
 }

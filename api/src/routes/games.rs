@@ -12,12 +12,12 @@ use utoipa::{IntoParams, ToSchema};
 use crate::Settings;
 use crate::body::{self, Limits};
 use crate::examples;
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemKind};
 
 fn store(settings: &Settings) -> Result<Store, Problem> {
     settings.store.clone().ok_or_else(|| {
         Problem::new(
-            "store-unavailable",
+            ProblemKind::StoreUnavailable,
             "this service runs without a record store",
         )
     })
@@ -28,7 +28,7 @@ fn store(settings: &Settings) -> Result<Store, Problem> {
 fn authorize(req: &HttpRequest, settings: &Settings) -> Result<(), Problem> {
     if settings.read_only {
         return Err(Problem::new(
-            "read-only",
+            ProblemKind::ReadOnly,
             "this service serves its record store read-only (--read-only)",
         ));
     }
@@ -61,11 +61,11 @@ pub(crate) fn authorize_token(
             Ok(())
         }
         Some(_) => Err(Problem::new(
-            "unauthorized",
+            ProblemKind::Unauthorized,
             "the bearer token is not the service's token",
         )),
         None => Err(Problem::new(
-            "unauthorized",
+            ProblemKind::Unauthorized,
             format!("{what} needs `Authorization: Bearer <token>`"),
         )),
     }
@@ -76,10 +76,10 @@ async fn blocking<T: Send + 'static>(
 ) -> Result<T, Problem> {
     web::block(work)
         .await
-        .map_err(|e| Problem::new("internal", e.to_string()))?
+        .map_err(|e| Problem::new(ProblemKind::Internal, e.to_string()))?
         .map_err(|e| {
             tracing::error!(error = %e, "record store");
-            Problem::new("store-unavailable", e.to_string())
+            Problem::new(ProblemKind::StoreUnavailable, e.to_string())
         })
 }
 
@@ -147,7 +147,7 @@ pub async fn create(
     let mut parsed: Vec<(usize, Result<Record, Problem>)> = Vec::new();
     if ndjson {
         let text = std::str::from_utf8(&bytes)
-            .map_err(|_| Problem::new("malformed-json", "the body is not UTF-8 text"))?;
+            .map_err(|_| Problem::new(ProblemKind::MalformedJson, "the body is not UTF-8 text"))?;
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
@@ -263,7 +263,9 @@ pub async fn get(
     let id = id.into_inner();
     let found = blocking(move || store.get(id)).await?;
     let Some((row, record)) = found else {
-        return Err(Problem::new("not-found", format!("no game {id} is stored")).field("id"));
+        return Err(
+            Problem::new(ProblemKind::NotFound, format!("no game {id} is stored")).field("id"),
+        );
     };
     let accept_text = req
         .headers()
@@ -276,14 +278,14 @@ pub async fn get(
         None | Some("json") => return Ok(HttpResponse::Ok().json(StoredGame { row, record })),
         Some(other) => {
             return Err(Problem::new(
-                "bad-parameter",
+                ProblemKind::BadParameter,
                 format!("format is json or tcga, not {other:?}"),
             )
             .field("format"));
         }
     }
     let text = tcga::export(&record)
-        .map_err(|e| Problem::new("not-exportable", e.to_string()).field("format"))?;
+        .map_err(|e| Problem::new(ProblemKind::NotExportable, e.to_string()).field("format"))?;
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
         .body(text))
@@ -318,14 +320,14 @@ pub async fn list(
             && records::store::iso_date(d).as_deref() != Some(d.as_str())
         {
             return Err(Problem::new(
-                "bad-parameter",
+                ProblemKind::BadParameter,
                 format!("{field} is a date YYYY-MM-DD, not {d:?}"),
             )
             .field(field));
         }
     }
     if !(1..=1000).contains(&filter.limit) {
-        return Err(Problem::new("bad-parameter", "limit is 1 to 1000").field("limit"));
+        return Err(Problem::new(ProblemKind::BadParameter, "limit is 1 to 1000").field("limit"));
     }
     let limit = filter.limit as usize;
     let games = blocking(move || store.list(&filter)).await?;

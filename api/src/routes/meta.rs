@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::problem::{KINDS, Problem};
+use crate::problem::{Problem, ProblemKind};
 
 #[derive(Serialize, ToSchema)]
 #[schema(example = json!({"status": "ok", "version": "0.1.0"}))]
@@ -90,7 +90,7 @@ pub struct Preset {
     pub name: &'static str,
     pub title: &'static str,
     /// The complete ruleset (the game's own fields).
-    #[schema(value_type = crate::schemas::AnyRuleset)]
+    #[schema(value_type = records::games::AnyRuleset)]
     pub ruleset: serde_json::Value,
 }
 
@@ -157,7 +157,7 @@ pub async fn preset(
         .map(web::Json)
         .ok_or_else(|| {
             Problem::new(
-                "not-found",
+                ProblemKind::NotFound,
                 format!(
                     "unknown preset {:?}; GET /v1/presets lists them",
                     name.as_str()
@@ -187,22 +187,22 @@ pub async fn options(
 
 /// The problem types as a JSON list (RFC 9457 `type` values resolve here).
 pub async fn problems() -> HttpResponse {
-    let list: Vec<_> = KINDS
-        .iter()
-        .map(|(name, title, status, about)| {
-            json!({"type": format!("/problems/{name}"), "title": title, "status": status, "description": about})
-        })
-        .collect();
+    let list: Vec<_> = ProblemKind::ALL.iter().map(|k| described(*k)).collect();
     HttpResponse::Ok().json(list)
+}
+
+fn described(kind: ProblemKind) -> serde_json::Value {
+    json!({"type": format!("/problems/{}", kind.name()), "title": kind.title(),
+           "status": kind.status(), "description": kind.description()})
 }
 
 /// One problem type's description.
 pub async fn problem(name: web::Path<String>) -> Result<HttpResponse, Problem> {
-    let (name, title, status, about) = KINDS
-        .iter()
-        .find(|k| k.0 == name.as_str())
-        .ok_or_else(|| Problem::new("not-found", format!("no problem type {:?}", name.as_str())))?;
-    Ok(HttpResponse::Ok().json(
-        json!({"type": format!("/problems/{name}"), "title": title, "status": status, "description": about}),
-    ))
+    let kind = ProblemKind::named(&name).ok_or_else(|| {
+        Problem::new(
+            ProblemKind::NotFound,
+            format!("no problem type {:?}", name.as_str()),
+        )
+    })?;
+    Ok(HttpResponse::Ok().json(described(kind)))
 }

@@ -7,7 +7,7 @@ use records::core::{PositionProblem, Rules, RulesetError};
 use records::games::GameKind;
 use serde_json::{Map, Value};
 
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemKind};
 
 pub mod games;
 pub mod meta;
@@ -63,7 +63,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 
 async fn method_not_allowed(allow: &'static str) -> HttpResponse {
     let mut response = actix_web::ResponseError::error_response(&Problem::new(
-        "method-not-allowed",
+        ProblemKind::MethodNotAllowed,
         format!("this endpoint takes {allow} only"),
     ));
     response
@@ -74,7 +74,7 @@ async fn method_not_allowed(allow: &'static str) -> HttpResponse {
 
 pub async fn not_found(req: HttpRequest) -> HttpResponse {
     actix_web::ResponseError::error_response(&Problem::new(
-        "not-found",
+        ProblemKind::NotFound,
         format!(
             "there is no {} {} here; GET /v1/openapi.json lists the endpoints",
             req.method(),
@@ -83,15 +83,15 @@ pub async fn not_found(req: HttpRequest) -> HttpResponse {
     ))
 }
 
-/// The kind of game a request names (`game`, default `banqi`).
+/// The kind of game a request names (`game`; the registry's default when absent).
 pub(crate) fn game_kind(name: &str) -> Result<GameKind, Problem> {
     name.parse().map_err(|e: records::games::UnknownGame| {
-        Problem::new("unknown-game", e.to_string()).field("game")
+        Problem::new(ProblemKind::UnknownGame, e.to_string()).field("game")
     })
 }
 
 pub(crate) fn default_game() -> String {
-    "banqi".to_owned()
+    GameKind::DEFAULT.name().to_owned()
 }
 
 /// The ruleset a request names: a preset of the game (its first when absent) and options.
@@ -106,11 +106,11 @@ pub(crate) fn ruleset<G: Rules>(
 pub(crate) fn ruleset_problem(e: RulesetError) -> Problem {
     match e {
         RulesetError::UnknownPreset { .. } => {
-            Problem::new("unknown-preset", e.to_string()).field("preset")
+            Problem::new(ProblemKind::UnknownPreset, e.to_string()).field("preset")
         }
         // The document's options are any game's: being this game's is semantic (422).
         RulesetError::Malformed(_) | RulesetError::Invalid(_) => {
-            Problem::new("invalid-ruleset", e.to_string()).field("options")
+            Problem::new(ProblemKind::InvalidRuleset, e.to_string()).field("options")
         }
     }
 }
@@ -125,26 +125,30 @@ pub(crate) fn position<G: Rules>(
     let Some(text) = text else {
         // No start without the hidden truth it needs (a dark Luzhanqi game's setups).
         return G::start(rules, hidden)
-            .map_err(|e| Problem::new("invalid-position", e).field("layout"));
+            .map_err(|e| Problem::new(ProblemKind::InvalidPosition, e).field("layout"));
     };
     let pos = parsed_position::<G>(text)?;
     G::position_fits(rules, &pos)
-        .map_err(|e| Problem::new("invalid-position", e).field("position"))?;
+        .map_err(|e| Problem::new(ProblemKind::InvalidPosition, e).field("position"))?;
     Ok(pos)
 }
 
 /// A position string, parsed and checked as a position (not against a ruleset).
 pub(crate) fn parsed_position<G: Rules>(text: &str) -> Result<G::Position, Problem> {
     G::parse_position(text).map_err(|e| match e {
-        PositionProblem::Malformed(e) => Problem::new("malformed-position", e).field("position"),
-        PositionProblem::Impossible(e) => Problem::new("invalid-position", e).field("position"),
+        PositionProblem::Malformed(e) => {
+            Problem::new(ProblemKind::MalformedPosition, e).field("position")
+        }
+        PositionProblem::Impossible(e) => {
+            Problem::new(ProblemKind::InvalidPosition, e).field("position")
+        }
     })
 }
 
 /// An action in notation.
 pub(crate) fn action<G: Rules>(text: &str, field: &str) -> Result<G::Action, Problem> {
     G::parse_action(text).map_err(|e| {
-        Problem::new("malformed-action", e.detail)
+        Problem::new(ProblemKind::MalformedAction, e.detail)
             .field(field)
             .action(text)
     })
@@ -156,7 +160,8 @@ pub(crate) fn action<G: Rules>(text: &str, field: &str) -> Result<G::Action, Pro
 pub(crate) fn clear_hidden<G: Rules>(layout: Option<&Value>) -> Result<Option<G::Hidden>, Problem> {
     layout
         .map(|value| {
-            G::parse_hidden(value).map_err(|e| Problem::new("malformed-layout", e).field("layout"))
+            G::parse_hidden(value)
+                .map_err(|e| Problem::new(ProblemKind::MalformedLayout, e).field("layout"))
         })
         .transpose()
 }
@@ -172,7 +177,7 @@ pub(crate) fn hidden_truth<G: Rules>(
     let pos = position::<G>(at, rules, hidden.as_ref())?;
     if let Some(hidden) = &hidden {
         G::hidden_fits(hidden, &pos)
-            .map_err(|e| Problem::new("invalid-position", e).field("layout"))?;
+            .map_err(|e| Problem::new(ProblemKind::InvalidPosition, e).field("layout"))?;
     }
     Ok((pos, hidden))
 }

@@ -1,11 +1,11 @@
 //! Positions: legal actions, play one action, deal a new game, a player's view, a picture.
 
-use crate::schemas::{AnyOverrides, AnyView};
 use actix_web::{HttpRequest, HttpResponse, web};
 use records::core::play::step_match;
 use records::core::replay::final_match;
 use records::core::{End, Record, Rules, Seat};
 use records::games::GameKind;
+use records::games::{AnyOverrides, AnyView};
 use records::with_game;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -14,7 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::Settings;
 use crate::body::{self, Limits};
 use crate::examples;
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemKind};
 use crate::routes::{
     action, default_game, game_kind, hidden_truth, parsed_position, position, referee, ruleset,
 };
@@ -239,7 +239,7 @@ fn play_of<G: Rules>(request: &PlayRequest) -> Result<PlayResponse, Problem> {
     )?;
     let before = G::position(&m).to_string();
     let played = step_match::<G>(m, hidden.as_ref(), parsed).map_err(|e| {
-        Problem::new("illegal-action", e.detail)
+        Problem::new(ProblemKind::IllegalAction, e.detail)
             .code(e.reason.code())
             .action(request.action.clone())
             .position(before.clone())
@@ -434,7 +434,7 @@ fn view_of<G: Rules>(request: ViewRequest) -> Result<HttpResponse, Problem> {
     let (m, rules) = match (&request.position, request.record) {
         (Some(_), Some(_)) => {
             return Err(Problem::new(
-                "bad-parameter",
+                ProblemKind::BadParameter,
                 "give either a position or a record, not both",
             )
             .field("record"));
@@ -456,7 +456,7 @@ fn view_of<G: Rules>(request: ViewRequest) -> Result<HttpResponse, Problem> {
     let seats = G::seats(&rules);
     if request.player.index() >= seats as usize {
         return Err(Problem::new(
-            "bad-parameter",
+            ProblemKind::BadParameter,
             format!(
                 "{} has {seats} seats; there is no {}",
                 G::TITLE,
@@ -529,7 +529,8 @@ fn svg_of<G: Rules>(request: &RenderRequest) -> Result<String, Problem> {
     if let Some(text) = request.position.as_deref()
         && let Some(picture) = G::svg_of_masked(text, last.as_ref())
     {
-        return picture.map_err(|e| Problem::new("malformed-position", e).field("position"));
+        return picture
+            .map_err(|e| Problem::new(ProblemKind::MalformedPosition, e).field("position"));
     }
     let pos = match request.position.as_deref() {
         Some(text) => parsed_position::<G>(text)?,
@@ -557,16 +558,17 @@ fn the_match<G: Rules>(
     };
     if at.is_some() {
         return Err(Problem::new(
-            "bad-parameter",
+            ProblemKind::BadParameter,
             "give either a position or a record, not both",
         )
         .field("record"));
     }
     if record.game != G::NAME {
-        return Err(
-            Problem::new("bad-parameter", "the record is of another game than `game`")
-                .field("game"),
-        );
+        return Err(Problem::new(
+            ProblemKind::BadParameter,
+            "the record is of another game than `game`",
+        )
+        .field("game"));
     }
     let mut record = record.clone();
     if record.layout.is_none() {

@@ -1,17 +1,17 @@
 //! Records: validate one, score one (points and coins), score a bare position.
 
-use crate::schemas::{AnyPositionScore, AnyScore};
 use actix_web::HttpResponse;
 use actix_web::{HttpRequest, web};
 use records::core::{Record, Rules, ScoreError, Table, Verdict};
 use records::games::banqi::tcga;
+use records::games::{AnyPositionScore, AnyScore};
 use records::with_game;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::body::{self, Limits};
 use crate::examples;
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemKind};
 use crate::routes::{default_game, game_kind};
 
 /// Replays a record and gives the verdict: valid, or the first illegal ply (1-based) with the
@@ -42,7 +42,9 @@ pub async fn validate(
     if let Some(token) = req.headers().get(TOKEN_HEADER) {
         let token = token
             .to_str()
-            .map_err(|_| Problem::new("invalid-token", "the token is not text").field("token"))?
+            .map_err(|_| {
+                Problem::new(ProblemKind::InvalidToken, "the token is not text").field("token")
+            })?
             .to_owned();
         let kind = game_kind(&record.game)?;
         return crate::routes::referee::run(&settings, move |r| {
@@ -65,7 +67,7 @@ fn read_record(req: &HttpRequest, bytes: &[u8], limits: &Limits) -> Result<Recor
     }
     if media != "text/plain" {
         return Err(Problem::new(
-            "unsupported-media-type",
+            ProblemKind::UnsupportedMediaType,
             format!(
                 "send a JSON record as application/json or a TCGA record as text/plain, not {}",
                 if media.is_empty() {
@@ -76,17 +78,21 @@ fn read_record(req: &HttpRequest, bytes: &[u8], limits: &Limits) -> Result<Recor
             ),
         ));
     }
-    let text = std::str::from_utf8(bytes)
-        .map_err(|_| Problem::new("malformed-record", "the TCGA record is not UTF-8 text"))?;
+    let text = std::str::from_utf8(bytes).map_err(|_| {
+        Problem::new(
+            ProblemKind::MalformedRecord,
+            "the TCGA record is not UTF-8 text",
+        )
+    })?;
     let mut games = tcga::parse(text).map_err(|e| {
-        let mut p = Problem::new("malformed-record", e.message.clone());
+        let mut p = Problem::new(ProblemKind::MalformedRecord, e.message.clone());
         p.line = Some(e.line);
         p
     })?;
     match games.len() {
         1 => Ok(games.remove(0)),
         n => Err(Problem::new(
-            "malformed-record",
+            ProblemKind::MalformedRecord,
             format!("send one TCGA game per request; this text holds {n}"),
         )),
     }
@@ -134,7 +140,7 @@ pub async fn score(
     with_game!(kind, G => {
         let score = G::score(&request.record, &table, request.draws_carried).map_err(|e| match e {
             ScoreError::Replay(e) => Problem::from_replay(&e),
-            ScoreError::Settlement(e) => Problem::new("settlement-overflow", e),
+            ScoreError::Settlement(e) => Problem::new(ProblemKind::SettlementOverflow, e),
         })?;
         Ok(HttpResponse::Ok().json(score))
     })

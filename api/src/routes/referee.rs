@@ -9,7 +9,7 @@ use records::core::{Record, Rules, Verdict};
 use records::referee::{DealOrder, Referee, Refereed, Stated};
 
 use crate::Settings;
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemKind};
 use crate::routes::positions::{
     ActionsRequest, ActionsResponse, DealRequest, DealResponse, PlayRequest, PlayResponse,
     ViewRequest,
@@ -22,13 +22,13 @@ pub(crate) async fn run<T: Send + 'static>(
 ) -> Result<T, Problem> {
     let referee: Arc<Referee> = settings.referee.clone().ok_or_else(|| {
         Problem::new(
-            "store-unavailable",
+            ProblemKind::StoreUnavailable,
             "the referee keeps its games in the record store, and this service runs without one",
         )
     })?;
     web::block(move || work(&referee))
         .await
-        .map_err(|e| Problem::new("internal", e.to_string()))?
+        .map_err(|e| Problem::new(ProblemKind::Internal, e.to_string()))?
 }
 
 /// The ledger's game for a request's token and game id, and the committed ply the request is
@@ -41,7 +41,7 @@ fn open<G: Rules>(
 ) -> Result<(Refereed<G>, u32), Problem> {
     let game_id = game_id.ok_or_else(|| {
         Problem::new(
-            "invalid-token",
+            ProblemKind::InvalidToken,
             "a token opens only with the game_id its deal gave",
         )
         .field("game_id")
@@ -70,10 +70,11 @@ fn stated<'a>(
 
 fn no_layout(layout: Option<&serde_json::Value>) -> Result<(), Problem> {
     match layout {
-        Some(_) => Err(
-            Problem::new("bad-parameter", "give either a token or a layout, not both")
-                .field("layout"),
-        ),
+        Some(_) => Err(Problem::new(
+            ProblemKind::BadParameter,
+            "give either a token or a layout, not both",
+        )
+        .field("layout")),
         None => Ok(()),
     }
 }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::body::{self, Limits};
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemKind};
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -57,7 +57,7 @@ pub async fn check(
         "black" => Side::Black,
         other => {
             return Err(Problem::new(
-                "bad-parameter",
+                ProblemKind::BadParameter,
                 format!("side {other:?}: a Luzhanqi side is red or black"),
             )
             .field("side"));

@@ -16,7 +16,7 @@ use super::rules::{Rules, RulesetError, overrides};
 #[serde(deny_unknown_fields)]
 pub struct Record {
     /// The kind of game: `banqi` (the default); `GET /v1/game-types` lists them.
-    #[serde(default = "default_game")]
+    #[serde(default = "Record::default_game")]
     pub game: String,
     /// A preset name of the game (`tcga`, `olympiad`, `taiwan`, …); the game's first preset
     /// (Banqi: `tcga`) when absent.
@@ -25,7 +25,7 @@ pub struct Record {
     /// Options that override the preset's, as the game defines them (an unknown option makes
     /// the record invalid).
     #[serde(default, skip_serializing_if = "Map::is_empty")]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::games::banqi::Overrides>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::games::AnyOverrides>))]
     pub options: Map<String, Value>,
     /// The players in turn order: player 1 moves first. Two or three, as the game has seats.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -34,7 +34,7 @@ pub struct Record {
     /// square, a1 b1 … d8): flips may then omit the identity, and the validator checks every
     /// identity given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::games::banqi::Layout>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::games::AnyLayout>))]
     pub layout: Option<Value>,
     /// A position string to start from; the game's standard start when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -51,10 +51,6 @@ pub struct Record {
     /// Anything else (date, event, source, time control …).
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub metadata: Map<String, Value>,
-}
-
-fn default_game() -> String {
-    "banqi".to_owned()
 }
 
 impl Record {

@@ -16,14 +16,42 @@ pub mod luzhanqi;
 pub mod three_kingdoms;
 pub mod xiangqi;
 
-/// A kind of game.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum GameKind {
-    Banqi,
-    ThreeKingdoms,
-    Luzhanqi,
-    Xiangqi3g,
+/// The registry: one line per game, in the order the toolkit lists them (the first is the
+/// default game of a record or request that names none): its [`GameKind`] variant, its module
+/// under `games`, and its [`Rules`] type. Everything that depends on the set of games is
+/// derived from this list ([`GameKind`], [`with_game!`], the OpenAPI unions, the edges' per-game
+/// examples and the batch tool's parts): adding a game is its modules and one line here.
+///
+/// `for_each_game!(callback)` calls `callback! { (…) Kind => module::Type, … }`, passing along
+/// whatever follows a `;` in the parentheses.
+#[macro_export]
+macro_rules! for_each_game {
+    ($($callback:ident)::+ $(; $($args:tt)*)?) => {
+        $($callback)::+! { ($($($args)*)?)
+            Banqi => banqi::Banqi,
+            ThreeKingdoms => three_kingdoms::ThreeKingdoms,
+            Luzhanqi => luzhanqi::Luzhanqi,
+            Xiangqi3g => xiangqi::Xiangqi3g,
+        }
+    };
 }
+
+macro_rules! define_kinds {
+    (() $($Kind:ident => $module:ident :: $G:ident,)+) => {
+        /// A kind of game (one per line of [`for_each_game!`]).
+        #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+        pub enum GameKind {
+            $($Kind,)+
+        }
+
+        impl GameKind {
+            /// Every game, in the registry's order.
+            pub const ALL: &'static [GameKind] = &[$(GameKind::$Kind,)+];
+        }
+    };
+}
+
+for_each_game!(define_kinds);
 
 /// Binds `$G` to the [`Rules`] type of `$kind` and evaluates `$body`: the one place a game kind
 /// is matched.
@@ -37,23 +65,19 @@ pub enum GameKind {
 #[macro_export]
 macro_rules! with_game {
     ($kind:expr, $G:ident => $body:expr) => {
+        $crate::for_each_game!($crate::__with_game_arms; $kind, $G, $body)
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_game_arms {
+    (($kind:expr, $G:ident, $body:expr) $($Kind:ident => $module:ident :: $Ty:ident,)+) => {
         match $kind {
-            $crate::games::GameKind::Banqi => {
-                type $G = $crate::games::banqi::Banqi;
+            $($crate::games::GameKind::$Kind => {
+                type $G = $crate::games::$module::$Ty;
                 $body
-            }
-            $crate::games::GameKind::ThreeKingdoms => {
-                type $G = $crate::games::three_kingdoms::ThreeKingdoms;
-                $body
-            }
-            $crate::games::GameKind::Luzhanqi => {
-                type $G = $crate::games::luzhanqi::Luzhanqi;
-                $body
-            }
-            $crate::games::GameKind::Xiangqi3g => {
-                type $G = $crate::games::xiangqi::Xiangqi3g;
-                $body
-            }
+            })+
         }
     };
 }
@@ -62,12 +86,8 @@ macro_rules! with_game {
 pub const PLANNED: &[(&str, &str)] = &[];
 
 impl GameKind {
-    pub const ALL: &'static [GameKind] = &[
-        GameKind::Banqi,
-        GameKind::ThreeKingdoms,
-        GameKind::Luzhanqi,
-        GameKind::Xiangqi3g,
-    ];
+    /// The game of a record or request that names none: the registry's first.
+    pub const DEFAULT: GameKind = GameKind::ALL[0];
 
     /// The `game` value of a record.
     pub fn name(self) -> &'static str {
@@ -134,6 +154,80 @@ impl<'de> serde::Deserialize<'de> for GameKind {
         s.parse().map_err(serde::de::Error::custom)
     }
 }
+
+// The record's default game is the registry's: given here, so that the core names no game.
+impl Record {
+    pub(crate) fn default_game() -> String {
+        GameKind::DEFAULT.name().to_owned()
+    }
+}
+
+/// The OpenAPI shapes that depend on the game: each is one of the games' own types (a
+/// request or an answer holds the game's type itself).
+#[cfg(feature = "openapi")]
+macro_rules! define_unions {
+    (() $($Kind:ident => $module:ident :: $G:ident,)+) => {
+        /// Each game's types under the same names (what the unions below are made of).
+        mod game_types {
+            $(pub mod $module {
+                use crate::core::Rules;
+                type G = crate::games::$module::$G;
+                pub type Overrides = <G as Rules>::Overrides;
+                pub type Hidden = <G as Rules>::Hidden;
+                pub type View = <G as Rules>::View;
+                pub type Score = <G as Rules>::Score;
+                pub type PositionScore = <G as Rules>::PositionScore;
+                pub type Ruleset = <G as Rules>::Ruleset;
+            })+
+        }
+
+        /// Options overriding the preset's: the game's own.
+        #[derive(utoipa::ToSchema)]
+        #[serde(untagged)]
+        #[allow(dead_code)]
+        pub enum AnyOverrides {
+            $($Kind(game_types::$module::Overrides),)+
+        }
+        /// The hidden truth of a record (`layout`): the game's own.
+        #[derive(utoipa::ToSchema)]
+        #[serde(untagged)]
+        #[allow(dead_code)]
+        pub enum AnyLayout {
+            $($Kind(game_types::$module::Hidden),)+
+        }
+        /// What one seat may see: the game's own view.
+        #[derive(utoipa::ToSchema)]
+        #[serde(untagged)]
+        #[allow(dead_code)]
+        pub enum AnyView {
+            $($Kind(game_types::$module::View),)+
+        }
+        /// A scored record: the game's own score sheet.
+        #[derive(utoipa::ToSchema)]
+        #[serde(untagged)]
+        #[allow(dead_code)]
+        pub enum AnyScore {
+            $($Kind(game_types::$module::Score),)+
+        }
+        /// What a bare position says about the score, per game.
+        #[derive(utoipa::ToSchema)]
+        #[serde(untagged)]
+        #[allow(dead_code)]
+        pub enum AnyPositionScore {
+            $($Kind(game_types::$module::PositionScore),)+
+        }
+        /// A complete ruleset: the game's own fields.
+        #[derive(utoipa::ToSchema)]
+        #[serde(untagged)]
+        #[allow(dead_code)]
+        pub enum AnyRuleset {
+            $($Kind(game_types::$module::Ruleset),)+
+        }
+    };
+}
+
+#[cfg(feature = "openapi")]
+for_each_game!(define_unions);
 
 /// Every end reason of every game: the shared ones, then each game's own.
 pub fn all_reasons() -> Vec<Reason> {

@@ -1,12 +1,20 @@
 //! Banqi in the batch tool: its bots, its `anqi score` line with the 戲谷 coin settlement, and
 //! its part of the report.
 
+use std::path::Path;
+
+use polars::prelude::PolarsResult;
+
 use rand::rngs::SmallRng;
 use records::core::{Outcome, Ply, Record, Scored, Seat};
 use records::games::banqi::scoring::ScoreSheet;
 use records::games::banqi::{Action, Banqi, Match};
 
-use super::{Part, Tool};
+use records::games::banqi::settlement::SeriesBook;
+
+use super::{Part, PartOptions, Tool};
+use crate::report::facts::{GameFacts, SeatFacts};
+use crate::report::table::Table;
 
 pub mod bots;
 pub mod report;
@@ -79,6 +87,28 @@ impl Tool for Banqi {
         report::watch(watch, ply)
     }
 
+    type Facts = report::Facts;
+    type Book = SeriesBook;
+
+    fn book(options: &PartOptions) -> SeriesBook {
+        SeriesBook::new(options.table)
+    }
+
+    fn settle(facts: &mut report::Facts, seats: &[SeatFacts], book: &mut SeriesBook) {
+        facts.settle(seats, book)
+    }
+
+    fn write(
+        facts: &[(&GameFacts, &report::Facts)],
+        data: &Path,
+        part: &str,
+    ) -> PolarsResult<usize> {
+        report::write(facts, data, part)
+    }
+
+    fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
+        report::tables(data, options)
+    }
     fn part(watch: report::Watch, record: &Record, scored: &Scored<Banqi>) -> Part {
         Part::Banqi(report::facts(watch, record, scored))
     }

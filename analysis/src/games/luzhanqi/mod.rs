@@ -1,12 +1,18 @@
 //! Luzhanqi in the batch tool: its bots, its `anqi score` line and its part of the report.
 
+use std::path::Path;
+
+use polars::prelude::PolarsResult;
+
 use rand::RngExt;
 use rand::rngs::SmallRng;
 use records::core::{Outcome, Ply, Record, Scored, Seat};
 use records::games::luzhanqi::scoring::ScoreSheet;
 use records::games::luzhanqi::{Action, Cell, Combat, Luzhanqi, Match, Mode, Piece, Role, combat};
 
-use super::{Part, Tool};
+use super::{Part, PartOptions, Tool};
+use crate::report::facts::GameFacts;
+use crate::report::table::Table;
 
 pub mod report;
 
@@ -116,5 +122,22 @@ impl Tool for Luzhanqi {
 
     fn part(watch: report::Watch, record: &Record, scored: &Scored<Luzhanqi>) -> Part {
         Part::Luzhanqi(report::facts(watch, record, scored))
+    }
+
+    type Facts = report::Facts;
+    type Book = ();
+
+    fn book(_: &PartOptions) {}
+
+    fn write(
+        facts: &[(&GameFacts, &report::Facts)],
+        data: &Path,
+        part: &str,
+    ) -> PolarsResult<usize> {
+        report::write(facts, data, part).map(|()| 0)
+    }
+
+    fn tables(data: &Path, _: &PartOptions) -> PolarsResult<Vec<Table>> {
+        report::tables(data)
     }
 }

@@ -1,6 +1,10 @@
 //! Three Kingdoms Banqi in the batch tool: its bots, its `anqi score` line and its part of
 //! the report.
 
+use std::path::Path;
+
+use polars::prelude::PolarsResult;
+
 use rand::RngExt;
 use rand::rngs::SmallRng;
 use records::core::{Outcome, Ply, Record, Scored, Seat};
@@ -8,7 +12,9 @@ use records::games::banqi::Cell;
 use records::games::three_kingdoms::scoring::ScoreSheet;
 use records::games::three_kingdoms::{Action, Match, ThreeKingdoms, piece_points};
 
-use super::{Part, Tool};
+use super::{Part, PartOptions, Tool};
+use crate::report::facts::GameFacts;
+use crate::report::table::Table;
 
 pub mod report;
 
@@ -89,5 +95,22 @@ impl Tool for ThreeKingdoms {
 
     fn part(watch: report::Watch, _: &Record, scored: &Scored<ThreeKingdoms>) -> Part {
         Part::ThreeKingdoms(report::facts(watch, scored))
+    }
+
+    type Facts = report::Facts;
+    type Book = ();
+
+    fn book(_: &PartOptions) {}
+
+    fn write(
+        facts: &[(&GameFacts, &report::Facts)],
+        data: &Path,
+        part: &str,
+    ) -> PolarsResult<usize> {
+        report::write(facts, data, part).map(|()| 0)
+    }
+
+    fn tables(data: &Path, _: &PartOptions) -> PolarsResult<Vec<Table>> {
+        report::tables(data)
     }
 }

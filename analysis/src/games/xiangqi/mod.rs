@@ -1,13 +1,19 @@
 //! Third-generation xiangqi in the batch tool: its bots, its `anqi score` line and its part of
 //! the report.
 
+use std::path::Path;
+
+use polars::prelude::PolarsResult;
+
 use rand::RngExt;
 use rand::rngs::SmallRng;
 use records::core::{Outcome, Ply, Record, Scored, Seat};
 use records::games::xiangqi::scoring::ScoreSheet;
 use records::games::xiangqi::{Action, Back, Kind, Match, Xiangqi3g};
 
-use super::{Part, Tool};
+use super::{Part, PartOptions, Tool};
+use crate::report::facts::GameFacts;
+use crate::report::table::Table;
 
 pub mod report;
 
@@ -130,6 +136,23 @@ impl Tool for Xiangqi3g {
     }
 
     fn part(watch: report::Watch, _: &Record, scored: &Scored<Xiangqi3g>) -> Part {
-        Part::Xiangqi(report::facts(watch, scored))
+        Part::Xiangqi3g(report::facts(watch, scored))
+    }
+
+    type Facts = report::Facts;
+    type Book = ();
+
+    fn book(_: &PartOptions) {}
+
+    fn write(
+        facts: &[(&GameFacts, &report::Facts)],
+        data: &Path,
+        part: &str,
+    ) -> PolarsResult<usize> {
+        report::write(facts, data, part).map(|()| 0)
+    }
+
+    fn tables(data: &Path, _: &PartOptions) -> PolarsResult<Vec<Table>> {
+        report::tables(data)
     }
 }

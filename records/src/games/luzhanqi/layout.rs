@@ -493,3 +493,46 @@ impl Layout {
         }
     }
 }
+
+/// In OpenAPI: both setups (open and dark games) or the 50-letter flip layout.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for Layout {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+        let setup = |side: &str, example: &str| {
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .description(Some(format!(
+                    "{side}'s setup: its six ranks, the rank farthest from red first \
+                     (docs/notation.md)"
+                )))
+                .examples([example.to_owned()])
+        };
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .property("red", setup("Red", "RTETR/C1E1J/DP1PT/E1G1J/LCMBP/LFLDB"))
+                    .property(
+                        "black",
+                        setup("Black", "lfldb/lcmbp/e1g1j/dp1pt/c1e1j/rtetr"),
+                    )
+                    .required("red")
+                    .required("black")
+                    .description(Some("Both sides' setups (open and dark games).")),
+            )
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .description(Some("A flip game's 50 pieces, one letter per point.")),
+            )
+            .description(Some("Luzhanqi's hidden truth."))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for Layout {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "LuzhanqiLayout".into()
+    }
+}

@@ -143,6 +143,30 @@ impl FromStr for Layout {
     }
 }
 
+/// In OpenAPI a layout is its 32-letter string.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for Layout {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .pattern(Some("^[KGMRNCPkgmrncp]{32}$"))
+            .description(Some(
+                "The piece under each of the 32 start points (a1 b1 c1 d1 f1 g1 h1 i1 a2 … i5), \
+                 TCGA letters.",
+            ))
+            .examples(["RPPCpgPrGMCPpnnpMPKrkgpGNcRmmcNp"])
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for Layout {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "ThreeKingdomsLayout".into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -233,3 +233,33 @@ pub fn unknown_start() -> Position {
     }
     pos
 }
+
+/// In OpenAPI: both sides' backs.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for Backs {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        let side = |which: &str, example: &str| {
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .pattern(Some("^[A-Za-z]{16}$"))
+                .description(Some(format!(
+                    "{which}'s 16 backs over its start points: back rank a→i, cannons b, h, \
+                     soldiers a, c, e, g, i (docs/notation.md)"
+                )))
+                .examples([example.to_owned()])
+        };
+        ObjectBuilder::new()
+            .property("red", side("Red", "ZQTKAMLXFOSRNCBA"))
+            .property("black", side("Black", "zqtkamlxfosrncba"))
+            .required("red")
+            .required("black")
+            .description(Some(
+                "Third-generation xiangqi's hidden truth: both sides' backs.",
+            ))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for Backs {}
