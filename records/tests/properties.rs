@@ -52,7 +52,7 @@ fn check_pool_matches_board(p: &Position, layout: &Layout) {
     // And no kind of piece exceeds its count.
     for piece in Piece::all() {
         let on_board = p
-            .revealed(piece.color)
+            .revealed(piece.side)
             .filter(|&s| p.piece_at(s) == Some(piece))
             .count() as u8;
         assert!(on_board + p.pool().count(piece) <= piece.role.count());

@@ -9,7 +9,9 @@
 //!
 //! Nothing here knows a particular game: games depend on the core, never the reverse.
 
+pub mod board;
 pub mod outcome;
+pub mod pieces;
 pub mod play;
 pub mod record;
 pub mod repetition;
@@ -19,6 +21,7 @@ pub mod scoring;
 pub mod seat;
 pub mod violation;
 
+pub use board::{PlaceSet, Side};
 pub use outcome::{End, Outcome, ParseOutcomeError, Reason};
 pub use record::{Record, StatedOutcome, StatedResult, canonical_json};
 pub use replay::{Ply, Prepared, RecordProblem, ReplayError, Status, Verdict};

@@ -76,7 +76,7 @@ fn best_capture(pos: &Position, rules: &Ruleset) -> f64 {
         let piece = pos.piece_at(from).expect("revealed");
         for to in records::games::banqi::targets(pos, rules, from, piece) {
             if let Some(victim) = pos.piece_at(to)
-                && victim.color != us
+                && victim.side != us
             {
                 best = best.max(victim.role.points() as f64);
             }

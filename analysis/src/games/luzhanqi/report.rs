@@ -50,7 +50,7 @@ pub fn facts(watch: Watch, record: &Record, scored: &Scored<Luzhanqi>) -> Facts 
         .map_or("unknown", |r| r.mode.code());
     let mut taker = watch.flag_taker;
     if scored.verdict.derived.end().map(|e| e.reason) == Some(Reason::FLAG_CARRIED) {
-        taker = Side::BOTH.iter().find_map(|s| match last.flag_state(*s) {
+        taker = Side::ALL.iter().find_map(|s| match last.flag_state(*s) {
             FlagState::Carried(p) => last.piece(p),
             _ => None,
         });

@@ -1,125 +1,11 @@
 //! A set of squares as a `u32` (bit i = square index i), and the fixed geometry tables.
 
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
-
 use super::types::Square;
 
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Bitboard(pub u32);
-
-impl Bitboard {
-    pub const EMPTY: Bitboard = Bitboard(0);
-    pub const FULL: Bitboard = Bitboard(u32::MAX);
-
-    #[inline]
-    pub const fn from_square(sq: Square) -> Bitboard {
-        Bitboard(1 << sq.index())
-    }
-
-    #[inline]
-    pub const fn contains(self, sq: Square) -> bool {
-        self.0 & (1 << sq.index()) != 0
-    }
-
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    #[inline]
-    pub const fn count(self) -> u32 {
-        self.0.count_ones()
-    }
-
-    #[inline]
-    pub fn set(&mut self, sq: Square) {
-        self.0 |= 1 << sq.index();
-    }
-
-    #[inline]
-    pub fn clear(&mut self, sq: Square) {
-        self.0 &= !(1 << sq.index());
-    }
-
-    /// The `k`-th lowest square of the set (0-based).
-    #[inline]
-    pub fn nth(self, k: usize) -> Option<Square> {
-        if k >= self.count() as usize {
-            return None;
-        }
-        // Halve the window five times, keeping the half that holds the k-th bit: a fixed
-        // number of popcounts instead of clearing k bits one by one (random playouts pick
-        // a uniform k, so that loop's length would be unpredictable).
-        let (mut bits, mut k, mut base) = (self.0, k as u32, 0u32);
-        for width in [16u32, 8, 4, 2, 1] {
-            let low = (bits & ((1 << width) - 1)).count_ones();
-            if k >= low {
-                k -= low;
-                bits >>= width;
-                base += width;
-            }
-        }
-        Some(Square::from_index_unchecked(base as u8))
-    }
-
-    /// The lowest square of the set.
-    #[inline]
-    pub fn first(self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Square::from_index_unchecked(self.0.trailing_zeros() as u8))
-        }
-    }
-}
-
-impl Iterator for Bitboard {
-    type Item = Square;
-    #[inline]
-    fn next(&mut self) -> Option<Square> {
-        let sq = self.first()?;
-        self.0 &= self.0 - 1;
-        Some(sq)
-    }
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.count() as usize;
-        (n, Some(n))
-    }
-}
-
-impl BitAnd for Bitboard {
-    type Output = Bitboard;
-    #[inline]
-    fn bitand(self, rhs: Bitboard) -> Bitboard {
-        Bitboard(self.0 & rhs.0)
-    }
-}
-impl BitOr for Bitboard {
-    type Output = Bitboard;
-    #[inline]
-    fn bitor(self, rhs: Bitboard) -> Bitboard {
-        Bitboard(self.0 | rhs.0)
-    }
-}
-impl Not for Bitboard {
-    type Output = Bitboard;
-    #[inline]
-    fn not(self) -> Bitboard {
-        Bitboard(!self.0)
-    }
-}
-impl BitAndAssign for Bitboard {
-    #[inline]
-    fn bitand_assign(&mut self, rhs: Bitboard) {
-        self.0 &= rhs.0
-    }
-}
-impl BitOrAssign for Bitboard {
-    #[inline]
-    fn bitor_assign(&mut self, rhs: Bitboard) {
-        self.0 |= rhs.0
-    }
-}
+crate::place_set!(
+    /// A set of squares (bit i = square index i): the board kit's vocabulary on a `u32`.
+    pub struct Bitboard(u32) of Square, 32
+);
 
 /// The four orthogonal directions as (file, rank) steps.
 pub const DIRECTIONS: [(i8, i8); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
@@ -205,8 +91,8 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         assert_eq!(down, ["b1", "b2"]);
-        assert_eq!(Bitboard(0b1011).nth(2), Some(sq("d1")));
-        assert_eq!(Bitboard(0b1011).nth(3), None);
+        assert_eq!(Bitboard(0b1011).nth_place(2), Some(sq("d1")));
+        assert_eq!(Bitboard(0b1011).nth_place(3), None);
     }
 
     #[test]
@@ -216,10 +102,10 @@ mod tests {
             bits = bits.rotate_left(7) ^ bits.wrapping_mul(0x2545_F491);
             let b = Bitboard(bits);
             for k in 0..=32 {
-                assert_eq!(b.nth(k), b.into_iter().nth(k), "{bits:#x} k={k}");
+                assert_eq!(b.nth_place(k), b.into_iter().nth(k), "{bits:#x} k={k}");
             }
         }
-        assert_eq!(Bitboard::FULL.nth(31), Some(sq("d8")));
-        assert_eq!(Bitboard::EMPTY.nth(0), None);
+        assert_eq!(Bitboard::ALL.nth_place(31), Some(sq("d8")));
+        assert_eq!(Bitboard::EMPTY.nth_place(0), None);
     }
 }

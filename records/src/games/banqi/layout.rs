@@ -33,20 +33,7 @@ impl Layout {
 
     /// A uniformly shuffled full set.
     pub fn shuffled<R: rand::RngExt + ?Sized>(rng: &mut R) -> Layout {
-        let mut pieces = [Piece::new(Color::Red, Role::General); 32];
-        let mut i = 0;
-        for p in Piece::all() {
-            for _ in 0..p.role.count() {
-                pieces[i] = p;
-                i += 1;
-            }
-        }
-        // Fisher–Yates.
-        for i in (1..32).rev() {
-            let j = rng.random_range(0..=i);
-            pieces.swap(i, j);
-        }
-        Layout(pieces)
+        Layout(crate::core::pieces::shuffled_set(rng))
     }
 }
 

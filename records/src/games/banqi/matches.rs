@@ -40,10 +40,10 @@ impl Chases {
         }
         let n = self.counts[from.index()];
         self.counts[from.index()] = 0;
-        self.keys.clear(from);
+        self.keys.remove(from);
         if let Some(to) = to {
             self.counts[to.index()] = n;
-            self.keys.set(to);
+            self.keys.insert(to);
         }
     }
 
@@ -53,7 +53,7 @@ impl Chases {
         self.clear();
         for t in targets {
             self.counts[t.index()] = old.counts[t.index()].saturating_add(1);
-            self.keys.set(t);
+            self.keys.insert(t);
         }
     }
 }

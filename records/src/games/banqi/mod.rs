@@ -41,7 +41,6 @@ pub use playout::{random_playout, reveal_from_layout};
 pub use position::{Cell, ParsePositionError, Pool, Position, PositionError};
 pub use rules::Banqi;
 pub use ruleset::{CannonRule, Overrides, PRESETS, Preset, Repetition, Ruleset};
-pub(crate) use setup::parse_pool;
 pub use setup::{ParseSetupError, Setup};
 pub use types::{Color, ParsePieceError, ParseSquareError, Piece, Role, Square};
 pub use violations::VIOLATIONS;

@@ -74,7 +74,7 @@ pub(crate) fn reach(pos: &Position, rules: &Ruleset, from: Square, role: Role) -
             if let Some(screen) = first_on_ray(from, dir, occupied)
                 && let Some(target) = first_on_ray(screen, dir, occupied)
             {
-                r.rank_free.set(target);
+                r.rank_free.insert(target);
             }
         }
         return r;
@@ -85,7 +85,7 @@ pub(crate) fn reach(pos: &Position, rules: &Ruleset, from: Square, role: Role) -
             if let Some(t) = first_on_ray(from, dir, occupied)
                 && !ORTHOGONAL[from.index()].contains(t)
             {
-                r.rank_free.set(t);
+                r.rank_free.insert(t);
             }
         }
     }
@@ -143,7 +143,7 @@ impl RankVictims {
 /// The enemy revealed pieces that `piece` on `from` could capture now.
 #[inline]
 pub(crate) fn capturable(pos: &Position, rules: &Ruleset, from: Square, piece: Piece) -> Bitboard {
-    capturable_with(pos, rules, &RankVictims::new(pos, piece.color), from, piece)
+    capturable_with(pos, rules, &RankVictims::new(pos, piece.side), from, piece)
 }
 
 #[inline]
@@ -155,7 +155,7 @@ fn capturable_with(
     piece: Piece,
 ) -> Bitboard {
     let r = reach(pos, rules, from, piece.role);
-    (r.rank_free & pos.revealed(piece.color.other())) | (r.by_rank & victims.of(piece.role))
+    (r.rank_free & pos.revealed(piece.side.other())) | (r.by_rank & victims.of(piece.role))
 }
 
 /// The covered pieces `piece` on `from` may attack with a dark capture (none when the
@@ -172,7 +172,7 @@ fn dark_targets(pos: &Position, rules: &Ruleset, from: Square, role: Role) -> Bi
 /// Every square the revealed `piece` on `from` can go to in one hop: quiet moves, captures
 /// and dark captures.
 pub fn targets(pos: &Position, rules: &Ruleset, from: Square, piece: Piece) -> Bitboard {
-    targets_with(pos, rules, &RankVictims::new(pos, piece.color), from, piece)
+    targets_with(pos, rules, &RankVictims::new(pos, piece.side), from, piece)
 }
 
 /// [`targets`] with the rank victims of the piece's side already built.
@@ -191,8 +191,7 @@ fn targets_with(
         let orthogonal = ORTHOGONAL[from.index()];
         return if piece.role == Role::Cannon && rules.cannon == CannonRule::Taiwan {
             (orthogonal & empty)
-                | (reach(pos, rules, from, piece.role).rank_free
-                    & pos.revealed(piece.color.other()))
+                | (reach(pos, rules, from, piece.role).rank_free & pos.revealed(piece.side.other()))
         } else {
             orthogonal & (empty | victims.of(piece.role))
         };
@@ -205,7 +204,7 @@ fn targets_with(
             // The empty squares of the ray before the first occupied one.
             quiet |= match stop {
                 None => ray,
-                Some(s) => ray & !RAY_BITS[s.index()][dir] & !Bitboard::from_square(s),
+                Some(s) => ray & !RAY_BITS[s.index()][dir] & !Bitboard::single(s),
             };
         }
     }
@@ -359,7 +358,7 @@ impl SingleHopActions {
         let flips = self.flips.count();
         if k < flips {
             return Action::Flip {
-                square: self.flips.nth(k as usize).expect("k < count"),
+                square: self.flips.nth_place(k as usize).expect("k < count"),
                 reveal: None,
             };
         }
@@ -369,7 +368,7 @@ impl SingleHopActions {
             if k < n {
                 return Action::step(
                     self.froms[i],
-                    self.targets[i].nth(k as usize).expect("k < n"),
+                    self.targets[i].nth_place(k as usize).expect("k < n"),
                 );
             }
             k -= n;

@@ -162,7 +162,7 @@ impl Position {
         self.turn = Some(match (self.turn, effect) {
             (Some(c), _) => c.other(),
             // The first flip gives player 1 its colour; player 2 moves next with the other.
-            (None, Effect::Flip(p)) => p.color.other(),
+            (None, Effect::Flip(p)) => p.side.other(),
             (None, _) => unreachable!("only flips are legal before colours are assigned"),
         });
     }
@@ -237,7 +237,7 @@ impl Position {
             }
             Cell::Revealed(p) => p,
         };
-        if Some(piece.color) != self.turn {
+        if Some(piece.side) != self.turn {
             return Err(illegal(
                 Violation::NOT_YOUR_PIECE,
                 format!("{piece} on {from} is not the mover's piece"),
@@ -315,7 +315,7 @@ impl Position {
         }
         let target = self.cell(to);
         if let Cell::Revealed(p) = target
-            && p.color == piece.color
+            && p.side == piece.side
         {
             return Err(illegal(
                 Violation::OWN_PIECE,
@@ -387,7 +387,7 @@ impl Position {
             ));
         }
         let revealed = self.take_reveal(to, hop.reveal())?;
-        if revealed.color == piece.color {
+        if revealed.side == piece.side {
             self.put_piece(to, revealed);
             return Ok(Link::DarkOwn);
         }

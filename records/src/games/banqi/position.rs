@@ -2,7 +2,7 @@
 //! [`Pool`] and what stands on a square ([`Cell`]). The position string is read as a
 //! [`Setup`] first (syntax), then checked.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::str::FromStr;
 
 use thiserror::Error;
@@ -13,131 +13,7 @@ use super::bitboard::Bitboard;
 use super::setup::{ParseSetupError, Setup, write_board, write_fields};
 use super::types::{Color, Piece, Square};
 
-/// What stands on a square.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum Cell {
-    Empty,
-    Covered,
-    Revealed(Piece),
-}
-
-impl Cell {
-    #[inline]
-    const fn code(self) -> u8 {
-        match self {
-            Cell::Empty => 0,
-            Cell::Covered => 1,
-            Cell::Revealed(p) => 2 + p.index() as u8,
-        }
-    }
-
-    #[inline]
-    const fn from_code(code: u8) -> Cell {
-        match code {
-            0 => Cell::Empty,
-            1 => Cell::Covered,
-            c => Cell::Revealed(Piece::from_index(c as usize - 2)),
-        }
-    }
-}
-
-/// The multiset of pieces still face down, counted per kind (index order K…P k…p).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Pool([u8; 14]);
-
-impl Pool {
-    /// All 32 pieces.
-    pub const FULL: Pool = Pool([1, 2, 2, 2, 2, 2, 5, 1, 2, 2, 2, 2, 2, 5]);
-
-    /// The pieces as TCGA letters in index order (K G M R N C P k g m r n c p), each
-    /// repeated by its count: `"GGRRP"`.
-    pub fn letters(&self) -> String {
-        Piece::all()
-            .flat_map(|p| std::iter::repeat_n(p.char(), self.count(p) as usize))
-            .collect()
-    }
-
-    #[inline]
-    pub fn count(&self, piece: Piece) -> u8 {
-        self.0[piece.index()]
-    }
-
-    pub fn total(&self) -> u32 {
-        self.0.iter().map(|&n| n as u32).sum()
-    }
-
-    #[inline]
-    pub fn total_of(&self, color: Color) -> u32 {
-        let base = color.index() * 7;
-        self.0[base..base + 7].iter().map(|&n| n as u32).sum()
-    }
-
-    /// A pool of these counts per kind (index order K…P k…p).
-    pub const fn from_counts(counts: [u8; 14]) -> Pool {
-        Pool(counts)
-    }
-
-    /// Take out one piece known to be there: the playouts' fast path.
-    #[inline]
-    pub(crate) fn decrement(&mut self, piece: Piece) {
-        self.0[piece.index()] -= 1;
-    }
-
-    /// Put one piece in.
-    #[inline]
-    pub fn add(&mut self, piece: Piece) {
-        self.0[piece.index()] += 1;
-    }
-
-    /// Set the count of one kind.
-    #[inline]
-    pub(crate) fn set(&mut self, piece: Piece, count: u8) {
-        self.0[piece.index()] = count;
-    }
-
-    /// The counts in index order (K…P k…p).
-    #[inline]
-    pub fn counts(&self) -> &[u8; 14] {
-        &self.0
-    }
-
-    /// Take one piece out; false (and nothing changes) when none is left.
-    #[inline]
-    pub fn take(&mut self, piece: Piece) -> bool {
-        let n = &mut self.0[piece.index()];
-        if *n == 0 {
-            return false;
-        }
-        *n -= 1;
-        true
-    }
-
-    /// The `k`-th covered piece (0-based) in index order: uniform sampling from the pool.
-    pub fn nth(&self, mut k: u32) -> Option<Piece> {
-        for (i, &n) in self.0.iter().enumerate() {
-            if k < n as u32 {
-                return Some(Piece::from_index(i));
-            }
-            k -= n as u32;
-        }
-        None
-    }
-}
-
-impl fmt::Display for Pool {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.total() == 0 {
-            return f.write_char('-');
-        }
-        for p in Piece::all() {
-            let n = self.count(p);
-            if n > 0 {
-                write!(f, "{}{}", p.char(), n)?;
-            }
-        }
-        Ok(())
-    }
-}
+pub use crate::core::pieces::{Cell, Pool};
 
 /// Why a well-formed setup is not a position the rules can play from.
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
@@ -180,7 +56,7 @@ impl Position {
     pub fn start() -> Position {
         Position {
             cells: [1; 32],
-            covered: Bitboard::FULL,
+            covered: Bitboard::ALL,
             revealed: [Bitboard::EMPTY; 2],
             pool: Pool::FULL,
             turn: None,
@@ -325,7 +201,7 @@ impl Position {
     /// How many of `piece` are still in the game, revealed or covered.
     pub fn in_game(&self, piece: Piece) -> u32 {
         let revealed = self
-            .revealed(piece.color)
+            .revealed(piece.side)
             .filter(|&s| self.piece_at(s) == Some(piece))
             .count() as u32;
         revealed + self.pool.count(piece) as u32
@@ -353,7 +229,7 @@ impl Position {
         for (i, &c) in self.cells.iter().enumerate() {
             h ^= zobrist(i * 16 + c as usize);
         }
-        for (i, &n) in self.pool.0.iter().enumerate() {
+        for (i, &n) in self.pool.counts().iter().enumerate() {
             h ^= zobrist(512 + i * 8 + n as usize);
         }
         h
@@ -365,25 +241,25 @@ impl Position {
         self.cells[sq.index()] = cell.code();
         match cell {
             Cell::Empty => {}
-            Cell::Covered => self.covered.set(sq),
-            Cell::Revealed(p) => self.revealed[p.color.index()].set(sq),
+            Cell::Covered => self.covered.insert(sq),
+            Cell::Revealed(p) => self.revealed[p.side.index()].insert(sq),
         }
     }
 
     #[inline]
     pub(crate) fn put_piece(&mut self, sq: Square, piece: Piece) {
         self.cells[sq.index()] = 2 + piece.index() as u8;
-        self.covered.clear(sq);
-        self.revealed[piece.color.other().index()].clear(sq);
-        self.revealed[piece.color.index()].set(sq);
+        self.covered.remove(sq);
+        self.revealed[piece.side.other().index()].remove(sq);
+        self.revealed[piece.side.index()].insert(sq);
     }
 
     #[inline]
     pub(crate) fn remove(&mut self, sq: Square) {
         self.cells[sq.index()] = 0;
-        self.covered.clear(sq);
-        self.revealed[0].clear(sq);
-        self.revealed[1].clear(sq);
+        self.covered.remove(sq);
+        self.revealed[0].remove(sq);
+        self.revealed[1].remove(sq);
     }
 }
 

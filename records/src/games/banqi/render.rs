@@ -96,7 +96,7 @@ pub fn svg(pos: &Position, options: &RenderOptions) -> String {
                 );
             }
             Cell::Revealed(piece) => {
-                let ink = match piece.color {
+                let ink = match piece.side {
                     Color::Red => "#b3121b",
                     Color::Black => "#1a1a1a",
                 };

@@ -120,7 +120,7 @@ pub(crate) fn start_credits(start: &Position, mut credit: impl FnMut(Credit)) {
         let Some(seat) = start.player_of(color.other()) else {
             return;
         };
-        for piece in Piece::all().filter(|p| p.color == color) {
+        for piece in Piece::all().filter(|p| p.side == color) {
             let missing = (piece.role.count() as u32).saturating_sub(start.in_game(piece));
             for _ in 0..missing {
                 credit(Credit {
@@ -154,7 +154,7 @@ pub(crate) fn credits(
         if gone == 0 {
             continue;
         }
-        let Some(owner) = before.player_of(piece.color) else {
+        let Some(owner) = before.player_of(piece.side) else {
             continue;
         };
         let seat = if owner == mover { mover.other() } else { mover };
@@ -279,7 +279,7 @@ fn took_general_with_last_soldier(action: &Action, before: &Position, after: &Po
     if mover.role != Role::Soldier {
         return false;
     }
-    let general = Piece::new(mover.color.other(), Role::General);
+    let general = Piece::new(mover.side.other(), Role::General);
     before.in_game(mover) == 1 && before.in_game(general) == 1 && after.in_game(general) == 0
 }
 

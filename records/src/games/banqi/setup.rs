@@ -142,33 +142,8 @@ fn parse_board(text: &str) -> Result<[Cell; 32], ParseSetupError> {
 }
 
 pub(crate) fn parse_pool(text: &str) -> Result<Pool, ParseSetupError> {
-    let err = || ParseSetupError::Covered(text.to_owned());
-    let mut pool = Pool::default();
-    if text == "-" {
-        return Ok(pool);
-    }
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    let mut last_index: Option<usize> = None;
-    while i < bytes.len() {
-        let piece = Piece::from_char(bytes[i] as char).ok_or_else(err)?;
-        i += 1;
-        let start = i;
-        while i < bytes.len() && bytes[i].is_ascii_digit() {
-            i += 1;
-        }
-        let n: u8 = text[start..i].parse().map_err(|_| err())?;
-        // Kinds appear once each, in index order, with non-zero counts.
-        if n == 0 || last_index.is_some_and(|l| l >= piece.index()) {
-            return Err(err());
-        }
-        last_index = Some(piece.index());
-        pool.set(piece, n);
-    }
-    if pool.total() == 0 {
-        return Err(err());
-    }
-    Ok(pool)
+    text.parse()
+        .map_err(|_| ParseSetupError::Covered(text.to_owned()))
 }
 
 pub(super) fn write_board(f: &mut fmt::Formatter<'_>, cell: impl Fn(usize) -> Cell) -> fmt::Result {

@@ -231,7 +231,7 @@ fn parse_game(initial_line: usize, lines: &[(usize, &str)]) -> Result<Record, Tc
     });
     if let Some(p) = first_flip
         && setup.board.iter().all(|c| !matches!(c, Cell::Revealed(_)))
-        && p.color != first
+        && p.side != first
     {
         let line = lines
             .iter()
@@ -381,7 +381,7 @@ pub fn export(record: &Record) -> Result<String, ExportError> {
         .find_map(|a| match a.parse::<Action>() {
             Ok(Action::Flip {
                 reveal: Some(p), ..
-            }) => Some(p.color),
+            }) => Some(p.side),
             _ => None,
         })
         .or(start.color_of(Seat::FIRST))

@@ -4,7 +4,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// One of the 32 squares `a1` … `d8` (files a–d, ranks 1–8, TCGA coordinates).
@@ -93,89 +92,17 @@ impl FromStr for Square {
     }
 }
 
-#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "lowercase")]
-pub enum Color {
-    Red = 0,
-    Black = 1,
-}
+/// A colour: red or black (the first flip decides which seat plays which). Banqi's word for
+/// the board kit's [`Side`](crate::core::Side).
+pub use crate::core::Side as Color;
 
-impl Color {
-    pub const ALL: [Color; 2] = [Color::Red, Color::Black];
+pub use crate::core::pieces::{ParsePieceError, Piece, Role};
 
-    pub const fn other(self) -> Color {
-        match self {
-            Color::Red => Color::Black,
-            Color::Black => Color::Red,
-        }
-    }
-
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// `r` or `b`, as in a position string.
-    pub const fn char(self) -> char {
-        match self {
-            Color::Red => 'r',
-            Color::Black => 'b',
-        }
-    }
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Color::Red => "red",
-            Color::Black => "black",
-        }
-    }
-}
-
-impl fmt::Display for Color {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The seven kinds of piece, in rank order (General is rank 1, the highest).
-#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub enum Role {
-    General = 0,
-    Advisor = 1,
-    Elephant = 2,
-    Chariot = 3,
-    Horse = 4,
-    Cannon = 5,
-    Soldier = 6,
-}
-
+/// Banqi's own facts of the shared roles: rank order and piece points.
 impl Role {
-    pub const ALL: [Role; 7] = [
-        Role::General,
-        Role::Advisor,
-        Role::Elephant,
-        Role::Chariot,
-        Role::Horse,
-        Role::Cannon,
-        Role::Soldier,
-    ];
-
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
     /// Rank number: 1 (General) … 7 (Soldier); a smaller number is stronger.
     pub const fn rank(self) -> u8 {
         self as u8 + 1
-    }
-
-    /// How many pieces of this role each colour has.
-    pub const fn count(self) -> u8 {
-        match self {
-            Role::General => 1,
-            Role::Soldier => 5,
-            _ => 2,
-        }
     }
 
     /// Piece points (棋點, RULES §5).
@@ -188,142 +115,6 @@ impl Role {
             Role::Horse => 1,
             Role::Cannon => 4,
             Role::Soldier => 1,
-        }
-    }
-
-    /// The TCGA letter in upper case (red): K G M R N C P.
-    pub const fn upper_char(self) -> char {
-        match self {
-            Role::General => 'K',
-            Role::Advisor => 'G',
-            Role::Elephant => 'M',
-            Role::Chariot => 'R',
-            Role::Horse => 'N',
-            Role::Cannon => 'C',
-            Role::Soldier => 'P',
-        }
-    }
-
-    pub const fn from_upper_char(c: char) -> Option<Role> {
-        Some(match c {
-            'K' => Role::General,
-            'G' => Role::Advisor,
-            'M' => Role::Elephant,
-            'R' => Role::Chariot,
-            'N' => Role::Horse,
-            'C' => Role::Cannon,
-            'P' => Role::Soldier,
-            _ => return None,
-        })
-    }
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Role::General => "general",
-            Role::Advisor => "advisor",
-            Role::Elephant => "elephant",
-            Role::Chariot => "chariot",
-            Role::Horse => "horse",
-            Role::Cannon => "cannon",
-            Role::Soldier => "soldier",
-        }
-    }
-}
-
-/// A piece: a colour and a role.
-#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Piece {
-    pub color: Color,
-    pub role: Role,
-}
-
-impl Piece {
-    pub const fn new(color: Color, role: Role) -> Piece {
-        Piece { color, role }
-    }
-
-    /// 0..14 in the order K G M R N C P k g m r n c p.
-    pub const fn index(self) -> usize {
-        self.color.index() * 7 + self.role.index()
-    }
-
-    /// The 14 pieces in index order: K G M R N C P k g m r n c p.
-    pub const ALL: [Piece; 14] = {
-        let mut all = [Piece::new(Color::Red, Role::General); 14];
-        let mut i = 0;
-        while i < 14 {
-            let color = if i < 7 { Color::Red } else { Color::Black };
-            all[i] = Piece::new(color, Role::ALL[i % 7]);
-            i += 1;
-        }
-        all
-    };
-
-    /// The piece of [`Piece::index`] `index` (< 14); a table lookup, as it sits in the
-    /// move generator's inner loop.
-    #[inline]
-    pub const fn from_index(index: usize) -> Piece {
-        Piece::ALL[index]
-    }
-
-    /// The TCGA letter: upper case red, lower case black.
-    pub const fn char(self) -> char {
-        let c = self.role.upper_char();
-        match self.color {
-            Color::Red => c,
-            Color::Black => c.to_ascii_lowercase(),
-        }
-    }
-
-    pub const fn from_char(c: char) -> Option<Piece> {
-        match Role::from_upper_char(c) {
-            Some(role) => Some(Piece {
-                color: Color::Red,
-                role,
-            }),
-            None => match Role::from_upper_char(c.to_ascii_uppercase()) {
-                Some(role) if c.is_ascii_lowercase() => Some(Piece {
-                    color: Color::Black,
-                    role,
-                }),
-                _ => None,
-            },
-        }
-    }
-
-    /// The Chinese character of the piece (帥 仕 相 俥 傌 炮 兵 / 將 士 象 車 馬 包 卒).
-    pub const fn chinese(self) -> char {
-        const RED: [char; 7] = ['帥', '仕', '相', '俥', '傌', '炮', '兵'];
-        const BLACK: [char; 7] = ['將', '士', '象', '車', '馬', '包', '卒'];
-        match self.color {
-            Color::Red => RED[self.role.index()],
-            Color::Black => BLACK[self.role.index()],
-        }
-    }
-
-    /// All 14 kinds of piece in index order.
-    pub fn all() -> impl Iterator<Item = Piece> {
-        (0..14).map(Piece::from_index)
-    }
-}
-
-impl fmt::Display for Piece {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.char())
-    }
-}
-
-#[derive(Error, Debug, Clone, PartialEq, Eq)]
-#[error("invalid piece {0:?}: expected one of K G M R N C P (red) or k g m r n c p (black)")]
-pub struct ParsePieceError(pub String);
-
-impl FromStr for Piece {
-    type Err = ParsePieceError;
-    fn from_str(s: &str) -> Result<Piece, ParsePieceError> {
-        let mut chars = s.chars();
-        match (chars.next(), chars.next()) {
-            (Some(c), None) => Piece::from_char(c).ok_or_else(|| ParsePieceError(s.to_owned())),
-            _ => Err(ParsePieceError(s.to_owned())),
         }
     }
 }

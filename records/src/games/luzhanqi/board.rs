@@ -26,6 +26,10 @@ impl Point {
     /// The mountain between files c and e (between d6 and d7).
     pub const MOUNTAIN_D: Point = Point(61);
 
+    pub(crate) const fn from_index_unchecked(index: u8) -> Point {
+        Point(index)
+    }
+
     pub const fn new(index: u8) -> Option<Point> {
         if (index as usize) < Point::COUNT {
             Some(Point(index))
@@ -117,83 +121,11 @@ impl FromStr for Point {
     }
 }
 
-/// A set of points, one bit per point index.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Points(pub u64);
-
-impl Points {
-    pub const EMPTY: Points = Points(0);
-
-    #[inline]
-    pub const fn contains(self, p: Point) -> bool {
-        self.0 & p.bit() != 0
-    }
-
-    #[inline]
-    pub const fn with(self, p: Point) -> Points {
-        Points(self.0 | p.bit())
-    }
-
-    #[inline]
-    pub const fn without(self, p: Point) -> Points {
-        Points(self.0 & !p.bit())
-    }
-
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    #[inline]
-    pub const fn count(self) -> u32 {
-        self.0.count_ones()
-    }
-
-    /// The lowest point of the set.
-    #[inline]
-    pub const fn first(self) -> Option<Point> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Point(self.0.trailing_zeros() as u8))
-        }
-    }
-}
-
-impl std::ops::BitAnd for Points {
-    type Output = Points;
-    #[inline]
-    fn bitand(self, o: Points) -> Points {
-        Points(self.0 & o.0)
-    }
-}
-
-impl std::ops::BitOr for Points {
-    type Output = Points;
-    #[inline]
-    fn bitor(self, o: Points) -> Points {
-        Points(self.0 | o.0)
-    }
-}
-
-impl std::ops::Not for Points {
-    type Output = Points;
-    /// The complement within the 62 points.
-    #[inline]
-    fn not(self) -> Points {
-        Points(!self.0 & ((1 << Point::COUNT) - 1))
-    }
-}
-
-impl Iterator for Points {
-    type Item = Point;
-    #[inline]
-    fn next(&mut self) -> Option<Point> {
-        let p = self.first()?;
-        self.0 &= self.0 - 1;
-        Some(p)
-    }
-}
+crate::place_set!(
+    /// A set of points, one bit per point index (the 60 points and the two mountains): the
+    /// board kit's vocabulary on a `u64`.
+    pub struct Points(u64) of Point, Point::COUNT
+);
 
 const fn pt(file: u8, rank: u8) -> u64 {
     1 << ((rank - 1) * FILES + file)

@@ -251,7 +251,7 @@ impl fmt::Display for Setup {
         let turn = self.turn.map_or('-', |s| s.char());
         write!(f, " {turn} {} ", self.pool.letters())?;
         let mut flags = Vec::new();
-        for side in Side::BOTH {
+        for side in Side::ALL {
             let flag = Piece::new(side, Role::Flag);
             match self.flags[side.index()] {
                 FlagState::Alone => {}

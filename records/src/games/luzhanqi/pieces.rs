@@ -5,43 +5,7 @@
 
 use std::fmt;
 
-/// A side: red (ranks 1–6, moves first in open and dark games) or black.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum Side {
-    Red = 0,
-    Black = 1,
-}
-
-impl Side {
-    pub const BOTH: [Side; 2] = [Side::Red, Side::Black];
-
-    #[inline]
-    pub const fn other(self) -> Side {
-        match self {
-            Side::Red => Side::Black,
-            Side::Black => Side::Red,
-        }
-    }
-
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Side::Red => "red",
-            Side::Black => "black",
-        }
-    }
-
-    pub const fn char(self) -> char {
-        match self {
-            Side::Red => 'r',
-            Side::Black => 'b',
-        }
-    }
-}
+pub use crate::core::Side;
 
 /// What a piece is.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -197,7 +161,7 @@ impl Piece {
 
     /// The 24 pieces, red's then black's.
     pub fn all() -> impl Iterator<Item = Piece> {
-        Side::BOTH
+        Side::ALL
             .into_iter()
             .flat_map(|side| Role::ALL.into_iter().map(move |role| Piece { side, role }))
     }

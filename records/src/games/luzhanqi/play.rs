@@ -293,7 +293,7 @@ impl Position {
 
     /// Any flag sharing `p` (now empty) lies there alone.
     fn drop_flags_at(&mut self, p: Point) {
-        for side in Side::BOTH {
+        for side in Side::ALL {
             if let FlagState::Carried(q) | FlagState::Under(q) = self.flags[side.index()]
                 && q == p
             {
@@ -307,7 +307,7 @@ impl Position {
     /// whoever comes there.
     fn remove_defender(&mut self, p: Point) {
         self.take(p);
-        for side in Side::BOTH {
+        for side in Side::ALL {
             if let FlagState::Carried(q) = self.flags[side.index()]
                 && q == p
             {
@@ -341,7 +341,7 @@ impl Position {
             let seat = self.seat_of(side)?;
             Some(End::new(Outcome::win(seat, 2), reason))
         };
-        for side in Side::BOTH {
+        for side in Side::ALL {
             let flag = Piece::new(side, Role::Flag);
             match self.flags[side.index()] {
                 FlagState::Alone if self.remaining(flag) == 0 && rules.mode != Mode::Flip => {

@@ -193,7 +193,7 @@ impl Position {
         if pos.turn.is_none() && !(pos.sides[0] | pos.sides[1]).is_empty() {
             return Err(PositionError::NoSide);
         }
-        for side in Side::BOTH {
+        for side in Side::ALL {
             let flag = Piece::new(side, Role::Flag);
             match setup.flags[side.index()] {
                 FlagState::Alone => {}

@@ -44,7 +44,7 @@ pub fn svg(pos: &Position, last: Option<&Action>) -> String {
         Cell::Covered => Shown::Covered,
         Cell::Piece(q) => Shown::Piece(q),
     };
-    let carried: Vec<Point> = Side::BOTH
+    let carried: Vec<Point> = Side::ALL
         .iter()
         .filter_map(|s| match pos.flag_state(*s) {
             FlagState::Carried(p) | FlagState::Under(p) => Some(p),

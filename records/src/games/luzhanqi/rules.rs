@@ -140,7 +140,7 @@ impl Rules for Luzhanqi {
     fn position_fits(rules: &Ruleset, pos: &Position) -> Result<(), String> {
         let flip_like = !pos.covered().is_empty()
             || pos.turn().is_none()
-            || Side::BOTH
+            || Side::ALL
                 .iter()
                 .any(|s| pos.flag_state(*s) != super::position::FlagState::Alone);
         match rules.mode {

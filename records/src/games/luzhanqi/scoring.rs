@@ -87,7 +87,7 @@ pub fn score_sheet(record: &Record) -> Result<ScoreSheet, ScoreError> {
     })?;
     let last = &scored.last;
     if scored.verdict.derived.end().map(|e| e.reason) == Some(Reason::FLAG_CARRIED) {
-        flag_taken_by = Side::BOTH.iter().find_map(|s| match last.flag_state(*s) {
+        flag_taken_by = Side::ALL.iter().find_map(|s| match last.flag_state(*s) {
             FlagState::Carried(p) => last.piece(p).map(|q| q.char()),
             _ => None,
         });

@@ -6,8 +6,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use crate::core::pieces::{Piece, Pool, shuffled_set};
 use crate::core::{IllegalAction, Violation};
-use crate::games::banqi::{self, Piece, Pool};
 
 use super::notation::Action;
 use super::points::{Point, Points};
@@ -53,7 +53,7 @@ impl Layout {
 
     /// A uniformly shuffled full set.
     pub fn shuffled<R: rand::RngExt + ?Sized>(rng: &mut R) -> Layout {
-        Layout(banqi::Layout::shuffled(rng).0)
+        Layout(shuffled_set(rng))
     }
 
     /// Whether the layout can be the truth under `pos`'s covered points: each is a start

@@ -5,7 +5,7 @@
 //! the public pool.
 
 use crate::core::Seat;
-use crate::games::banqi::{Piece, Role};
+use crate::core::pieces::{Piece, Role};
 
 use super::notation::Action;
 use super::pieces::Faction;

@@ -22,7 +22,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::core::Seat;
-use crate::games::banqi::{Cell, Piece, Pool, parse_pool};
+use crate::core::pieces::{Cell, Piece, Pool};
 
 use super::pieces::{Faction, Split};
 use super::points::{ParsePointError, Point};
@@ -127,7 +127,9 @@ impl FromStr for Setup {
             split,
             factions,
             turn,
-            pool: parse_pool(covered).map_err(|_| ParseSetupError::Covered(covered.to_owned()))?,
+            pool: covered
+                .parse::<Pool>()
+                .map_err(|_| ParseSetupError::Covered(covered.to_owned()))?,
             captured: parse_captured(captured)?,
             places: parse_places(places)?,
             no_progress: counter("no-progress", no_progress)?,
@@ -198,7 +200,7 @@ fn parse_captured(text: &str) -> Result<[Pool; 3], ParseSetupError> {
     let [a, b, c] = parts[..] else {
         return Err(err());
     };
-    let one = |t: &str| parse_pool(t).map_err(|_| err());
+    let one = |t: &str| t.parse::<Pool>().map_err(|_| err());
     Ok([one(a)?, one(b)?, one(c)?])
 }
 

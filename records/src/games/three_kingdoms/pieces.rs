@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::banqi::{Color, Piece, Role};
+use crate::core::Side;
+use crate::core::pieces::{Piece, Role};
 
 /// Capture points (RULES.md §7): 將帥車俥 50, 象相士仕 20, 卒兵 22, 馬傌 30, 包炮 40.
 pub const fn points(role: Role) -> u32 {
@@ -38,10 +39,10 @@ impl Split {
     /// The faction of `piece`.
     pub const fn faction(self, piece: Piece) -> Faction {
         match self {
-            Split::Generals => match (piece.role, piece.color) {
+            Split::Generals => match (piece.role, piece.side) {
                 (Role::General | Role::Soldier, _) => Faction(0),
-                (_, Color::Red) => Faction(1),
-                (_, Color::Black) => Faction(2),
+                (_, Side::Red) => Faction(1),
+                (_, Side::Black) => Faction(2),
             },
             Split::Soldiers => match piece.role {
                 Role::Soldier => Faction(0),

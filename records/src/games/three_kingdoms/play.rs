@@ -1,8 +1,8 @@
 //! Playing an action (RULES.md §7): flips that claim factions, moves and captures, recall;
 //! then who is out, and whose turn it is. And how the game ends ([`Position::end`]).
 
+use crate::core::pieces::{Cell, Piece, Role};
 use crate::core::{End, IllegalAction, Outcome, Reason, Seat, Violation};
-use crate::games::banqi::{Cell, Piece, Role};
 
 use super::notation::Action;
 use super::pieces::{Faction, points};
@@ -224,8 +224,8 @@ impl Position {
             (Action::Flip { point, .. }, Effect::Flip { piece, claimed }) => {
                 let faction = self.split.faction(piece);
                 self.cells[point.index()] = 2 + piece.index() as u8;
-                self.covered.clear(point);
-                self.revealed[faction.0 as usize].set(point);
+                self.covered.remove(point);
+                self.revealed[faction.0 as usize].insert(point);
                 self.pool.take(piece);
                 if claimed {
                     self.factions[seat.index()] = faction.0;
@@ -237,15 +237,15 @@ impl Position {
                 let own = self.split.faction(self.piece_at(from)).0 as usize;
                 if let Effect::Capture { piece } = effect {
                     let faction = self.split.faction(piece);
-                    self.revealed[faction.0 as usize].clear(to);
+                    self.revealed[faction.0 as usize].remove(to);
                     self.captured[seat.index()].add(piece);
                     self.captured_points[seat.index()] += points(piece.role);
                     self.eliminate_if_gone(faction);
                 }
                 self.cells[to.index()] = piece_code;
                 self.cells[from.index()] = 0;
-                self.revealed[own].clear(from);
-                self.revealed[own].set(to);
+                self.revealed[own].remove(from);
+                self.revealed[own].insert(to);
             }
             (Action::Recall, _) => {
                 let own = self.factions[seat.index()] as usize;

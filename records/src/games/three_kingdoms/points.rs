@@ -2,7 +2,6 @@
 //! board, files `a`–`i`, ranks `1`–`5`, and sets of them as 64-bit bitboards.
 
 use std::fmt;
-use std::ops::{BitAnd, BitOr, Not};
 use std::str::FromStr;
 
 use thiserror::Error;
@@ -16,6 +15,10 @@ pub struct Point(u8);
 
 impl Point {
     pub const COUNT: usize = 45;
+
+    pub(crate) const fn from_index_unchecked(index: u8) -> Point {
+        Point(index)
+    }
 
     pub const fn new(index: u8) -> Option<Point> {
         if (index as usize) < Point::COUNT {
@@ -76,41 +79,12 @@ impl FromStr for Point {
     }
 }
 
-/// A set of points, one bit per point (bit = index).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Points(pub u64);
+crate::place_set!(
+    /// A set of points, one bit per point (bit = index): the board kit's vocabulary on a `u64`.
+    pub struct Points(u64) of Point, Point::COUNT
+);
 
 impl Points {
-    pub const EMPTY: Points = Points(0);
-    pub const ALL: Points = Points((1 << Point::COUNT) - 1);
-
-    pub const fn single(p: Point) -> Points {
-        Points(1 << p.0)
-    }
-
-    #[inline]
-    pub const fn contains(self, p: Point) -> bool {
-        self.0 >> p.0 & 1 != 0
-    }
-
-    #[inline]
-    pub fn set(&mut self, p: Point) {
-        self.0 |= 1 << p.0;
-    }
-
-    #[inline]
-    pub fn clear(&mut self, p: Point) {
-        self.0 &= !(1 << p.0);
-    }
-
-    pub const fn count(self) -> u32 {
-        self.0.count_ones()
-    }
-
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
     /// The points where every piece starts, face down: all but file e and rank 3.
     pub const START: Points = {
         let mut bits = 0u64;
@@ -124,40 +98,6 @@ impl Points {
         }
         Points(bits)
     };
-}
-
-impl Iterator for Points {
-    type Item = Point;
-    #[inline]
-    fn next(&mut self) -> Option<Point> {
-        if self.0 == 0 {
-            return None;
-        }
-        let i = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(Point(i))
-    }
-}
-
-impl BitAnd for Points {
-    type Output = Points;
-    fn bitand(self, o: Points) -> Points {
-        Points(self.0 & o.0)
-    }
-}
-
-impl BitOr for Points {
-    type Output = Points;
-    fn bitor(self, o: Points) -> Points {
-        Points(self.0 | o.0)
-    }
-}
-
-impl Not for Points {
-    type Output = Points;
-    fn not(self) -> Points {
-        Points(!self.0 & Points::ALL.0)
-    }
 }
 
 /// The four orthogonal directions: up, right, down, left.
@@ -252,7 +192,7 @@ pub fn slides(from: Point, occupied: Points) -> (Points, Points) {
     for (dir, ray) in RAYS[from.index()].iter().enumerate() {
         match nearest(*ray & occupied, dir) {
             Some(blocker) => {
-                first.set(blocker);
+                first.insert(blocker);
                 empty = empty | (*ray & !RAYS[blocker.index()][dir] & !Points::single(blocker));
             }
             None => empty = empty | *ray,
@@ -270,7 +210,7 @@ pub fn cannon_targets(from: Point, occupied: Points) -> Points {
         if let Some(screen) = nearest(*ray & occupied, dir)
             && let Some(target) = nearest(RAYS[screen.index()][dir] & occupied, dir)
         {
-            out.set(target);
+            out.insert(target);
         }
     }
     out

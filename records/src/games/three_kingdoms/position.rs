@@ -4,7 +4,7 @@
 use thiserror::Error;
 
 use crate::core::Seat;
-use crate::games::banqi::{Cell, Piece, Pool};
+use crate::core::pieces::{Cell, Piece, Pool};
 
 use super::notation::Setup;
 use super::pieces::{Faction, Split, points};
@@ -111,11 +111,11 @@ impl Position {
                 Cell::Empty => {}
                 Cell::Covered => {
                     pos.cells[i] = 1;
-                    pos.covered.set(p);
+                    pos.covered.insert(p);
                 }
                 Cell::Revealed(piece) => {
                     pos.cells[i] = 2 + piece.index() as u8;
-                    pos.revealed[split.faction(*piece).0 as usize].set(p);
+                    pos.revealed[split.faction(*piece).0 as usize].insert(p);
                     seen.add(*piece);
                 }
             }

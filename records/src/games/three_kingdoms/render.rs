@@ -6,7 +6,8 @@
 use std::fmt::Write;
 
 use crate::core::Seat;
-use crate::games::banqi::{Cell, Color};
+use crate::core::Side;
+use crate::core::pieces::Cell;
 
 use super::notation::Action;
 use super::pieces::Faction;
@@ -88,9 +89,9 @@ pub fn svg(pos: &Position, last: Option<&Action>) -> String {
             Cell::Revealed(piece) => {
                 let faction = pos.split().faction(piece);
                 let ring = FACTION_COLOURS[faction.0 as usize];
-                let ink = match piece.color {
-                    Color::Red => "#b3121b",
-                    Color::Black => "#1a1a1a",
+                let ink = match piece.side {
+                    Side::Red => "#b3121b",
+                    Side::Black => "#1a1a1a",
                 };
                 let _ = write!(
                     s,

@@ -4,9 +4,9 @@
 
 use serde::Serialize;
 
+use crate::core::pieces::Piece;
 use crate::core::scoring::{ScoredResult, score};
 use crate::core::{Credit, Record, ScoreError, Seat};
-use crate::games::banqi::Piece;
 
 use super::pieces::points;
 use super::play::Effect;

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use crate::core::Seat;
-use crate::games::banqi::Cell;
+use crate::core::pieces::Cell;
 
 use super::points::Point;
 use super::rules::Match;

@@ -18,6 +18,10 @@ pub struct Square(u8);
 impl Square {
     pub const COUNT: usize = 90;
 
+    pub(crate) const fn from_index_unchecked(index: u8) -> Square {
+        Square(index)
+    }
+
     pub const fn new(index: u8) -> Option<Square> {
         if (index as usize) < Square::COUNT {
             Some(Square(index))
@@ -87,75 +91,10 @@ impl FromStr for Square {
     }
 }
 
-/// A set of points, one bit per index.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Bitboard(pub u128);
-
-impl Bitboard {
-    pub const EMPTY: Bitboard = Bitboard(0);
-
-    #[inline]
-    pub const fn contains(self, s: Square) -> bool {
-        self.0 & s.bit() != 0
-    }
-
-    #[inline]
-    pub const fn with(self, s: Square) -> Bitboard {
-        Bitboard(self.0 | s.bit())
-    }
-
-    #[inline]
-    pub const fn without(self, s: Square) -> Bitboard {
-        Bitboard(self.0 & !s.bit())
-    }
-
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    #[inline]
-    pub const fn count(self) -> u32 {
-        self.0.count_ones()
-    }
-}
-
-impl Iterator for Bitboard {
-    type Item = Square;
-    #[inline]
-    fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            return None;
-        }
-        let s = Square(self.0.trailing_zeros() as u8);
-        self.0 &= self.0 - 1;
-        Some(s)
-    }
-}
-
-impl std::ops::BitOr for Bitboard {
-    type Output = Bitboard;
-    #[inline]
-    fn bitor(self, o: Bitboard) -> Bitboard {
-        Bitboard(self.0 | o.0)
-    }
-}
-
-impl std::ops::BitAnd for Bitboard {
-    type Output = Bitboard;
-    #[inline]
-    fn bitand(self, o: Bitboard) -> Bitboard {
-        Bitboard(self.0 & o.0)
-    }
-}
-
-impl std::ops::Not for Bitboard {
-    type Output = Bitboard;
-    #[inline]
-    fn not(self) -> Bitboard {
-        Bitboard(!self.0 & ((1 << Square::COUNT) - 1))
-    }
-}
+crate::place_set!(
+    /// A set of points, one bit per index: the board kit's vocabulary on a `u128`.
+    pub struct Bitboard(u128) of Square, Square::COUNT
+);
 
 const fn palace(red: bool) -> u128 {
     let base = if red { 0 } else { 7 };

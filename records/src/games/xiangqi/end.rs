@@ -24,7 +24,7 @@ impl Position {
         if let Some(side) = self.lost {
             return win(side.other(), Reason::WRONG_DOUBLE_FLIP);
         }
-        for side in Side::BOTH {
+        for side in Side::ALL {
             let home = Square::at(4, Position::enemy_back_rank(side) as i8).expect("e0 or e9");
             if self.board[home.index()].is_some_and(|p| p.side == side && p.kind == Kind::Minister)
             {
@@ -47,7 +47,7 @@ impl Position {
     /// which horse is the 骉.
     pub(crate) fn forget_what_cannot_matter(&mut self) {
         // A side's last move matters only while the other side may have a 骉.
-        for side in Side::BOTH {
+        for side in Side::ALL {
             let biao = self.board.iter().flatten().any(|p| {
                 p.side != side
                     && (p.kind == Kind::Biao
@@ -57,7 +57,7 @@ impl Position {
                 self.last[side.index()] = None;
             }
         }
-        for side in Side::BOTH {
+        for side in Side::ALL {
             let can_double = self
                 .general(side)
                 .and_then(|g| self.board[g.index()])

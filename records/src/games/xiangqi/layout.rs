@@ -224,7 +224,7 @@ impl Backs {
 /// The start position with every back there but unknown (a record without the backs).
 pub fn unknown_start() -> Position {
     let mut pos = Position::start();
-    for side in Side::BOTH {
+    for side in Side::ALL {
         for s in start_points(side) {
             let mut piece = pos.piece(s).expect("a start point");
             piece.back = Back::Unknown;

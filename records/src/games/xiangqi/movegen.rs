@@ -10,7 +10,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use super::board::{Bitboard, DIAGONAL, HALVES, HORSE, ORTHOGONAL, PALACES, Square};
-use super::pieces::{Kind, Piece, Side};
+use super::pieces::{Kind, Piece, Side, forward};
 use super::position::Position;
 
 /// A move from one point to another, in ICCS (`h2e2`).
@@ -167,7 +167,7 @@ impl Position {
                 }
             }
             Kind::Soldier => {
-                land(from.offset(0, side.forward()), true);
+                land(from.offset(0, forward(side)), true);
                 if !HALVES[side.index()].contains(from) {
                     land(from.offset(1, 0), true);
                     land(from.offset(-1, 0), true);
@@ -325,7 +325,7 @@ impl Position {
                 }
             }
         }
-        let fwd = by.forward();
+        let fwd = forward(by);
         if is(target.offset(0, -fwd), Kind::Soldier) {
             n += 1;
         }

@@ -3,43 +3,14 @@
 
 use std::fmt;
 
-/// Red (ranks 0–4, moves first) or black.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum Side {
-    Red = 0,
-    Black = 1,
-}
+pub use crate::core::Side;
 
-impl Side {
-    pub const BOTH: [Side; 2] = [Side::Red, Side::Black];
-
-    #[inline]
-    pub const fn other(self) -> Side {
-        match self {
-            Side::Red => Side::Black,
-            Side::Black => Side::Red,
-        }
-    }
-
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// +1 for red (forward is up the ranks), −1 for black.
-    #[inline]
-    pub const fn forward(self) -> i8 {
-        match self {
-            Side::Red => 1,
-            Side::Black => -1,
-        }
-    }
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Side::Red => "red",
-            Side::Black => "black",
-        }
+/// +1 for red (forward is up the ranks), −1 for black.
+#[inline]
+pub const fn forward(side: Side) -> i8 {
+    match side {
+        Side::Red => 1,
+        Side::Black => -1,
     }
 }
 

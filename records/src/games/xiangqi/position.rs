@@ -416,7 +416,7 @@ fn parse_checks(field: &str, pos: &mut Position) -> Result<(), ParseFenError> {
         match c {
             '+' => pos.checked[i] = true,
             '-' => {}
-            '!' if pos.lost.is_none() => pos.lost = Some(Side::BOTH[i]),
+            '!' if pos.lost.is_none() => pos.lost = Some(Side::ALL[i]),
             _ => return Err(ParseFenError::Checks(field.to_owned())),
         }
     }
@@ -514,7 +514,7 @@ impl Position {
         if let Some(own) = self.last[self.turn.index()] {
             last = format!("{last}/{}", write(Some(own)));
         }
-        let checks: String = Side::BOTH
+        let checks: String = Side::ALL
             .iter()
             .map(|s| {
                 if self.lost == Some(*s) {

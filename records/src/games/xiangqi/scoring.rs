@@ -81,7 +81,7 @@ pub fn score_sheet(record: &Record) -> Result<ScoreSheet, ScoreError> {
     let seats = Seat::all(2)
         .map(|seat| SeatScore {
             seat,
-            side: Side::BOTH[seat.index()].name(),
+            side: Side::ALL[seat.index()].name(),
             captured: scored.tally.captured(seat).to_owned(),
             flips: std::mem::take(&mut flips[seat.index()]),
         })
