@@ -53,24 +53,19 @@ pub fn play<G: Tool>(
     let mut rng = SmallRng::seed_from_u64(seed);
     let hidden = G::deal(rules, &mut rng);
     let start = G::start(rules, Some(&hidden)).expect("a dealt truth sets up a start");
-    let mut m = G::new_match(*rules, start);
     let mut actions = Vec::new();
     let mut buffer = Vec::with_capacity(64);
-    let end = loop {
-        if let Some(end) = G::end(&m) {
-            break Some(end);
-        }
-        let pos = G::position(&m);
-        if G::ply(pos) >= options.max_plies {
-            break None;
-        }
-        let bot = bots[G::to_move(pos).index() % bots.len()];
-        let choice = G::choose(bot, &m, &mut rng, &mut buffer);
-        let action =
-            G::reveal(choice, pos, Some(&hidden)).expect("the deal fills a legal action in");
-        G::play(&mut m, &action).expect("a bot plays a legal action");
-        actions.push(action.to_string());
+    let choose = |m: &G::Match| {
+        let bot = bots[G::to_move(G::position(m)).index() % bots.len()];
+        G::choose(bot, m, &mut rng, &mut buffer)
     };
+    let (_, end) = records::core::play::play_out::<G>(
+        G::new_match(*rules, start),
+        Some(&hidden),
+        options.max_plies,
+        choose,
+        |_, action| actions.push(action.to_string()),
+    );
     let mut record = Record::new(G::NAME, preset, actions);
     record.options = options.options.clone();
     record.players = (0..G::seats(rules) as usize)

@@ -150,3 +150,54 @@ mod tests {
         assert!(check_depth(br#"{"a": "[[[[[\"[["}"#, 1).is_ok());
     }
 }
+
+/// What the request extractor [`GameJson`] reads from a body besides its shape: the game it
+/// names and the record it carries.
+pub trait GameBody: DeserializeOwned {
+    /// The `game` the request is about.
+    fn game(&self) -> &str;
+    /// The record the request carries, if any (held to `--max-plies`).
+    fn record(&self) -> Option<&records::core::Record> {
+        None
+    }
+    /// The request an empty body means, when the endpoint takes one (`POST /v1/deal`).
+    fn when_empty() -> Option<Self> {
+        None
+    }
+}
+
+/// A JSON request about a game, read once for every endpoint that takes one: the body's
+/// size (`--max-body`), media type, nesting depth (`--max-json-depth`) and shape, its record's
+/// length (`--max-plies`), and the game it names, checked in that order (the first failure is
+/// the answer).
+pub struct GameJson<T> {
+    pub kind: records::games::GameKind,
+    pub body: T,
+}
+
+impl<T: GameBody + 'static> actix_web::FromRequest for GameJson<T> {
+    type Error = actix_web::Error;
+    type Future =
+        std::pin::Pin<Box<dyn std::future::Future<Output = Result<Self, actix_web::Error>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
+        let req = req.clone();
+        let bytes = actix_web::web::Bytes::from_request(&req, payload);
+        Box::pin(async move {
+            let bytes = bytes.await?;
+            let settings = req
+                .app_data::<actix_web::web::Data<crate::Settings>>()
+                .expect("the application's settings");
+            let limits = &settings.limits;
+            let body: T = match T::when_empty() {
+                Some(empty) if bytes.iter().all(u8::is_ascii_whitespace) => empty,
+                _ => json(&req, &bytes, limits)?,
+            };
+            if let Some(record) = body.record() {
+                limits.plies(record)?;
+            }
+            let kind = crate::routes::parse::game_kind(body.game())?;
+            Ok(GameJson { kind, body })
+        })
+    }
+}

@@ -90,11 +90,11 @@ pub fn app(
             ))
         });
     }
-    let limits = settings.limits;
+    let max_body = settings.limits.max_body;
     App::new()
-        .app_data(web::Data::new(limits))
+        // The one state every handler reads (limits, store, keys, referee).
         .app_data(web::Data::new(settings))
-        .app_data(web::PayloadConfig::new(limits.max_body))
+        .app_data(web::PayloadConfig::new(max_body))
         .app_data(
             web::QueryConfig::default().error_handler(|e, _| {
                 Problem::new(ProblemKind::BadParameter, e.to_string()).into()

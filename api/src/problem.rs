@@ -250,7 +250,7 @@ impl From<records::referee::RefereeError> for Problem {
             E::MalformedAction(_) => {
                 Problem::new(ProblemKind::MalformedAction, detail).field("action")
             }
-            E::Ruleset(e) => crate::routes::ruleset_problem(e),
+            E::Ruleset(e) => crate::routes::parse::ruleset_problem(e),
             E::Layout(_) => Problem::new(ProblemKind::MalformedLayout, detail).field("layout"),
             E::NoSuchSeat(_) => Problem::new(ProblemKind::BadParameter, detail).field("player"),
             E::Store(e) => {

@@ -7,7 +7,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use records::core::Rules;
-use records::games::luzhanqi::{Luzhanqi, PRESETS, random_playout};
+use records::core::play::random_playout;
+use records::games::luzhanqi::{Luzhanqi, PRESETS};
 
 /// Plies played by `games` seeded random games under `preset`.
 fn playout_plies(preset: usize, games: u64) -> u64 {
@@ -17,8 +18,15 @@ fn playout_plies(preset: usize, games: u64) -> u64 {
     for seed in 0..games {
         let mut rng = SmallRng::seed_from_u64(seed);
         let layout = Luzhanqi::deal(&rules, &mut rng);
-        let end = random_playout(&rules, &layout, &mut rng, u32::MAX, &mut buffer, |_, _| {});
-        plies += end.ply() as u64;
+        let m = random_playout::<Luzhanqi, _>(
+            rules,
+            &layout,
+            &mut rng,
+            u32::MAX,
+            &mut buffer,
+            |_, _| {},
+        );
+        plies += Luzhanqi::ply(Luzhanqi::position(&m)) as u64;
     }
     plies
 }

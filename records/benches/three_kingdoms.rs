@@ -5,7 +5,9 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use records::games::three_kingdoms::{Layout, PRESETS, random_playout};
+use records::core::Rules;
+use records::core::play::random_playout;
+use records::games::three_kingdoms::{Layout, PRESETS, ThreeKingdoms};
 
 /// Plies played by `games` seeded random games under `preset`.
 fn playout_plies(preset: usize, games: u64) -> u64 {
@@ -15,8 +17,15 @@ fn playout_plies(preset: usize, games: u64) -> u64 {
     for seed in 0..games {
         let mut rng = SmallRng::seed_from_u64(seed);
         let layout = Layout::shuffled(&mut rng);
-        let end = random_playout(&rules, &layout, &mut rng, u32::MAX, &mut buffer, |_, _| {});
-        plies += end.ply() as u64;
+        let m = random_playout::<ThreeKingdoms, _>(
+            rules,
+            &layout,
+            &mut rng,
+            u32::MAX,
+            &mut buffer,
+            |_, _| {},
+        );
+        plies += ThreeKingdoms::ply(ThreeKingdoms::position(&m)) as u64;
     }
     plies
 }

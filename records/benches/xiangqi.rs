@@ -11,7 +11,8 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use records::games::xiangqi::{Backs, PRESETS, Position, random_playout};
+use records::core::play::random_playout;
+use records::games::xiangqi::{Backs, PRESETS, Position, Xiangqi3g};
 
 fn perft(c: &mut Criterion) {
     let start = Position::start();
@@ -30,9 +31,9 @@ fn playout_plies(preset: usize, games: u64) -> u64 {
     for seed in 0..games {
         let mut rng = SmallRng::seed_from_u64(seed);
         let backs = Backs::random(&mut rng);
-        let m = random_playout(
-            &rules,
-            Some(&backs),
+        let m = random_playout::<Xiangqi3g, _>(
+            rules,
+            &backs,
             &mut rng,
             u32::MAX,
             &mut buffer,

@@ -4,9 +4,10 @@
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use records::core::play::random_playout;
 use records::core::replay::{Status, validate};
 use records::core::{Record, Rules};
-use records::games::luzhanqi::{Layout, Luzhanqi, PRESETS, Position, random_playout};
+use records::games::luzhanqi::{Layout, Luzhanqi, PRESETS, Position};
 
 fn record_of(preset: usize, seed: u64, max_plies: u32) -> (Record, Position) {
     let preset = &PRESETS[preset % PRESETS.len()];
@@ -14,13 +15,14 @@ fn record_of(preset: usize, seed: u64, max_plies: u32) -> (Record, Position) {
     let layout = Luzhanqi::deal(&preset.ruleset, &mut rng);
     let mut actions = Vec::new();
     let mut buffer = Vec::new();
-    let last = random_playout(
-        &preset.ruleset,
+    let last = random_playout::<Luzhanqi, _>(
+        preset.ruleset,
         &layout,
         &mut rng,
         max_plies,
         &mut buffer,
-        |pos, a| {
+        |m, a| {
+            let pos = &m.pos;
             let text = a.to_string();
             assert_eq!(
                 text.parse::<records::games::luzhanqi::Action>().unwrap(),
@@ -33,7 +35,7 @@ fn record_of(preset: usize, seed: u64, max_plies: u32) -> (Record, Position) {
     );
     let mut record = Record::new("luzhanqi", preset.name, actions);
     record.layout = Some(Layout::to_value(&layout));
-    (record, last)
+    (record, last.pos)
 }
 
 #[test]
@@ -45,8 +47,15 @@ fn ten_thousand_random_games_per_mode() {
         let mut rng = StdRng::seed_from_u64(i as u64);
         for _ in 0..10_000 {
             let layout = Luzhanqi::deal(&rules, &mut rng);
-            let last = random_playout(&rules, &layout, &mut rng, 5_000, &mut buffer, |_, _| {});
-            if last.end(&rules).is_some() {
+            let last = random_playout::<Luzhanqi, _>(
+                rules,
+                &layout,
+                &mut rng,
+                5_000,
+                &mut buffer,
+                |_, _| {},
+            );
+            if Luzhanqi::end(&last).is_some() {
                 ended += 1;
             }
         }

@@ -241,8 +241,9 @@ fn lists_filter_and_paginate() {
 #[test]
 fn three_kingdoms_games_keep_three_seats() {
     use rand::SeedableRng;
+    use records::core::play::random_playout;
     use records::core::play::stated_result;
-    use records::games::three_kingdoms::{Layout, PRESETS, random_playout};
+    use records::games::three_kingdoms::{Layout, PRESETS, ThreeKingdoms};
     let mut games = Vec::new();
     for seed in 0..40u64 {
         let preset = &PRESETS[seed as usize % PRESETS.len()];
@@ -250,14 +251,15 @@ fn three_kingdoms_games_keep_three_seats() {
         let layout = Layout::shuffled(&mut rng);
         let mut actions = Vec::new();
         let mut buffer = Vec::new();
-        let end = random_playout(
-            &preset.ruleset,
+        let end = random_playout::<ThreeKingdoms, _>(
+            preset.ruleset,
             &layout,
             &mut rng,
             400,
             &mut buffer,
             |_, a| actions.push(a.to_string()),
-        );
+        )
+        .pos;
         let mut record = Record::new("three-kingdoms", preset.name, actions);
         record.players = vec!["Wei".into(), "Shu".into(), "Wu".into()];
         record.layout = Some(serde_json::Value::from(layout.to_string()));
@@ -313,8 +315,9 @@ fn three_kingdoms_games_keep_three_seats() {
 fn luzhanqi_games_of_every_mode_are_stored() {
     use rand::SeedableRng;
     use records::core::Rules;
+    use records::core::play::random_playout;
     use records::core::play::stated_result;
-    use records::games::luzhanqi::{Luzhanqi, PRESETS, random_playout};
+    use records::games::luzhanqi::{Luzhanqi, PRESETS};
     let mut games = Vec::new();
     for seed in 0..24u64 {
         let preset = &PRESETS[seed as usize % PRESETS.len()];
@@ -322,14 +325,15 @@ fn luzhanqi_games_of_every_mode_are_stored() {
         let layout = Luzhanqi::deal(&preset.ruleset, &mut rng);
         let mut actions = Vec::new();
         let mut buffer = Vec::new();
-        let end = random_playout(
-            &preset.ruleset,
+        let end = random_playout::<Luzhanqi, _>(
+            preset.ruleset,
             &layout,
             &mut rng,
             300,
             &mut buffer,
             |_, a| actions.push(a.to_string()),
-        );
+        )
+        .pos;
         let mut record = Record::new("luzhanqi", preset.name, actions);
         record.players = vec!["Lin".into(), "Zhao".into()];
         record.layout = Some(Luzhanqi::hidden_value(&layout));
@@ -380,8 +384,9 @@ fn luzhanqi_games_of_every_mode_are_stored() {
 fn xiangqi_games_are_stored_with_their_backs() {
     use rand::SeedableRng;
     use records::core::Rules;
+    use records::core::play::random_playout;
     use records::core::play::stated_result;
-    use records::games::xiangqi::{Backs, PRESETS, Xiangqi3g, random_playout};
+    use records::games::xiangqi::{Backs, PRESETS, Xiangqi3g};
     let mut games = Vec::new();
     for seed in 0..18u64 {
         let preset = &PRESETS[seed as usize % PRESETS.len()];
@@ -389,9 +394,9 @@ fn xiangqi_games_are_stored_with_their_backs() {
         let backs = Backs::random(&mut rng);
         let mut actions = Vec::new();
         let mut buffer = Vec::new();
-        let m = random_playout(
-            &preset.ruleset,
-            Some(&backs),
+        let m = random_playout::<Xiangqi3g, _>(
+            preset.ruleset,
+            &backs,
             &mut rng,
             200,
             &mut buffer,

@@ -5,9 +5,10 @@
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use records::core::play::random_playout;
 use records::core::replay::{Status, validate};
 use records::core::{Record, Rules};
-use records::games::xiangqi::{Action, Backs, PRESETS, Position, Xiangqi3g, random_playout};
+use records::games::xiangqi::{Action, Backs, PRESETS, Position, Xiangqi3g};
 
 #[test]
 fn ten_thousand_random_games() {
@@ -18,9 +19,9 @@ fn ten_thousand_random_games() {
         let mut ended = 0;
         for _ in 0..games {
             let backs = Backs::random(&mut rng);
-            let m = random_playout(
-                &preset.ruleset,
-                Some(&backs),
+            let m = random_playout::<Xiangqi3g, _>(
+                preset.ruleset,
+                &backs,
                 &mut rng,
                 5_000,
                 &mut buffer,
@@ -41,9 +42,9 @@ fn record_of(preset: usize, seed: u64, max_plies: u32) -> (Record, Vec<String>, 
     let mut actions = Vec::new();
     let mut bare = Vec::new();
     let mut buffer = Vec::new();
-    let m = random_playout(
-        &preset.ruleset,
-        Some(&backs),
+    let m = random_playout::<Xiangqi3g, _>(
+        preset.ruleset,
+        &backs,
         &mut rng,
         max_plies,
         &mut buffer,

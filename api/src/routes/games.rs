@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::Settings;
-use crate::body::{self, Limits};
+use crate::body;
 use crate::examples;
 use crate::problem::{Problem, ProblemKind};
 
@@ -136,10 +136,10 @@ pub struct StoreResponse {
 pub async fn create(
     req: HttpRequest,
     bytes: web::Bytes,
-    limits: web::Data<Limits>,
     settings: web::Data<Settings>,
 ) -> Result<HttpResponse, Problem> {
     authorize(&req, &settings)?;
+    let limits = &settings.limits;
     let store = store(&settings)?;
     let media = body::media_type(&req);
     let ndjson = media == "application/x-ndjson" || media == "application/jsonl";
@@ -152,12 +152,12 @@ pub async fn create(
             if line.trim().is_empty() {
                 continue;
             }
-            let record = body::parse_json::<Record>(line.as_bytes(), &limits)
+            let record = body::parse_json::<Record>(line.as_bytes(), limits)
                 .and_then(|r| limits.plies(&r).map(|()| r));
             parsed.push((i + 1, record));
         }
     } else {
-        let record: Record = body::json(&req, &bytes, &limits)?;
+        let record: Record = body::json(&req, &bytes, limits)?;
         limits.plies(&record)?;
         parsed.push((1, Ok(record)));
     }

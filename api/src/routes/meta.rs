@@ -81,7 +81,7 @@ pub struct GameQuery {
 }
 
 fn kind_of(query: &GameQuery) -> Result<GameKind, Problem> {
-    crate::routes::game_kind(query.game.as_deref().unwrap_or("banqi"))
+    crate::routes::parse::game_kind(query.game.as_deref().unwrap_or("banqi"))
 }
 
 /// A named ruleset of a game.

@@ -12,12 +12,13 @@ use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::Settings;
-use crate::body::{self, Limits};
+use crate::body::{GameBody, GameJson};
 use crate::examples;
 use crate::problem::{Problem, ProblemKind};
-use crate::routes::{
-    action, default_game, game_kind, hidden_truth, parsed_position, position, referee, ruleset,
+use crate::routes::parse::{
+    action, default_game, game_kind, hidden_truth, parsed_position, position, ruleset,
 };
+use crate::routes::referee;
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -84,16 +85,12 @@ pub struct ActionsResponse {
         (status = 422, description = "Unknown preset, invalid ruleset or impossible position.", body = Problem,
             content_type = "application/problem+json", example = examples::unknown_preset)))]
 pub async fn actions(
-    req: HttpRequest,
-    body: web::Bytes,
-    limits: web::Data<Limits>,
+    GameJson {
+        kind,
+        body: request,
+    }: GameJson<ActionsRequest>,
     settings: web::Data<Settings>,
 ) -> Result<web::Json<ActionsResponse>, Problem> {
-    let request: ActionsRequest = body::json(&req, &body, &limits)?;
-    if let Some(record) = &request.record {
-        limits.plies(record)?;
-    }
-    let kind = game_kind(&request.game)?;
     if let Some(token) = request.token.clone() {
         return referee::run(
             &settings,
@@ -207,16 +204,12 @@ pub struct PlayResponse {
         (status = 422, description = "The action is illegal, or the game is over.", body = Problem,
             content_type = "application/problem+json", example = examples::illegal_action)))]
 pub async fn play(
-    req: HttpRequest,
-    body: web::Bytes,
-    limits: web::Data<Limits>,
+    GameJson {
+        kind,
+        body: request,
+    }: GameJson<PlayRequest>,
     settings: web::Data<Settings>,
 ) -> Result<web::Json<PlayResponse>, Problem> {
-    let request: PlayRequest = body::json(&req, &body, &limits)?;
-    if let Some(record) = &request.record {
-        limits.plies(record)?;
-    }
-    let kind = game_kind(&request.game)?;
     if let Some(token) = request.token.clone() {
         return referee::run(
             &settings,
@@ -327,23 +320,16 @@ pub struct DealResponse {
         (status = 503, description = "The referee's ledger (the record store) cannot be reached.", body = Problem, content_type = "application/problem+json")))]
 pub async fn deal(
     req: HttpRequest,
-    body: web::Bytes,
-    limits: web::Data<Limits>,
+    GameJson {
+        kind,
+        body: request,
+    }: GameJson<DealRequest>,
     settings: web::Data<Settings>,
 ) -> Result<web::Json<DealResponse>, Problem> {
-    let request: DealRequest = if body.iter().all(u8::is_ascii_whitespace) {
-        DealRequest {
-            game: default_game(),
-            ..DealRequest::default()
-        }
-    } else {
-        body::json(&req, &body, &limits)?
-    };
     if request.include_layout {
         // The layout in clear is the app's server's: with a write token, it must show it.
         crate::routes::games::authorize_token(&req, &settings, "`include_layout`")?;
     }
-    let kind = game_kind(&request.game)?;
     referee::run(
         &settings,
         move |r| with_game!(kind, G => referee::deal::<G>(r, &request)),
@@ -405,20 +391,12 @@ pub struct ViewRequest {
             content_type = "application/problem+json"),
         (status = 422, description = "Invalid record or ruleset.", body = Problem, content_type = "application/problem+json")))]
 pub async fn view(
-    req: HttpRequest,
-    body: web::Bytes,
-    limits: web::Data<Limits>,
+    GameJson {
+        kind,
+        body: request,
+    }: GameJson<ViewRequest>,
     settings: web::Data<Settings>,
 ) -> Result<HttpResponse, Problem> {
-    let request: ViewRequest = body::json(&req, &body, &limits)?;
-    if let Some(record) = &request.record {
-        limits.plies(record)?;
-    }
-    let game = match &request.record {
-        Some(record) => &record.game,
-        None => &request.game,
-    };
-    let kind = game_kind(game)?;
     if let Some(token) = request.token.clone() {
         let view = referee::run(
             &settings,
@@ -496,12 +474,12 @@ pub struct RenderRequest {
             example = examples::render_response),
         (status = 400, description = "Malformed position or action.", body = Problem, content_type = "application/problem+json")))]
 pub async fn render(
-    req: HttpRequest,
-    body: web::Bytes,
-    limits: web::Data<Limits>,
+    GameJson {
+        kind,
+        body: request,
+    }: GameJson<RenderRequest>,
 ) -> Result<HttpResponse, Problem> {
-    let request: RenderRequest = body::json(&req, &body, &limits)?;
-    render_svg(&request)
+    render_svg(kind, &request)
 }
 
 /// The same picture for an `<img src>`: position and last action in the query string.
@@ -512,11 +490,10 @@ pub async fn render(
             example = examples::render_response),
         (status = 400, description = "Malformed position or action.", body = Problem, content_type = "application/problem+json")))]
 pub async fn render_get(query: web::Query<RenderRequest>) -> Result<HttpResponse, Problem> {
-    render_svg(&query)
+    render_svg(game_kind(&query.game)?, &query)
 }
 
-fn render_svg(request: &RenderRequest) -> Result<HttpResponse, Problem> {
-    let kind = game_kind(&request.game)?;
+fn render_svg(kind: GameKind, request: &RenderRequest) -> Result<HttpResponse, Problem> {
     let svg = with_game!(kind, G => svg_of::<G>(request))?;
     Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
 }
@@ -574,9 +551,59 @@ fn the_match<G: Rules>(
     if record.layout.is_none() {
         record.layout = layout.cloned();
     }
-    let hidden = crate::routes::clear_hidden::<G>(record.layout.as_ref())?;
+    let hidden = crate::routes::parse::clear_hidden::<G>(record.layout.as_ref())?;
     // The result a record states is not checked here: the game goes on from its last ply.
     record.result = None;
     let m = final_match::<G>(&record).map_err(|e| Problem::from_replay(&e))?;
     Ok((m, hidden))
+}
+
+impl GameBody for ActionsRequest {
+    fn game(&self) -> &str {
+        &self.game
+    }
+    fn record(&self) -> Option<&Record> {
+        self.record.as_ref()
+    }
+}
+
+impl GameBody for PlayRequest {
+    fn game(&self) -> &str {
+        &self.game
+    }
+    fn record(&self) -> Option<&Record> {
+        self.record.as_ref()
+    }
+}
+
+impl GameBody for DealRequest {
+    fn game(&self) -> &str {
+        &self.game
+    }
+    /// An empty body deals the default game under its default preset.
+    fn when_empty() -> Option<DealRequest> {
+        Some(DealRequest {
+            game: default_game(),
+            ..DealRequest::default()
+        })
+    }
+}
+
+impl GameBody for ViewRequest {
+    /// A record's own game when the request holds one.
+    fn game(&self) -> &str {
+        match &self.record {
+            Some(record) => &record.game,
+            None => &self.game,
+        }
+    }
+    fn record(&self) -> Option<&Record> {
+        self.record.as_ref()
+    }
+}
+
+impl GameBody for RenderRequest {
+    fn game(&self) -> &str {
+        &self.game
+    }
 }

@@ -9,10 +9,10 @@ use records::with_game;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use crate::body::{self, Limits};
+use crate::body::{self, GameBody, GameJson, Limits};
 use crate::examples;
 use crate::problem::{Problem, ProblemKind};
-use crate::routes::{default_game, game_kind};
+use crate::routes::parse::{default_game, game_kind};
 
 /// Replays a record and gives the verdict: valid, or the first illegal ply (1-based) with the
 /// action, a reason code and the position before it, or a stated result the moves do not
@@ -34,11 +34,10 @@ use crate::routes::{default_game, game_kind};
 pub async fn validate(
     req: HttpRequest,
     body: web::Bytes,
-    limits: web::Data<Limits>,
     settings: web::Data<crate::Settings>,
 ) -> Result<web::Json<Verdict>, Problem> {
-    let record = read_record(&req, &body, &limits)?;
-    limits.plies(&record)?;
+    let record = read_record(&req, &body, &settings.limits)?;
+    settings.limits.plies(&record)?;
     if let Some(token) = req.headers().get(TOKEN_HEADER) {
         let token = token
             .to_str()
@@ -126,13 +125,11 @@ pub struct ScoreRequest {
         (status = 422, description = "The record does not replay, or the settlement overflows.", body = Problem,
             content_type = "application/problem+json", example = examples::invalid_record)))]
 pub async fn score(
-    req: HttpRequest,
-    body: web::Bytes,
-    limits: web::Data<Limits>,
+    GameJson {
+        kind,
+        body: request,
+    }: GameJson<ScoreRequest>,
 ) -> Result<HttpResponse, Problem> {
-    let request: ScoreRequest = body::json(&req, &body, &limits)?;
-    limits.plies(&request.record)?;
-    let kind = game_kind(&request.record.game)?;
     let table = Table {
         stake: request.stake.unwrap_or(Table::default().stake),
         bonus_per_point: request.bonus.unwrap_or(Table::default().bonus_per_point),
@@ -167,14 +164,29 @@ pub struct PositionScoreRequest {
             example = examples::malformed_position),
         (status = 422, description = "A position that cannot occur.", body = Problem, content_type = "application/problem+json")))]
 pub async fn score_position(
-    req: HttpRequest,
-    body: web::Bytes,
-    limits: web::Data<Limits>,
+    GameJson {
+        kind,
+        body: request,
+    }: GameJson<PositionScoreRequest>,
 ) -> Result<HttpResponse, Problem> {
-    let request: PositionScoreRequest = body::json(&req, &body, &limits)?;
-    let kind = game_kind(&request.game)?;
     with_game!(kind, G => {
-        let pos = crate::routes::parsed_position::<G>(&request.position)?;
+        let pos = crate::routes::parse::parsed_position::<G>(&request.position)?;
         Ok(HttpResponse::Ok().json(G::score_position(&pos)))
     })
+}
+
+impl GameBody for ScoreRequest {
+    /// The record's game.
+    fn game(&self) -> &str {
+        &self.record.game
+    }
+    fn record(&self) -> Option<&Record> {
+        Some(&self.record)
+    }
+}
+
+impl GameBody for PositionScoreRequest {
+    fn game(&self) -> &str {
+        &self.game
+    }
 }

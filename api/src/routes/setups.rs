@@ -6,7 +6,7 @@ use records::games::luzhanqi::{SetupError, Side, SideSetup};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::body::{self, Limits};
+use crate::body;
 use crate::problem::{Problem, ProblemKind};
 
 #[derive(Deserialize, ToSchema)]
@@ -49,9 +49,9 @@ pub struct SetupResponse {
 pub async fn check(
     req: HttpRequest,
     body: web::Bytes,
-    limits: web::Data<Limits>,
+    settings: web::Data<crate::Settings>,
 ) -> Result<web::Json<SetupResponse>, Problem> {
-    let request: SetupRequest = body::json(&req, &body, &limits)?;
+    let request: SetupRequest = body::json(&req, &body, &settings.limits)?;
     let side = match request.side.as_str() {
         "red" => Side::Red,
         "black" => Side::Black,

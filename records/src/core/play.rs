@@ -21,6 +21,60 @@ pub struct Step<G: Rules> {
     pub end: Option<End>,
 }
 
+/// Plays a game on from `m` until it ends or `max_plies` are played: `choose` picks each
+/// action (identities it reveals left open: they are filled in from `hidden`), `on_ply` sees
+/// the match after it. Gives the match and how the game ended (None when cut at `max_plies`).
+/// The one loop of random playouts and of `anqi simulate`'s bots.
+pub fn play_out<G: Rules>(
+    mut m: G::Match,
+    hidden: Option<&G::Hidden>,
+    max_plies: u32,
+    mut choose: impl FnMut(&G::Match) -> G::Action,
+    mut on_ply: impl FnMut(&G::Match, &G::Action),
+) -> (G::Match, Option<End>) {
+    loop {
+        if let Some(end) = G::end(&m) {
+            return (m, Some(end));
+        }
+        if G::ply(G::position(&m)) >= max_plies {
+            return (m, None);
+        }
+        let choice = choose(&m);
+        let action = G::reveal(choice, G::position(&m), hidden)
+            .expect("the hidden truth fills in what a chosen action reveals");
+        G::play(&mut m, &action).expect("a chosen action is legal");
+        on_ply(&m, &action);
+    }
+}
+
+/// Plays uniformly random legal actions from the start `hidden` sets up (flips and other
+/// reveals filled in from it) until the game ends or `max_plies` are played: the benchmark of
+/// a game's move generation and a quick source of games. `buffer` is reused: nothing is
+/// allocated per ply. (Banqi has a faster playout of its own, `banqi::random_playout`, that
+/// counts the legal actions instead of listing them.)
+pub fn random_playout<G: Rules, R: rand::RngExt + ?Sized>(
+    rules: G::Ruleset,
+    hidden: &G::Hidden,
+    rng: &mut R,
+    max_plies: u32,
+    buffer: &mut Vec<G::Action>,
+    on_ply: impl FnMut(&G::Match, &G::Action),
+) -> G::Match {
+    let start = G::start(&rules, Some(hidden)).expect("a hidden truth sets up its start");
+    let choose = |m: &G::Match| {
+        G::legal_actions(m, buffer);
+        buffer[rng.random_range(0..buffer.len())].clone()
+    };
+    play_out::<G>(
+        G::new_match(rules, start),
+        Some(hidden),
+        max_plies,
+        choose,
+        on_ply,
+    )
+    .0
+}
+
 /// Plays `action` on the bare position `pos` (no history: see [`step_match`]).
 pub fn step<G: Rules>(
     rules: G::Ruleset,

@@ -14,7 +14,6 @@ mod movegen;
 mod notation;
 pub mod pieces;
 mod play;
-mod playout;
 mod position;
 pub mod render;
 mod rules;
@@ -31,7 +30,6 @@ pub use notation::{
 };
 pub use pieces::{Combat, Piece, Pool, Role, Side, combat};
 pub use play::Effect;
-pub use playout::random_playout;
 pub use position::{Cell, FlagState, Position, PositionError};
 pub use rules::{Announcement, Luzhanqi, Match};
 pub use ruleset::{
