@@ -49,13 +49,15 @@ pub trait Tool: Rules {
 
     /// What the game's part keeps across games, in input order (Banqi: the settlement series
     /// of each pair of players).
-    type Book;
-    fn book(options: &PartOptions) -> Self::Book;
+    type Book: Default;
+    fn book(_options: &PartOptions) -> Self::Book {
+        Self::Book::default()
+    }
     /// Settles what depends on the games before this one (called in input order).
     fn settle(_facts: &mut Self::Facts, _seats: &[SeatFacts], _book: &mut Self::Book) {}
 
     /// Writes the game's own rows of one chunk; gives the number of rows of its detail
-    /// tables (Banqi: flips).
+    /// tables (Banqi: flips; 0 for a game without).
     fn write(facts: &[(&GameFacts, &Self::Facts)], data: &Path, part: &str) -> PolarsResult<usize>;
     /// The game's own tables, when the dataset has its games.
     fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>>;

@@ -310,6 +310,23 @@ impl fmt::Display for Pool {
     }
 }
 
+/// The OpenAPI schema of a layout written as 32 TCGA letters, one per start square or point.
+#[cfg(feature = "openapi")]
+pub fn layout_schema(
+    order: &str,
+    example: &str,
+) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some("^[KGMRNCPkgmrncp]{32}$"))
+        .description(Some(format!(
+            "The piece under every start {order} (TCGA letters: upper case red, lower case black)."
+        )))
+        .examples([example.to_owned()])
+        .into()
+}
+
 /// The 32 pieces of a set (both sides), uniformly shuffled: a deal.
 pub fn shuffled_set<R: rand::RngExt + ?Sized>(rng: &mut R) -> [Piece; 32] {
     let mut pieces = [Piece::new(Side::Red, Role::General); 32];

@@ -64,7 +64,8 @@ pub fn facts(watch: Watch, record: &Record, scored: &Scored<Luzhanqi>) -> Facts 
 }
 
 /// Writes the games' rows of one chunk, per preset.
-pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: &str) -> PolarsResult<()> {
+/// Writes the game's rows of one chunk, per preset; it has no detail table (0 rows).
+pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: &str) -> PolarsResult<usize> {
     let mut presets: Vec<&str> = facts.iter().map(|(g, _)| g.preset).collect();
     presets.sort();
     presets.dedup();
@@ -104,11 +105,11 @@ pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: &str) -> PolarsR
         ])?;
         write_part(data, "luzhanqi_games", "luzhanqi", preset, part, &mut games)?;
     }
-    Ok(())
+    Ok(0)
 }
 
 /// Luzhanqi's tables.
-pub fn tables(data: &Path) -> PolarsResult<Vec<Table>> {
+pub fn tables(data: &Path, _: &crate::games::PartOptions) -> PolarsResult<Vec<Table>> {
     if !exists(data, "luzhanqi_games") {
         return Ok(Vec::new());
     }

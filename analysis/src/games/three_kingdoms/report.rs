@@ -87,7 +87,8 @@ pub fn facts(watch: Watch, scored: &Scored<ThreeKingdoms>) -> Facts {
 }
 
 /// Writes the games' and seats' rows of one chunk, per preset.
-pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: &str) -> PolarsResult<()> {
+/// Writes the game's rows of one chunk, per preset; it has no detail table (0 rows).
+pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: &str) -> PolarsResult<usize> {
     let mut presets: Vec<&str> = facts.iter().map(|(g, _)| g.preset).collect();
     presets.sort();
     presets.dedup();
@@ -181,11 +182,11 @@ pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: &str) -> PolarsR
             &mut seats,
         )?;
     }
-    Ok(())
+    Ok(0)
 }
 
 /// Three Kingdoms' tables.
-pub fn tables(data: &Path) -> PolarsResult<Vec<Table>> {
+pub fn tables(data: &Path, _: &crate::games::PartOptions) -> PolarsResult<Vec<Table>> {
     if !exists(data, "three_kingdoms_games") {
         return Ok(Vec::new());
     }

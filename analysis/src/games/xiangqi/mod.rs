@@ -142,17 +142,15 @@ impl Tool for Xiangqi3g {
     type Facts = report::Facts;
     type Book = ();
 
-    fn book(_: &PartOptions) {}
-
     fn write(
         facts: &[(&GameFacts, &report::Facts)],
         data: &Path,
         part: &str,
     ) -> PolarsResult<usize> {
-        report::write(facts, data, part).map(|()| 0)
+        report::write(facts, data, part)
     }
 
-    fn tables(data: &Path, _: &PartOptions) -> PolarsResult<Vec<Table>> {
-        report::tables(data)
+    fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
+        report::tables(data, options)
     }
 }

@@ -58,7 +58,8 @@ pub fn facts(watch: Watch, scored: &Scored<Xiangqi3g>) -> Facts {
     Facts { flips }
 }
 
-pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: &str) -> PolarsResult<()> {
+/// Writes the game's rows of one chunk, per preset; it has no detail table (0 rows).
+pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: &str) -> PolarsResult<usize> {
     let mut presets: Vec<&str> = facts.iter().map(|(g, _)| g.preset).collect();
     presets.sort();
     presets.dedup();
@@ -96,10 +97,10 @@ pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: &str) -> PolarsR
         ])?;
         write_part(data, "xiangqi_flips", "xiangqi-3g", preset, part, &mut df)?;
     }
-    Ok(())
+    Ok(0)
 }
 
-pub fn tables(data: &Path) -> PolarsResult<Vec<Table>> {
+pub fn tables(data: &Path, _: &crate::games::PartOptions) -> PolarsResult<Vec<Table>> {
     if !exists(data, "xiangqi_flips") {
         return Ok(Vec::new());
     }

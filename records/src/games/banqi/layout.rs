@@ -111,16 +111,10 @@ impl<'de> serde::Deserialize<'de> for Layout {
 #[cfg(feature = "openapi")]
 impl utoipa::PartialSchema for Layout {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use utoipa::openapi::schema::{ObjectBuilder, Type};
-        ObjectBuilder::new()
-            .schema_type(Type::String)
-            .pattern(Some("^[KGMRNCPkgmrncp]{32}$"))
-            .description(Some(
-                "The piece under every square in the order a1 b1 c1 d1 a2 … d8 (TCGA letters: \
-                 upper case red, lower case black).",
-            ))
-            .examples(["PppcPmGrpRpCrmGpgMPRNPKnCcgnPNkM"])
-            .into()
+        crate::core::pieces::layout_schema(
+            "square, in the order a1 b1 c1 d1 a2 … d8",
+            "PppcPmGrpRpCrmGpgMPRNPKnCcgnPNkM",
+        )
     }
 }
 

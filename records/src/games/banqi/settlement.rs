@@ -161,7 +161,7 @@ impl Series {
 
 /// The series of a set of games at one table, one per pair of players (whoever sits first):
 /// what carries draws between the same two players across a file or a report.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct SeriesBook {
     table: Table,
     series: std::collections::BTreeMap<(String, String), Series>,

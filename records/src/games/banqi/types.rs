@@ -144,15 +144,7 @@ mod tests {
     }
 
     #[test]
-    fn pieces_round_trip() {
-        let letters: String = Piece::all().map(|p| p.char()).collect();
-        assert_eq!(letters, "KGMRNCPkgmrncp");
-        for p in Piece::all() {
-            assert_eq!(p.to_string().parse::<Piece>(), Ok(p));
-            assert_eq!(Piece::from_index(p.index()), p);
-        }
-        assert!("X".parse::<Piece>().is_err());
-        assert!("kk".parse::<Piece>().is_err());
+    fn a_set_is_worth_fifty_points() {
         let total: u32 = Role::ALL
             .iter()
             .map(|r| r.points() * r.count() as u32)

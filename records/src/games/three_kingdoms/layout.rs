@@ -147,16 +147,10 @@ impl FromStr for Layout {
 #[cfg(feature = "openapi")]
 impl utoipa::PartialSchema for Layout {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use utoipa::openapi::schema::{ObjectBuilder, Type};
-        ObjectBuilder::new()
-            .schema_type(Type::String)
-            .pattern(Some("^[KGMRNCPkgmrncp]{32}$"))
-            .description(Some(
-                "The piece under each of the 32 start points (a1 b1 c1 d1 f1 g1 h1 i1 a2 … i5), \
-                 TCGA letters.",
-            ))
-            .examples(["RPPCpgPrGMCPpnnpMPKrkgpGNcRmmcNp"])
-            .into()
+        crate::core::pieces::layout_schema(
+            "point, in the order a1 b1 c1 d1 f1 g1 h1 i1 a2 … i5 (file e and rank 3 left out)",
+            "RPPCpgPrGMCPpnnpMPKrkgpGNcRmmcNp",
+        )
     }
 }
 
