@@ -48,12 +48,13 @@ pub(crate) fn position<G: Rules>(
 ) -> Result<G::Position, Problem> {
     let Some(text) = text else {
         // No start without the hidden truth it needs (a dark Luzhanqi game's setups).
-        return G::start(rules, hidden)
-            .map_err(|e| Problem::new(ProblemKind::InvalidPosition, e).field("layout"));
+        return G::start(rules, hidden).map_err(|e| {
+            Problem::new(ProblemKind::InvalidPosition, e.to_string()).field("layout")
+        });
     };
     let pos = parsed_position::<G>(text)?;
     G::position_fits(rules, &pos)
-        .map_err(|e| Problem::new(ProblemKind::InvalidPosition, e).field("position"))?;
+        .map_err(|e| Problem::new(ProblemKind::InvalidPosition, e.to_string()).field("position"))?;
     Ok(pos)
 }
 
@@ -84,8 +85,9 @@ pub(crate) fn action<G: Rules>(text: &str, field: &str) -> Result<G::Action, Pro
 pub(crate) fn clear_hidden<G: Rules>(layout: Option<&Value>) -> Result<Option<G::Hidden>, Problem> {
     layout
         .map(|value| {
-            G::parse_hidden(value)
-                .map_err(|e| Problem::new(ProblemKind::MalformedLayout, e).field("layout"))
+            G::parse_hidden(value).map_err(|e| {
+                Problem::new(ProblemKind::MalformedLayout, e.to_string()).field("layout")
+            })
         })
         .transpose()
 }
@@ -100,8 +102,9 @@ pub(crate) fn hidden_truth<G: Rules>(
     let hidden = clear_hidden::<G>(layout)?;
     let pos = position::<G>(at, rules, hidden.as_ref())?;
     if let Some(hidden) = &hidden {
-        G::hidden_fits(hidden, &pos)
-            .map_err(|e| Problem::new(ProblemKind::InvalidPosition, e).field("layout"))?;
+        G::hidden_fits(hidden, &pos).map_err(|e| {
+            Problem::new(ProblemKind::InvalidPosition, e.to_string()).field("layout")
+        })?;
     }
     Ok((pos, hidden))
 }

@@ -506,8 +506,9 @@ fn svg_of<G: Rules>(request: &RenderRequest) -> Result<String, Problem> {
     if let Some(text) = request.position.as_deref()
         && let Some(picture) = G::svg_of_masked(text, last.as_ref())
     {
-        return picture
-            .map_err(|e| Problem::new(ProblemKind::MalformedPosition, e).field("position"));
+        return picture.map_err(|e| {
+            Problem::new(ProblemKind::MalformedPosition, e.to_string()).field("position")
+        });
     }
     let pos = match request.position.as_deref() {
         Some(text) => parsed_position::<G>(text)?,

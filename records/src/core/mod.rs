@@ -25,7 +25,9 @@ pub use board::{PlaceSet, Side};
 pub use outcome::{End, Outcome, ParseOutcomeError, Reason};
 pub use record::{Record, StatedOutcome, StatedResult, canonical_json};
 pub use replay::{Ply, Prepared, RecordProblem, ReplayError, Status, Verdict};
-pub use rules::{OptionInfo, PositionProblem, Preset, Rules, RulesetError};
+pub use rules::{
+    InvalidHidden, Misfit, NoStart, OptionInfo, PositionProblem, Preset, Rules, RulesetError,
+};
 pub use scoring::{
     Credit, Opening, ScoreError, Scored, ScoredResult, SeatSummary, Summary, Table, Tally,
     summarize,

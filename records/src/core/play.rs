@@ -140,8 +140,9 @@ pub fn deal<G: Rules>(
     let rules = ruleset::<G>(preset, options)?;
     let hidden = match given {
         Some(hidden) => {
-            let start = G::start(&rules, Some(&hidden)).map_err(RulesetError::Invalid)?;
-            G::hidden_fits(&hidden, &start).map_err(RulesetError::Invalid)?;
+            let start = G::start(&rules, Some(&hidden))
+                .map_err(|e| RulesetError::Invalid(e.to_string()))?;
+            G::hidden_fits(&hidden, &start).map_err(|e| RulesetError::Invalid(e.to_string()))?;
             hidden
         }
         None => {

@@ -68,14 +68,14 @@ pub trait Rules: Sized + Send + Sync + 'static {
     fn parse_position(text: &str) -> Result<Self::Position, PositionProblem>;
     /// Whether `pos` can be played under `rules`: a position string may say something only
     /// a ruleset also says (Three Kingdoms names its faction split once a faction is claimed).
-    fn position_fits(rules: &Self::Ruleset, pos: &Self::Position) -> Result<(), String> {
+    fn position_fits(rules: &Self::Ruleset, pos: &Self::Position) -> Result<(), Misfit> {
         let _ = (rules, pos);
         Ok(())
     }
     /// An action in notation; a failure is a [`Violation::MALFORMED_NOTATION`].
     fn parse_action(text: &str) -> Result<Self::Action, IllegalAction>;
     /// The hidden truth as a record's `layout` holds it.
-    fn parse_hidden(value: &Value) -> Result<Self::Hidden, String>;
+    fn parse_hidden(value: &Value) -> Result<Self::Hidden, InvalidHidden>;
     fn hidden_value(hidden: &Self::Hidden) -> Value;
 
     // Play.
@@ -86,7 +86,7 @@ pub trait Rules: Sized + Send + Sync + 'static {
     fn start(
         rules: &Self::Ruleset,
         hidden: Option<&Self::Hidden>,
-    ) -> Result<Self::Position, String>;
+    ) -> Result<Self::Position, NoStart>;
     /// A match from a bare position: its history is unknown, so it starts empty.
     fn new_match(rules: Self::Ruleset, start: Self::Position) -> Self::Match;
     fn position(m: &Self::Match) -> &Self::Position;
@@ -112,7 +112,7 @@ pub trait Rules: Sized + Send + Sync + 'static {
     // The hidden truth.
 
     /// Whether `hidden` can be the truth under `pos`.
-    fn hidden_fits(hidden: &Self::Hidden, pos: &Self::Position) -> Result<(), String>;
+    fn hidden_fits(hidden: &Self::Hidden, pos: &Self::Position) -> Result<(), Misfit>;
     /// Fills in (or checks against `hidden`, when known) every identity `action` reveals.
     fn reveal(
         action: Self::Action,
@@ -188,7 +188,10 @@ pub trait Rules: Sized + Send + Sync + 'static {
     }
     /// The picture of a seat's view written as [`Rules::masked_position`] writes it (which
     /// is not a position string); None for games without masked positions.
-    fn svg_of_masked(text: &str, last: Option<&Self::Action>) -> Option<Result<String, String>> {
+    fn svg_of_masked(
+        text: &str,
+        last: Option<&Self::Action>,
+    ) -> Option<Result<String, PositionProblem>> {
         let _ = (text, last);
         None
     }
@@ -232,6 +235,24 @@ pub enum RulesetError {
     #[error("invalid ruleset: {0}")]
     Invalid(String),
 }
+
+/// Why a hidden truth (a record's `layout`) is not written as the game writes it.
+#[derive(Error, Debug, Clone, PartialEq, Eq)]
+#[error("{0}")]
+pub struct InvalidHidden(pub String);
+
+/// Why a game has no start here: under its ruleset it starts from what the hidden truth sets
+/// up (a dark Luzhanqi game's two setups), and none, or another kind, was given.
+#[derive(Error, Debug, Clone, PartialEq, Eq)]
+#[error("{0}")]
+pub struct NoStart(pub String);
+
+/// Why a well-formed position or hidden truth cannot be played as given: the position says
+/// what the ruleset does not ([`Rules::position_fits`]), or the hidden truth cannot be the
+/// truth under it ([`Rules::hidden_fits`]).
+#[derive(Error, Debug, Clone, PartialEq, Eq)]
+#[error("{0}")]
+pub struct Misfit(pub String);
 
 /// Why a position string is not a position: it does not parse, or it describes a state the
 /// rules cannot reach.

@@ -157,9 +157,11 @@ impl Referee {
         let given = match order.layout {
             None => None,
             Some(value) => {
-                let hidden = G::parse_hidden(value).map_err(RefereeError::Layout)?;
-                let start = G::start(&rules, Some(&hidden)).map_err(RefereeError::Layout)?;
-                G::hidden_fits(&hidden, &start).map_err(RefereeError::Layout)?;
+                let hidden =
+                    G::parse_hidden(value).map_err(|e| RefereeError::Layout(e.to_string()))?;
+                let start = G::start(&rules, Some(&hidden))
+                    .map_err(|e| RefereeError::Layout(e.to_string()))?;
+                G::hidden_fits(&hidden, &start).map_err(|e| RefereeError::Layout(e.to_string()))?;
                 Some(hidden)
             }
         };

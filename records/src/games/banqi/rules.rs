@@ -3,8 +3,8 @@
 use serde_json::Value;
 
 use crate::core::{
-    Credit, End, IllegalAction, Opening, OptionInfo, PositionProblem, Reason, Record, Rules,
-    RulesetError, ScoreError, Seat, Table, Violation,
+    Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, Opening, OptionInfo,
+    PositionProblem, Reason, Record, Rules, RulesetError, ScoreError, Seat, Table, Violation,
 };
 
 use super::action::Action;
@@ -68,12 +68,14 @@ impl Rules for Banqi {
         })
     }
 
-    fn parse_hidden(value: &Value) -> Result<Layout, String> {
+    fn parse_hidden(value: &Value) -> Result<Layout, InvalidHidden> {
         match value {
             Value::String(s) => s
                 .parse()
-                .map_err(|e: super::ParseLayoutError| e.to_string()),
-            _ => Err("a Banqi layout is a string of 32 piece letters (a1 b1 … d8)".to_owned()),
+                .map_err(|e: super::ParseLayoutError| InvalidHidden(e.to_string())),
+            _ => Err(InvalidHidden(
+                "a Banqi layout is a string of 32 piece letters (a1 b1 … d8)".to_owned(),
+            )),
         }
     }
 
@@ -81,7 +83,7 @@ impl Rules for Banqi {
         Value::String(layout.to_string())
     }
 
-    fn start(_: &Ruleset, _: Option<&Layout>) -> Result<Position, String> {
+    fn start(_: &Ruleset, _: Option<&Layout>) -> Result<Position, NoStart> {
         Ok(Position::start())
     }
 
@@ -118,8 +120,8 @@ impl Rules for Banqi {
         m.play(action)
     }
 
-    fn hidden_fits(layout: &Layout, pos: &Position) -> Result<(), String> {
-        layout.fits(pos).map_err(|e| e.to_string())
+    fn hidden_fits(layout: &Layout, pos: &Position) -> Result<(), Misfit> {
+        layout.fits(pos).map_err(|e| Misfit(e.to_string()))
     }
 
     fn reveal(

@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 use thiserror::Error;
 
-use crate::core::{IllegalAction, Violation};
+use crate::core::{IllegalAction, Misfit, Violation};
 
 use super::board::{BOARD, CAMPS, FILES, HQS, Point, Points};
 use super::notation::Action;
@@ -402,31 +402,36 @@ impl Layout {
     /// Whether this layout can be the truth under `pos`: setups go with an open or dark
     /// position (at its start, exactly the setups); a flip layout with a flip position whose
     /// face-down points hold, as a multiset, its covered pool.
-    pub fn fits(&self, pos: &Position) -> Result<(), String> {
+    pub fn fits(&self, pos: &Position) -> Result<(), Misfit> {
         match self {
             Layout::Setups { .. } => {
                 if !pos.covered().is_empty() || pos.turn().is_none() {
-                    return Err(
+                    return Err(Misfit(
                         "setups are the layout of an open or dark game; this is a flip position"
                             .into(),
-                    );
+                    ));
                 }
                 if pos.ply() == 0 && self.start().as_ref() != Some(pos) {
-                    return Err("the start position is not the one the setups set up".into());
+                    return Err(Misfit(
+                        "the start position is not the one the setups set up".into(),
+                    ));
                 }
                 Ok(())
             }
             Layout::Shuffle(_) => {
                 let mut pool = Pool::default();
                 for p in pos.covered() {
-                    pool.add(self.piece(p).ok_or("a face-down piece on a camp")?);
+                    pool.add(
+                        self.piece(p)
+                            .ok_or_else(|| Misfit("a face-down piece on a camp".into()))?,
+                    );
                 }
                 if pool != *pos.pool() {
-                    return Err(format!(
+                    return Err(Misfit(format!(
                         "the layout puts {} face down where the position has {}",
                         pool.letters(),
                         pos.pool().letters()
-                    ));
+                    )));
                 }
                 Ok(())
             }

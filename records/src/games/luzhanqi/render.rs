@@ -6,6 +6,8 @@
 
 use std::fmt::Write;
 
+use crate::core::PositionProblem;
+
 use super::board::{CAMPS, HQS, MOUNTAIN_RING, Point, neighbours_of, rail_neighbours_of};
 use super::notation::Action;
 use super::pieces::{Piece, Side};
@@ -183,14 +185,16 @@ fn escape(text: &str) -> String {
 
 /// The picture of a seat's view as its masked position string gives it (`?` an enemy piece
 /// not identified).
-pub fn view_svg(masked: &str, last: Option<&Action>) -> Result<String, String> {
+pub fn view_svg(masked: &str, last: Option<&Action>) -> Result<String, PositionProblem> {
     let mut fields = masked.split(' ');
     let board = fields.next().unwrap_or_default();
     let mountains: Vec<char> = fields.next().unwrap_or("--").chars().collect();
     let mut cells = [' '; Point::COUNT];
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != 12 || mountains.len() != 2 {
-        return Err("a view's position has 12 ranks and two mountain characters".into());
+        return Err(PositionProblem::Malformed(
+            "a view's position has 12 ranks and two mountain characters".into(),
+        ));
     }
     for (row, text) in ranks.iter().enumerate() {
         let rank = 11 - row;
@@ -211,7 +215,10 @@ pub fn view_svg(masked: &str, last: Option<&Action>) -> Result<String, String> {
             }
         }
         if file != 5 {
-            return Err(format!("rank {} does not describe 5 points", rank + 1));
+            return Err(PositionProblem::Malformed(format!(
+                "rank {} does not describe 5 points",
+                rank + 1
+            )));
         }
     }
     cells[Point::BOARD] = mountains[0];
@@ -242,7 +249,9 @@ pub fn view_svg(masked: &str, last: Option<&Action>) -> Result<String, String> {
         }
     }
     if let Some(c) = bad {
-        return Err(format!("unknown piece letter {c:?}"));
+        return Err(PositionProblem::Malformed(format!(
+            "unknown piece letter {c:?}"
+        )));
     }
     Ok(picture(&shown, &[], last, masked))
 }

@@ -4,8 +4,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::core::{
-    Credit, End, IllegalAction, OptionInfo, PositionProblem, Reason, Record, Rules, RulesetError,
-    ScoreError, Seat, Table, Violation,
+    Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, OptionInfo, PositionProblem,
+    Reason, Record, Rules, RulesetError, ScoreError, Seat, Table, Violation,
 };
 
 use super::board::Points;
@@ -137,7 +137,7 @@ impl Rules for Luzhanqi {
 
     /// A flip position (face-down pieces, colours not yet decided, a flag carried) is played
     /// only under a flip ruleset, and the reverse.
-    fn position_fits(rules: &Ruleset, pos: &Position) -> Result<(), String> {
+    fn position_fits(rules: &Ruleset, pos: &Position) -> Result<(), Misfit> {
         let flip_like = !pos.covered().is_empty()
             || pos.turn().is_none()
             || Side::ALL
@@ -145,17 +145,19 @@ impl Rules for Luzhanqi {
                 .any(|s| pos.flag_state(*s) != super::position::FlagState::Alone);
         match rules.mode {
             Mode::Flip => Ok(()),
-            _ if flip_like => Err(format!(
+            _ if flip_like => Err(Misfit(format!(
                 "this is a flip position (face-down pieces or a carried flag); the ruleset plays {}",
                 rules.mode.code()
-            )),
+            ))),
             // Player 1 plays red in open and dark games (docs/rules.md 25).
-            _ if (pos.turn() == Some(Side::Red)) != pos.ply().is_multiple_of(2) => Err(format!(
-                "in an {} game player 1 is red and moves at even plies; this position has {} to move at ply {}",
-                rules.mode.code(),
-                pos.turn().map_or("nobody", Side::name),
-                pos.ply()
-            )),
+            _ if (pos.turn() == Some(Side::Red)) != pos.ply().is_multiple_of(2) => {
+                Err(Misfit(format!(
+                    "in an {} game player 1 is red and moves at even plies; this position has {} to move at ply {}",
+                    rules.mode.code(),
+                    pos.turn().map_or("nobody", Side::name),
+                    pos.ply()
+                )))
+            }
             _ => Ok(()),
         }
     }
@@ -167,27 +169,27 @@ impl Rules for Luzhanqi {
             })
     }
 
-    fn parse_hidden(value: &Value) -> Result<Layout, String> {
-        Layout::from_value(value).map_err(|e| e.to_string())
+    fn parse_hidden(value: &Value) -> Result<Layout, InvalidHidden> {
+        Layout::from_value(value).map_err(|e| InvalidHidden(e.to_string()))
     }
 
     fn hidden_value(layout: &Layout) -> Value {
         layout.to_value()
     }
 
-    fn start(rules: &Ruleset, layout: Option<&Layout>) -> Result<Position, String> {
+    fn start(rules: &Ruleset, layout: Option<&Layout>) -> Result<Position, NoStart> {
         match (rules.mode, layout) {
             (Mode::Flip, _) => Ok(Position::flip_start()),
             (_, Some(layout)) => layout.start().ok_or_else(|| {
-                format!(
+                NoStart(format!(
                     "a {} game starts from both setups ({{\"red\": …, \"black\": …}}); this layout is a flip game's",
                     rules.mode.code()
-                )
+                ))
             }),
-            (mode, None) => Err(format!(
+            (mode, None) => Err(NoStart(format!(
                 "a {} game starts from both sides' setups: give them as the layout (or give a start position)",
                 mode.code()
-            )),
+            ))),
         }
     }
 
@@ -219,7 +221,7 @@ impl Rules for Luzhanqi {
         m.play(action)
     }
 
-    fn hidden_fits(layout: &Layout, pos: &Position) -> Result<(), String> {
+    fn hidden_fits(layout: &Layout, pos: &Position) -> Result<(), Misfit> {
         layout.fits(pos)
     }
 
@@ -291,7 +293,7 @@ impl Rules for Luzhanqi {
         Self::secret(&m.rules).then(|| seat_view(m, seat).position)
     }
 
-    fn svg_of_masked(text: &str, last: Option<&Action>) -> Option<Result<String, String>> {
+    fn svg_of_masked(text: &str, last: Option<&Action>) -> Option<Result<String, PositionProblem>> {
         text.contains('?')
             .then(|| super::render::view_svg(text, last))
     }

@@ -7,7 +7,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::core::pieces::{Piece, Pool, shuffled_set};
-use crate::core::{IllegalAction, Violation};
+use crate::core::{IllegalAction, Misfit, Violation};
 
 use super::notation::Action;
 use super::points::{Point, Points};
@@ -58,18 +58,18 @@ impl Layout {
 
     /// Whether the layout can be the truth under `pos`'s covered points: each is a start
     /// point and the pieces it puts there are exactly the covered pool.
-    pub fn fits(&self, pos: &Position) -> Result<(), String> {
+    pub fn fits(&self, pos: &Position) -> Result<(), Misfit> {
         let mut pool = *pos.pool();
         for p in pos.covered() {
             let Some(piece) = self.piece(p) else {
-                return Err(format!(
+                return Err(Misfit(format!(
                     "{p} is covered but is not a start point: no layout can say what lies there"
-                ));
+                )));
             };
             if !pool.take(piece) {
-                return Err(format!(
+                return Err(Misfit(format!(
                     "the layout puts {piece} on {p}, but the position has no such covered piece left"
-                ));
+                )));
             }
         }
         Ok(())

@@ -3,8 +3,8 @@
 use serde_json::Value;
 
 use crate::core::{
-    Credit, End, IllegalAction, OptionInfo, PositionProblem, Reason, Record, Rules, RulesetError,
-    ScoreError, Seat, Table, Violation,
+    Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, OptionInfo, PositionProblem,
+    Reason, Record, Rules, RulesetError, ScoreError, Seat, Table, Violation,
 };
 
 use super::layout::Layout;
@@ -84,15 +84,17 @@ impl Rules for ThreeKingdoms {
         })
     }
 
-    fn position_fits(rules: &Ruleset, pos: &Position) -> Result<(), String> {
+    fn position_fits(rules: &Ruleset, pos: &Position) -> Result<(), Misfit> {
         let claimed = pos.factions.iter().any(|f| *f != super::position::NONE);
         if claimed && pos.split() != rules.split {
-            return Err(format!(
-                "the position's factions are of the {:?} split, the ruleset plays the {:?} split",
-                pos.split(),
-                rules.split
-            )
-            .to_lowercase());
+            return Err(Misfit(
+                format!(
+                    "the position's factions are of the {:?} split, the ruleset plays the {:?} split",
+                    pos.split(),
+                    rules.split
+                )
+                .to_lowercase(),
+            ));
         }
         Ok(())
     }
@@ -104,15 +106,15 @@ impl Rules for ThreeKingdoms {
             })
     }
 
-    fn parse_hidden(value: &Value) -> Result<Layout, String> {
+    fn parse_hidden(value: &Value) -> Result<Layout, InvalidHidden> {
         match value {
             Value::String(s) => s
                 .parse()
-                .map_err(|e: super::ParseLayoutError| e.to_string()),
-            _ => Err(
+                .map_err(|e: super::ParseLayoutError| InvalidHidden(e.to_string())),
+            _ => Err(InvalidHidden(
                 "a Three Kingdoms layout is a string of 32 piece letters, one per start point"
                     .to_owned(),
-            ),
+            )),
         }
     }
 
@@ -120,7 +122,7 @@ impl Rules for ThreeKingdoms {
         Value::String(layout.to_string())
     }
 
-    fn start(rules: &Ruleset, _: Option<&Layout>) -> Result<Position, String> {
+    fn start(rules: &Ruleset, _: Option<&Layout>) -> Result<Position, NoStart> {
         Ok(Position::start(rules.split))
     }
 
@@ -152,7 +154,7 @@ impl Rules for ThreeKingdoms {
         m.pos.play(&m.rules, action)
     }
 
-    fn hidden_fits(layout: &Layout, pos: &Position) -> Result<(), String> {
+    fn hidden_fits(layout: &Layout, pos: &Position) -> Result<(), Misfit> {
         layout.fits(pos)
     }
 

@@ -10,6 +10,8 @@ use serde::Serialize;
 use serde_json::Value;
 use thiserror::Error;
 
+use crate::core::InvalidHidden;
+
 use super::board::Square;
 use super::pieces::{Back, Kind, Side, side_case};
 use super::position::Position;
@@ -176,19 +178,26 @@ pub struct Backs {
 }
 
 impl Backs {
-    pub fn from_value(value: &Value) -> Result<Backs, String> {
+    /// The backs as a record's `layout` writes them: `{"red": "…", "black": "…"}`.
+    pub fn from_value(value: &Value) -> Result<Backs, InvalidHidden> {
+        let invalid = |text: String| InvalidHidden(text);
         let Value::Object(map) = value else {
-            return Err("the backs are {\"red\": \"…16 letters…\", \"black\": \"…\"}".into());
+            return Err(invalid(
+                "the backs are {\"red\": \"…16 letters…\", \"black\": \"…\"}".into(),
+            ));
         };
         if map.len() != 2 {
-            return Err("the backs are {\"red\": …, \"black\": …}, nothing else".into());
+            return Err(invalid(
+                "the backs are {\"red\": …, \"black\": …}, nothing else".into(),
+            ));
         }
         let side = |name: &str, side: Side| {
             let text = map
                 .get(name)
                 .and_then(Value::as_str)
-                .ok_or_else(|| format!("no {name} backs"))?;
-            SideBacks::parse(side, text).map_err(|e| format!("{name}: {} ({})", e.detail, e.code))
+                .ok_or_else(|| invalid(format!("no {name} backs")))?;
+            SideBacks::parse(side, text)
+                .map_err(|e| invalid(format!("{name}: {} ({})", e.detail, e.code)))
         };
         Ok(Backs {
             red: side("red", Side::Red)?,

@@ -5,8 +5,8 @@ use crate::core::repetition::Repetitions;
 use serde_json::Value;
 
 use crate::core::{
-    Credit, End, IllegalAction, OptionInfo, Outcome, PositionProblem, Reason, Record, Rules,
-    RulesetError, ScoreError, Seat, Table, Violation,
+    Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, OptionInfo, Outcome,
+    PositionProblem, Reason, Record, Rules, RulesetError, ScoreError, Seat, Table, Violation,
 };
 
 use super::action::Action;
@@ -214,16 +214,16 @@ impl Rules for Xiangqi3g {
             })
     }
 
-    fn position_fits(rules: &Ruleset, pos: &Position) -> Result<(), String> {
+    fn position_fits(rules: &Ruleset, pos: &Position) -> Result<(), Misfit> {
         let has_backs = pos
             .board
             .iter()
             .flatten()
             .any(|p| p.back != Back::None || !p.kind.is_plain() || p.soldier_born);
         if !rules.backs && has_backs {
-            return Err(
+            return Err(Misfit(
                 "the position has second identities; the ruleset plays plain xiangqi".into(),
-            );
+            ));
         }
         Ok(())
     }
@@ -234,7 +234,7 @@ impl Rules for Xiangqi3g {
         })
     }
 
-    fn parse_hidden(value: &Value) -> Result<Backs, String> {
+    fn parse_hidden(value: &Value) -> Result<Backs, InvalidHidden> {
         Backs::from_value(value)
     }
 
@@ -242,7 +242,7 @@ impl Rules for Xiangqi3g {
         backs.to_value()
     }
 
-    fn start(rules: &Ruleset, backs: Option<&Backs>) -> Result<Position, String> {
+    fn start(rules: &Ruleset, backs: Option<&Backs>) -> Result<Position, NoStart> {
         match (rules.backs, backs) {
             // Plain xiangqi has no backs: a layout is not used.
             (false, _) => Ok(Position::start()),
@@ -279,16 +279,16 @@ impl Rules for Xiangqi3g {
         m.play(action)
     }
 
-    fn hidden_fits(backs: &Backs, pos: &Position) -> Result<(), String> {
+    fn hidden_fits(backs: &Backs, pos: &Position) -> Result<(), Misfit> {
         if pos.board.iter().flatten().all(|p| p.back == Back::None) {
             // A plain xiangqi position: the backs have nothing to fit.
             return Ok(());
         }
         if *pos != backs.start() {
-            return Err(
+            return Err(Misfit(
                 "the backs go with the start position; a later position writes its backs in its own backs field"
                     .into(),
-            );
+            ));
         }
         Ok(())
     }
