@@ -71,7 +71,9 @@ pub fn play<G: Tool>(
     record.players = (0..G::seats(rules) as usize)
         .map(|i| G::BOTS[bots[i % bots.len()]].to_owned())
         .collect();
-    record.layout = G::has_hidden(rules).then(|| G::hidden_value(&hidden));
+    record.layout = G::visibility(rules)
+        .has_hidden()
+        .then(|| G::hidden_value(&hidden));
     record.result = Some(stated_result(end));
     record
         .metadata

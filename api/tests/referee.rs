@@ -350,7 +350,7 @@ fn assert_luzhanqi_hidden(
 /// A whole Luzhanqi game through the referee with tokens only (dark or flip), every answer
 /// checked for what its seat may not know.
 async fn referee_luzhanqi(seed: u64, preset: &str, max_plies: usize) {
-    use records::core::Rules;
+    use records::core::rules::parts::*;
     use records::games::luzhanqi::{Luzhanqi, Match};
     let app = actix_test::init_service(api::app(settings())).await;
     let game = "luzhanqi";

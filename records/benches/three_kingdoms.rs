@@ -5,8 +5,8 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use records::core::Rules;
 use records::core::play::random_playout;
+use records::core::rules::parts::*;
 use records::games::three_kingdoms::{Layout, PRESETS, ThreeKingdoms};
 
 /// Plies played by `games` seeded random games under `preset`.

@@ -61,7 +61,7 @@ fn playouts(c: &mut Criterion) {
 /// A legal capture-free record of `plies` plies of plain xiangqi with the no-capture draw off:
 /// random quiet moves that never make a position the third time.
 fn long_record(plies: usize) -> records::core::Record {
-    use records::core::Rules;
+    use records::core::rules::parts::*;
     use records::games::xiangqi::Xiangqi3g;
     use std::collections::HashMap;
     let options: serde_json::Map<String, serde_json::Value> =

@@ -117,7 +117,7 @@ fn replay_of<G: Rules>(data: &[u8]) {
     let start = G::start(&preset.ruleset, Some(&hidden)).expect("a dealt game starts");
     let mut m = G::new_match(preset.ruleset, start);
     let mut record = Record::new(G::NAME, preset.name, Vec::new());
-    if G::has_hidden(&preset.ruleset) {
+    if G::visibility(&preset.ruleset).has_hidden() {
         record.layout = Some(G::hidden_value(&hidden));
     }
     let mut legal = Vec::new();

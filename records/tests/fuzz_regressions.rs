@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use records::core::Rules;
+use records::core::rules::parts::*;
 use records::fuzzing;
 use records::games::GameKind;
 use records::with_game;

@@ -1,7 +1,8 @@
 //! Luzhanqi (RULES.md §8), hand-checked: every movement and combat rule, each ruleset option,
 //! the flip game's flag rules, setups and their violations, the dark view.
 
-use records::core::{Reason, Rules, Seat, Violation};
+use records::core::rules::parts::*;
+use records::core::{Reason, Seat, Violation};
 use records::games::luzhanqi::{
     Action, Combat, Effect, Layout, Luzhanqi, Match, MineRule, Mode, Mountains, PRESETS, Piece,
     Point, Position, Railway, Ruleset, Side, SideSetup,

@@ -4,9 +4,10 @@
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use records::core::Record;
 use records::core::play::random_playout;
 use records::core::replay::{Status, validate};
-use records::core::{Record, Rules};
+use records::core::rules::parts::*;
 use records::games::luzhanqi::{Layout, Luzhanqi, PRESETS, Position};
 
 fn record_of(preset: usize, seed: u64, max_plies: u32) -> (Record, Position) {

@@ -3,7 +3,8 @@
 //! stored and compacted, abandoned games expiring.
 #![cfg(feature = "referee")]
 
-use records::core::{Rules, Seat};
+use records::core::Seat;
+use records::core::rules::parts::*;
 use records::games::banqi::Banqi;
 use records::referee::{DealOrder, Referee, RefereeError, Settings, Stated};
 use records::seal::Keys;

@@ -314,9 +314,9 @@ fn three_kingdoms_games_keep_three_seats() {
 #[test]
 fn luzhanqi_games_of_every_mode_are_stored() {
     use rand::SeedableRng;
-    use records::core::Rules;
     use records::core::play::random_playout;
     use records::core::play::stated_result;
+    use records::core::rules::parts::*;
     use records::games::luzhanqi::{Luzhanqi, PRESETS};
     let mut games = Vec::new();
     for seed in 0..24u64 {
@@ -383,9 +383,9 @@ fn luzhanqi_games_of_every_mode_are_stored() {
 #[test]
 fn xiangqi_games_are_stored_with_their_backs() {
     use rand::SeedableRng;
-    use records::core::Rules;
     use records::core::play::random_playout;
     use records::core::play::stated_result;
+    use records::core::rules::parts::*;
     use records::games::xiangqi::{Backs, PRESETS, Xiangqi3g};
     let mut games = Vec::new();
     for seed in 0..18u64 {

@@ -336,7 +336,7 @@ fn the_no_progress_limit_ranks_the_seats_still_playing_by_points() {
 
 #[test]
 fn a_ruleset_and_a_position_must_agree_on_the_split() {
-    use records::core::Rules;
+    use records::core::rules::parts::*;
     use records::games::three_kingdoms::{Split, ThreeKingdoms};
     let second = Ruleset {
         split: Split::Soldiers,

@@ -9,6 +9,7 @@ use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use records::core::replay::final_match;
+use records::core::rules::parts::*;
 use records::core::{Record, Rules, Seat};
 use records::games::GameKind;
 use records::with_game;

@@ -3,7 +3,8 @@
 //! check; the backs and their violations; notation round trips. Board diagrams are FEN, rank 9
 //! first; backs fields likewise.
 
-use records::core::{Reason, Rules, Seat, Violation};
+use records::core::rules::parts::*;
+use records::core::{Reason, Seat, Violation};
 use records::games::xiangqi::{
     Action, Back, Backs, Effect, Kind, Match, Position, Ruleset, Side, SideBacks, Xiangqi3g,
 };

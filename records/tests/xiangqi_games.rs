@@ -5,9 +5,10 @@
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use records::core::Record;
 use records::core::play::random_playout;
 use records::core::replay::{Status, validate};
-use records::core::{Record, Rules};
+use records::core::rules::parts::*;
 use records::games::xiangqi::{Action, Backs, PRESETS, Position, Xiangqi3g};
 
 #[test]

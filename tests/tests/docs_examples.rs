@@ -82,8 +82,8 @@ fn the_three_kingdoms_example_ends_by_recall() {
 
 #[test]
 fn the_luzhanqi_example_is_a_dark_game_won_by_the_flag() {
-    use records::core::Rules;
     use records::core::replay::final_match;
+    use records::core::rules::parts::*;
     use records::games::luzhanqi::Luzhanqi;
     let record = example("luzhanqi-record.json");
     let verdict = validate(&record);
@@ -110,8 +110,8 @@ fn the_luzhanqi_example_is_a_dark_game_won_by_the_flag() {
 
 #[test]
 fn the_xiangqi_example_has_a_double_flip_a_transformation_and_a_mate() {
-    use records::core::Rules;
     use records::core::replay::final_match;
+    use records::core::rules::parts::*;
     use records::games::xiangqi::Xiangqi3g;
     let record = example("xiangqi-3g-record.json");
     let verdict = validate(&record);

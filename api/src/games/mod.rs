@@ -17,8 +17,8 @@ pub type Examples = (
 macro_rules! other_games {
     (() $default:ident => $dm:ident :: $DG:ident, $($Kind:ident => $module:ident :: $G:ident,)*) => {
         vec![$((
-            <records::games::$module::$G as records::core::Rules>::NAME,
-            <records::games::$module::$G as records::core::Rules>::TITLE,
+            <records::games::$module::$G as records::core::Game>::NAME,
+            <records::games::$module::$G as records::core::Game>::TITLE,
             $module::by_path(),
         ),)*]
     };

@@ -1,7 +1,7 @@
 //! What the service knows: health, games, presets, options, and the problem types.
 
 use actix_web::{HttpResponse, web};
-use records::core::{OptionInfo, Rules};
+use records::core::OptionInfo;
 use records::games::{GameKind, PLANNED};
 use records::with_game;
 use serde::{Deserialize, Serialize};

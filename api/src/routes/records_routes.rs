@@ -2,7 +2,7 @@
 
 use actix_web::HttpResponse;
 use actix_web::{HttpRequest, web};
-use records::core::{Record, Rules, ScoreError, Table, Verdict};
+use records::core::{Record, ScoreError, Table, Verdict};
 use records::games::banqi::tcga;
 use records::games::{AnyPositionScore, AnyScore};
 use records::with_game;

@@ -26,7 +26,8 @@ pub use outcome::{End, Outcome, ParseOutcomeError, Reason};
 pub use record::{Record, StatedOutcome, StatedResult, canonical_json};
 pub use replay::{Ply, Prepared, RecordProblem, ReplayError, Status, Verdict};
 pub use rules::{
-    InvalidHidden, Misfit, NoStart, OptionInfo, PositionProblem, Preset, Rules, RulesetError,
+    Engine, Game, InvalidHidden, Misfit, NoStart, OptionInfo, Pictures, PositionProblem, Preset,
+    Rules, RulesetError, Scoring, Truth, Visibility,
 };
 pub use scoring::{
     Credit, Opening, ScoreError, Scored, ScoredResult, SeatSummary, Summary, Table, Tally,

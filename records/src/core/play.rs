@@ -158,7 +158,9 @@ pub fn deal<G: Rules>(
     let mut record = Record::new(G::NAME, preset, Vec::new());
     record.options = options.clone();
     record.players = players;
-    record.layout = G::has_hidden(&rules).then(|| G::hidden_value(&hidden));
+    record.layout = G::visibility(&rules)
+        .has_hidden()
+        .then(|| G::hidden_value(&hidden));
     if let Some(seed) = seed {
         record.metadata.insert("seed".into(), Value::from(seed));
     }

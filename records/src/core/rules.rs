@@ -16,85 +16,83 @@ use super::scoring::{Credit, Opening, ScoreError, Table};
 use super::seat::Seat;
 use super::violation::{IllegalAction, Violation};
 
-/// A kind of game.
-///
-/// The associated types follow one pattern in every game: a [`Rules::Position`] is what a
-/// position string says once checked (like shakmaty's `Position`), a [`Rules::Match`] adds the
-/// history the rules need (repetition, long chase …), a [`Rules::Hidden`] is the truth a dealer
-/// or referee knows and the players do not (Banqi's layout).
-pub trait Rules: Sized + Send + Sync + 'static {
+/// A kind of game and its notation: its name, rulesets as data, and how positions and actions
+/// are written.
+pub trait Game: Sized + Send + Sync + 'static {
     /// The `game` value of a record (`banqi`).
     const NAME: &'static str;
+
     /// The game's name for people.
     const TITLE: &'static str;
+
     /// The game's own end reasons (besides [`Reason::SHARED`]).
     const REASONS: &'static [Reason];
+
     /// The game's own violation codes (besides [`Violation::SHARED`]).
     const VIOLATIONS: &'static [Violation];
 
     /// A complete ruleset: plain data, every option a field.
     type Ruleset: Copy + Debug + PartialEq + Serialize + Send + Sync + 'static;
+
     /// A record's `options`: the fields that override its preset's.
     type Overrides: Serialize + DeserializeOwned + Default + PartialEq + Debug;
+
     type Position: Clone + Debug + Display + PartialEq + Send + Sync;
-    type Match: Clone + Send;
+
     type Action: Clone + Debug + Display + PartialEq;
+
     /// What a legal action did (for history, scoring and answers).
     type Effect: Copy + Debug;
-    type Hidden: Clone + Debug + PartialEq + Send + Sync;
-    /// What one seat may see (`Rules::view`).
-    type View: Serialize;
-    /// The game's scoring of a record, as the service and `anqi score` give it.
-    type Score: Serialize;
-    /// The game's scoring of a bare position.
-    type PositionScore: Serialize;
-
-    // Rulesets.
 
     /// The named rulesets; the first is the default of a record without `preset`.
     fn presets() -> &'static [Preset<Self::Ruleset>];
+
     /// What each option means and where it comes from.
     fn options() -> &'static [OptionInfo];
+
     /// `base` with `overrides` applied and checked.
     fn apply(
         base: Self::Ruleset,
         overrides: &Self::Overrides,
     ) -> Result<Self::Ruleset, RulesetError>;
+
     /// How many seats play (2 or 3).
     fn seats(rules: &Self::Ruleset) -> u8;
 
-    // Notation.
-
     fn parse_position(text: &str) -> Result<Self::Position, PositionProblem>;
+
     /// Whether `pos` can be played under `rules`: a position string may say something only
     /// a ruleset also says (Three Kingdoms names its faction split once a faction is claimed).
     fn position_fits(rules: &Self::Ruleset, pos: &Self::Position) -> Result<(), Misfit> {
         let _ = (rules, pos);
         Ok(())
     }
+
     /// An action in notation; a failure is a [`Violation::MALFORMED_NOTATION`].
     fn parse_action(text: &str) -> Result<Self::Action, IllegalAction>;
-    /// The hidden truth as a record's `layout` holds it.
-    fn parse_hidden(value: &Value) -> Result<Self::Hidden, InvalidHidden>;
-    fn hidden_value(hidden: &Self::Hidden) -> Value;
 
-    // Play.
+    /// A short code for what an action did (`flip`, `move`, `capture` …).
+    fn effect_code(effect: &Self::Effect) -> &'static str;
+}
 
-    /// The position a game starts from: the standard start, or the one the hidden truth sets
-    /// up (Luzhanqi's open and dark games start from the two setups); an error when the game
-    /// has no start without the hidden truth.
-    fn start(
-        rules: &Self::Ruleset,
-        hidden: Option<&Self::Hidden>,
-    ) -> Result<Self::Position, NoStart>;
+/// The engine: a game's start, its match (the position with the history its rules need), its
+/// legal actions and play.
+pub trait Engine: Game {
+    type Match: Clone + Send;
+
     /// A match from a bare position: its history is unknown, so it starts empty.
     fn new_match(rules: Self::Ruleset, start: Self::Position) -> Self::Match;
+
     fn position(m: &Self::Match) -> &Self::Position;
+
     fn to_move(pos: &Self::Position) -> Seat;
+
     /// Plies played to reach `pos` (every game's position string ends with it).
     fn ply(pos: &Self::Position) -> u32;
+
     /// How the game has ended by the rules, if it has.
     fn end(m: &Self::Match) -> Option<End>;
+
     /// [`Rules::end`] for a side to move that has a legal action (it is about to play one):
     /// the endings that need no search for one. None when the game cannot tell them apart
     /// more cheaply (replay then asks [`Rules::end`] before every ply). A game that answers
@@ -103,30 +101,56 @@ pub trait Rules: Sized + Send + Sync + 'static {
     fn end_when_movable(_m: &Self::Match) -> Option<Option<End>> {
         None
     }
+
     /// Every legal action, written to `out` (cleared first); revealed identities left out.
     fn legal_actions(m: &Self::Match, out: &mut Vec<Self::Action>);
+
     /// Plays a legal action whose revealed identities are given; it does not check whether
     /// the game has ended (ask [`Rules::end`] first).
     fn play(m: &mut Self::Match, action: &Self::Action) -> Result<Self::Effect, IllegalAction>;
+}
 
-    // The hidden truth.
+/// The hidden truth (what a dealer or referee knows and the players do not) and what each
+/// seat may see.
+pub trait Truth: Engine {
+    /// The position a game starts from: the standard start, or the one the hidden truth sets
+    /// up (Luzhanqi's open and dark games start from the two setups); an error when the game
+    /// has no start without the hidden truth.
+    fn start(
+        rules: &Self::Ruleset,
+        hidden: Option<&Self::Hidden>,
+    ) -> Result<Self::Position, NoStart>;
+
+    /// What positions of a game under `rules` let each seat see (default: a hidden truth, public
+    /// position strings).
+    fn visibility(rules: &Self::Ruleset) -> Visibility {
+        let _ = rules;
+        Visibility::Covered
+    }
+
+    type Hidden: Clone + Debug + PartialEq + Send + Sync;
+
+    /// What one seat may see (`Rules::view`).
+    type View: Serialize;
+
+    /// The hidden truth as a record's `layout` holds it.
+    fn parse_hidden(value: &Value) -> Result<Self::Hidden, InvalidHidden>;
+
+    fn hidden_value(hidden: &Self::Hidden) -> Value;
 
     /// Whether `hidden` can be the truth under `pos`.
     fn hidden_fits(hidden: &Self::Hidden, pos: &Self::Position) -> Result<(), Misfit>;
+
     /// Fills in (or checks against `hidden`, when known) every identity `action` reveals.
     fn reveal(
         action: Self::Action,
         pos: &Self::Position,
         hidden: Option<&Self::Hidden>,
     ) -> Result<Self::Action, IllegalAction>;
+
     /// A random hidden truth for a new game (a deal, random legal setups).
     fn deal<R: rand::RngExt + ?Sized>(rules: &Self::Ruleset, rng: &mut R) -> Self::Hidden;
-    /// Whether games under `rules` have a hidden truth at all (plain xiangqi has none: its
-    /// records carry no layout).
-    fn has_hidden(rules: &Self::Ruleset) -> bool {
-        let _ = rules;
-        true
-    }
+
     /// Another hidden truth that `seat` cannot tell from `hidden` once `m` is played: the tests
     /// of what a seat may see compare the answers for both.
     fn disguise<R: rand::RngExt + ?Sized>(
@@ -136,48 +160,9 @@ pub trait Rules: Sized + Send + Sync + 'static {
         rng: &mut R,
     ) -> Self::Hidden;
 
-    // Results.
-
-    /// Whether a stated rules ending names the derived one (equality, unless the game's
-    /// record formats write two endings alike).
-    fn reason_matches(stated: Reason, derived: Reason) -> bool {
-        stated == derived
-    }
-    /// What a start position says was captured before it, credited to seats (a game from
-    /// the standard start credits nothing).
-    fn start_credits(start: &Self::Position, credit: impl FnMut(Credit));
-    /// The pieces a ply captured, each credited to a seat.
-    fn credits(
-        before: &Self::Position,
-        after: &Self::Position,
-        effect: &Self::Effect,
-        credit: impl FnMut(Credit),
-    );
-    /// What the first plies (up to two, as played) decide (see [`Opening`]); nothing unless the
-    /// game has such a rule.
-    fn opening(record: &Record, first_plies: &[(Self::Action, Self::Effect)]) -> Opening {
-        let _ = (record, first_plies);
-        Opening::default()
-    }
-    /// Replays and scores `record`; a game played for coins settles it at `table`, with
-    /// `draws_carried` drawn games before it.
-    fn score(record: &Record, table: &Table, draws_carried: u32)
-    -> Result<Self::Score, ScoreError>;
-    /// What a bare position says about the score (material, points won so far).
-    fn score_position(pos: &Self::Position) -> Self::PositionScore;
-    /// The side a seat plays at `pos` (a colour, a faction), once known.
-    fn side(pos: &Self::Position, seat: Seat) -> Option<&'static str>;
-
-    // Answers and pictures.
-
     /// What `seat` may see of the match.
     fn view(m: &Self::Match, seat: Seat) -> Self::View;
-    /// Whether a position of a game under `rules` holds what a seat may not see (a dark
-    /// Luzhanqi game): then no player is shown a position string, only its masked one.
-    fn secret(rules: &Self::Ruleset) -> bool {
-        let _ = rules;
-        false
-    }
+
     /// The position string as `seat` may be told it, when the game's positions hold what a
     /// seat may not see (a dark Luzhanqi game's referee position): answers to a player (a
     /// caller with a sealed token) give this instead. None when the position string is
@@ -186,6 +171,55 @@ pub trait Rules: Sized + Send + Sync + 'static {
         let _ = (m, seat);
         None
     }
+}
+
+/// Results: what each ply captured, credited to seats, and the game's scoring.
+pub trait Scoring: Engine {
+    /// The game's scoring of a record, as the service and `anqi score` give it.
+    type Score: Serialize;
+
+    /// The game's scoring of a bare position.
+    type PositionScore: Serialize;
+
+    /// Whether a stated rules ending names the derived one (equality, unless the game's
+    /// record formats write two endings alike).
+    fn reason_matches(stated: Reason, derived: Reason) -> bool {
+        stated == derived
+    }
+
+    /// What a start position says was captured before it, credited to seats (a game from
+    /// the standard start credits nothing).
+    fn start_credits(start: &Self::Position, credit: impl FnMut(Credit));
+
+    /// The pieces a ply captured, each credited to a seat.
+    fn credits(
+        before: &Self::Position,
+        after: &Self::Position,
+        effect: &Self::Effect,
+        credit: impl FnMut(Credit),
+    );
+
+    /// What the first plies (up to two, as played) decide (see [`Opening`]); nothing unless the
+    /// game has such a rule.
+    fn opening(record: &Record, first_plies: &[(Self::Action, Self::Effect)]) -> Opening {
+        let _ = (record, first_plies);
+        Opening::default()
+    }
+
+    /// Replays and scores `record`; a game played for coins settles it at `table`, with
+    /// `draws_carried` drawn games before it.
+    fn score(record: &Record, table: &Table, draws_carried: u32)
+    -> Result<Self::Score, ScoreError>;
+
+    /// What a bare position says about the score (material, points won so far).
+    fn score_position(pos: &Self::Position) -> Self::PositionScore;
+
+    /// The side a seat plays at `pos` (a colour, a faction), once known.
+    fn side(pos: &Self::Position, seat: Seat) -> Option<&'static str>;
+}
+
+/// Pictures of positions.
+pub trait Pictures: Truth {
     /// The picture of a seat's view written as [`Rules::masked_position`] writes it (which
     /// is not a position string); None for games without masked positions.
     fn svg_of_masked(
@@ -195,10 +229,49 @@ pub trait Rules: Sized + Send + Sync + 'static {
         let _ = (text, last);
         None
     }
-    /// A short code for what an action did (`flip`, `move`, `capture` …).
-    fn effect_code(effect: &Self::Effect) -> &'static str;
+
     /// The position as an SVG picture, the last action's squares marked.
     fn svg(pos: &Self::Position, last: Option<&Self::Action>) -> String;
+}
+
+/// A kind of game, all its parts: what the game-generic layer (replay, scoring, views, the
+/// service, the batch tool) asks of a game. Implemented for every type that implements the five
+/// parts.
+pub trait Rules: Game + Engine + Truth + Scoring + Pictures {}
+
+/// The five parts in scope at once, for code that names a game's type (`use
+/// records::core::rules::parts::*;`): a concrete type's associated items need their trait in
+/// scope (generic code bounded by [`Rules`] has them already).
+pub mod parts {
+    pub use super::{Engine as _, Game as _, Pictures as _, Rules, Scoring as _, Truth as _};
+}
+
+impl<G: Game + Engine + Truth + Scoring + Pictures> Rules for G {}
+
+/// What a game's positions let each seat see, per ruleset.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Visibility {
+    /// Nothing is hidden (plain xiangqi): records carry no layout.
+    Open,
+    /// A hidden truth, but position strings are public (Banqi's covered pieces are written
+    /// `X`): anybody may be told a position.
+    Covered,
+    /// Position strings hold what a seat may not see (a dark Luzhanqi game, third-generation
+    /// xiangqi's backs): a seat is told its [`Truth::masked_position`] and its picture
+    /// ([`Pictures::svg_of_masked`]) instead.
+    Secret,
+}
+
+impl Visibility {
+    /// Whether games have a hidden truth at all (a record's `layout`).
+    pub fn has_hidden(self) -> bool {
+        self != Visibility::Open
+    }
+
+    /// Whether a position string may hold what a seat may not see.
+    pub fn secret(self) -> bool {
+        self == Visibility::Secret
+    }
 }
 
 /// A named ruleset.
@@ -305,24 +378,125 @@ pub fn overrides<G: Rules>(options: &Map<String, Value>) -> Result<G::Overrides,
         .map_err(|e| RulesetError::Malformed(e.to_string()))
 }
 
-/// Serde for an option that can turn a rule off: absent → None, `null` → Some(None), a value
-/// → Some(Some(v)).
-pub mod double_option {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+/// Declares a game's ruleset once: each option's field (with its doc), its override, its part
+/// of the merge and its description for people (`GET /v1/options`) come from one entry.
+///
+/// ```text
+/// ruleset! {
+///     /// A complete ruleset.                     (attributes of the ruleset)
+///     pub struct Ruleset;
+///     /// Overrides of a preset's options.        (attributes of the overrides)
+///     pub struct Overrides;
+///     pub const OPTIONS;
+///     /// 車衝: a chariot slides any distance …   (the field's doc)
+///     chariot_rush: bool, "boolean", "seed 000", "車衝: a chariot moves any distance …";
+///     no_progress: Option<u16>, "limit", "RULES.md §1", "A draw after …";
+/// }
+/// ```
+///
+/// An option of type `Option<T>` is a limit: `null` in a record's options turns it off. For
+/// any other option `null` means the same as leaving it out. `Ruleset::overridden` applies
+/// overrides without checking them; each game checks the result.
+#[macro_export]
+macro_rules! ruleset {
+    (
+        $(#[$rmeta:meta])*
+        pub struct $Ruleset:ident;
+        $(#[$ometa:meta])*
+        pub struct $Overrides:ident;
+        pub const $OPTIONS:ident;
+        $(
+            $(#[$fmeta:meta])*
+            $field:ident : $ty:ty, $kind:literal, $source:literal, $meaning:literal;
+        )+
+    ) => {
+        $(#[$rmeta])*
+        pub struct $Ruleset {
+            $(
+                $(#[$fmeta])*
+                pub $field: $ty,
+            )+
+        }
 
-    pub fn serialize<T: Serialize, S: Serializer>(
-        v: &Option<Option<T>>,
-        s: S,
-    ) -> Result<S::Ok, S::Error> {
+        $(#[$ometa])*
+        pub struct $Overrides {
+            $(
+                #[serde(
+                    default,
+                    skip_serializing_if = "Option::is_none",
+                    with = "crate::core::rules::override_field"
+                )]
+                pub $field: Option<$ty>,
+            )+
+        }
+
+        impl $Ruleset {
+            /// This ruleset with every option `overrides` gives replaced (not checked).
+            pub fn overridden(mut self, overrides: &$Overrides) -> $Ruleset {
+                $(
+                    if let Some(v) = overrides.$field {
+                        self.$field = v;
+                    }
+                )+
+                self
+            }
+        }
+
+        /// Every option of the ruleset, in the order of its fields: what it means and where it
+        /// comes from (`GET /v1/options`).
+        pub const $OPTIONS: &[$crate::core::OptionInfo] = &[$(
+            $crate::core::OptionInfo {
+                name: stringify!($field),
+                kind: $kind,
+                meaning: $meaning,
+                source: $source,
+            },
+        )+];
+    };
+}
+
+/// How an option's value reads when a record's options give `null`: a limit (`Option<T>`) is
+/// turned off; any other option is left as the preset has it.
+pub trait OptionValue: Sized {
+    fn from_json<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Self>, D::Error>;
+}
+
+impl<T: serde::de::DeserializeOwned> OptionValue for Option<T> {
+    fn from_json<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Self>, D::Error> {
+        use serde::Deserialize;
+        Option::<T>::deserialize(d).map(Some)
+    }
+}
+
+/// Marks the types of options that are not limits (see [`OptionValue`]).
+#[macro_export]
+macro_rules! option_values {
+    ($($ty:ty),+ $(,)?) => {
+        $(impl $crate::core::rules::OptionValue for $ty {
+            fn from_json<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Self>, D::Error> {
+                <Option<$ty> as serde::Deserialize>::deserialize(d)
+            }
+        })+
+    };
+}
+
+option_values!(bool);
+
+/// Serde for a ruleset's overrides (see [`ruleset!`]): absent → None; `null` → a limit
+/// turned off, or None for other options; a value → Some.
+pub mod override_field {
+    use serde::{Deserializer, Serialize, Serializer};
+
+    pub fn serialize<T: Serialize, S: Serializer>(v: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
         match v {
             Some(inner) => inner.serialize(s),
             None => s.serialize_none(),
         }
     }
 
-    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+    pub fn deserialize<'de, T: super::OptionValue, D: Deserializer<'de>>(
         d: D,
-    ) -> Result<Option<Option<T>>, D::Error> {
-        Option::<T>::deserialize(d).map(Some)
+    ) -> Result<Option<T>, D::Error> {
+        T::from_json(d)
     }
 }

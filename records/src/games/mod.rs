@@ -9,7 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::core::replay::{RecordProblem, ReplayError, Status, Verdict};
-use crate::core::{Reason, Record, Rules, Summary, Violation};
+use crate::core::{Reason, Record, Summary, Violation};
 
 pub mod banqi;
 pub mod luzhanqi;
@@ -75,6 +75,8 @@ macro_rules! __with_game_arms {
     (($kind:expr, $G:ident, $body:expr) $($Kind:ident => $module:ident :: $Ty:ident,)+) => {
         match $kind {
             $($crate::games::GameKind::$Kind => {
+                #[allow(unused_imports)]
+                use $crate::core::rules::parts::*;
                 type $G = $crate::games::$module::$Ty;
                 $body
             })+
@@ -170,14 +172,14 @@ macro_rules! define_unions {
         /// Each game's types under the same names (what the unions below are made of).
         mod game_types {
             $(pub mod $module {
-                use crate::core::Rules;
+                use crate::core::rules::{Game, Scoring, Truth};
                 type G = crate::games::$module::$G;
-                pub type Overrides = <G as Rules>::Overrides;
-                pub type Hidden = <G as Rules>::Hidden;
-                pub type View = <G as Rules>::View;
-                pub type Score = <G as Rules>::Score;
-                pub type PositionScore = <G as Rules>::PositionScore;
-                pub type Ruleset = <G as Rules>::Ruleset;
+                pub type Overrides = <G as Game>::Overrides;
+                pub type Hidden = <G as Truth>::Hidden;
+                pub type View = <G as Truth>::View;
+                pub type Score = <G as Scoring>::Score;
+                pub type PositionScore = <G as Scoring>::PositionScore;
+                pub type Ruleset = <G as Game>::Ruleset;
             })+
         }
 

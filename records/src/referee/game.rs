@@ -479,7 +479,7 @@ impl<G: Rules> Refereed<G> {
             Err(e) => e,
             Ok(_) => crate::core::IllegalAction::new(Violation::UNREACHABLE, String::new()),
         };
-        if G::secret(&self.rules) || reason.detail.is_empty() {
+        if G::visibility(&self.rules).secret() || reason.detail.is_empty() {
             let code = reason.reason.code();
             (
                 reason.reason,

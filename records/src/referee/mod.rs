@@ -183,7 +183,7 @@ impl Referee {
             game_id: &game_id,
             seat,
         };
-        let has_hidden = G::has_hidden(&rules);
+        let has_hidden = G::visibility(&rules).has_hidden();
         let now = unix_now();
         self.store.ledger_insert(&LedgerRow {
             game_id: game_id.clone(),
@@ -212,7 +212,7 @@ impl Referee {
         if !order.include_layout {
             record.layout = None;
         }
-        let shown = order.include_layout || !G::secret(&rules);
+        let shown = order.include_layout || !G::visibility(&rules).secret();
         Ok(Dealt {
             token: self.keys.token(binding(None)),
             seat_tokens,

@@ -3,7 +3,7 @@
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use records::core::Rules;
+use records::core::rules::parts::*;
 
 /// One game of `G` under its preset number `preset` (modulo the presets), dealt and played at
 /// random from `seed` for at most `plies` plies.

@@ -1,10 +1,11 @@
 //! Banqi's part of the report (RULES.md §5–6): flip openings, 門棋加倍, point margins and the
 //! 戲谷 coin settlement, as the tables `banqi_games` and `banqi_flips` and their statistics.
 
+use records::core::rules::parts::*;
 use std::path::Path;
 
 use polars::prelude::*;
-use records::core::{Outcome, Ply, Record, Rules, Scored, Seat};
+use records::core::{Outcome, Ply, Record, Scored, Seat};
 use records::games::banqi::settlement::SeriesBook;
 use records::games::banqi::{Action, Banqi, Effect, Square};
 

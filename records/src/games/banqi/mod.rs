@@ -13,7 +13,6 @@ mod cycle;
 mod layout;
 mod matches;
 mod movegen;
-mod options;
 mod play;
 mod playout;
 mod position;
@@ -35,12 +34,12 @@ pub use matches::Match;
 pub use movegen::{
     SingleHopActions, beats_by_rank, has_legal_action, legal_actions, legal_moves, targets,
 };
-pub use options::OPTIONS;
+
 pub use play::Effect;
 pub use playout::{random_playout, reveal_from_layout};
 pub use position::{Cell, ParsePositionError, Pool, Position, PositionError};
 pub use rules::Banqi;
-pub use ruleset::{CannonRule, Overrides, PRESETS, Preset, Repetition, Ruleset};
+pub use ruleset::{CannonRule, OPTIONS, Overrides, PRESETS, Preset, Repetition, Ruleset};
 pub use setup::{ParseSetupError, Setup};
 pub use types::{Color, ParsePieceError, ParseSquareError, Piece, Role, Square};
 pub use violations::VIOLATIONS;

@@ -2,19 +2,20 @@
 
 use serde_json::Value;
 
+use crate::core::rules::{Engine, Game, Pictures, Scoring, Truth};
 use crate::core::{
     Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, Opening, OptionInfo,
-    PositionProblem, Reason, Record, Rules, RulesetError, ScoreError, Seat, Table, Violation,
+    PositionProblem, Reason, Record, RulesetError, ScoreError, Seat, Table, Violation,
 };
 
 use super::action::Action;
 use super::layout::{Layout, fill_from_layout, shuffle_covered};
 use super::matches::Match;
-use super::options::OPTIONS;
+
 use super::play::Effect;
 use super::position::{ParsePositionError, Position};
 use super::render::{RenderOptions, svg};
-use super::ruleset::{Overrides, PRESETS, Preset, Ruleset};
+use super::ruleset::{OPTIONS, Overrides, PRESETS, Preset, Ruleset};
 use super::scoring;
 use super::view::{PlayerView, player_view};
 
@@ -22,22 +23,24 @@ use super::view::{PlayerView, player_view};
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Banqi;
 
-impl Rules for Banqi {
+impl Game for Banqi {
     const NAME: &'static str = "banqi";
+
     const TITLE: &'static str = "Banqi (暗棋, Chinese Dark Chess)";
+
     const REASONS: &'static [Reason] = &[];
+
     const VIOLATIONS: &'static [Violation] = super::violations::VIOLATIONS;
 
     type Ruleset = Ruleset;
+
     type Overrides = Overrides;
+
     type Position = Position;
-    type Match = Match;
+
     type Action = Action;
+
     type Effect = Effect;
-    type Hidden = Layout;
-    type View = PlayerView;
-    type Score = scoring::ScoreSheet;
-    type PositionScore = scoring::PositionScore;
 
     fn presets() -> &'static [Preset] {
         PRESETS
@@ -68,24 +71,19 @@ impl Rules for Banqi {
         })
     }
 
-    fn parse_hidden(value: &Value) -> Result<Layout, InvalidHidden> {
-        match value {
-            Value::String(s) => s
-                .parse()
-                .map_err(|e: super::ParseLayoutError| InvalidHidden(e.to_string())),
-            _ => Err(InvalidHidden(
-                "a Banqi layout is a string of 32 piece letters (a1 b1 … d8)".to_owned(),
-            )),
+    fn effect_code(effect: &Effect) -> &'static str {
+        match effect {
+            Effect::Flip(_) => "flip",
+            Effect::Quiet { .. } => "move",
+            Effect::Capture { .. } => "capture",
+            Effect::OwnReveal { .. } => "own_reveal",
+            Effect::DarkFailed { .. } => "dark_failed",
         }
     }
+}
 
-    fn hidden_value(layout: &Layout) -> Value {
-        Value::String(layout.to_string())
-    }
-
-    fn start(_: &Ruleset, _: Option<&Layout>) -> Result<Position, NoStart> {
-        Ok(Position::start())
-    }
+impl Engine for Banqi {
+    type Match = Match;
 
     fn new_match(rules: Ruleset, start: Position) -> Match {
         Match::from_position(rules, start)
@@ -119,6 +117,31 @@ impl Rules for Banqi {
     fn play(m: &mut Match, action: &Action) -> Result<Effect, IllegalAction> {
         m.play(action)
     }
+}
+
+impl Truth for Banqi {
+    fn start(_: &Ruleset, _: Option<&Layout>) -> Result<Position, NoStart> {
+        Ok(Position::start())
+    }
+
+    type Hidden = Layout;
+
+    type View = PlayerView;
+
+    fn parse_hidden(value: &Value) -> Result<Layout, InvalidHidden> {
+        match value {
+            Value::String(s) => s
+                .parse()
+                .map_err(|e: super::ParseLayoutError| InvalidHidden(e.to_string())),
+            _ => Err(InvalidHidden(
+                "a Banqi layout is a string of 32 piece letters (a1 b1 … d8)".to_owned(),
+            )),
+        }
+    }
+
+    fn hidden_value(layout: &Layout) -> Value {
+        Value::String(layout.to_string())
+    }
 
     fn hidden_fits(layout: &Layout, pos: &Position) -> Result<(), Misfit> {
         layout.fits(pos).map_err(|e| Misfit(e.to_string()))
@@ -146,6 +169,16 @@ impl Rules for Banqi {
         // Both seats see the same: every revealed piece, and the covered pieces as a multiset.
         shuffle_covered(layout, pos, rng)
     }
+
+    fn view(m: &Match, seat: Seat) -> PlayerView {
+        player_view(m, seat)
+    }
+}
+
+impl Scoring for Banqi {
+    type Score = scoring::ScoreSheet;
+
+    type PositionScore = scoring::PositionScore;
 
     /// TCGA writes an elimination as `NoMove` (a player with no pieces has no legal action
     /// either): a stated `no_move` accepts a derived `elimination` (docs/rules.md 1).
@@ -187,21 +220,9 @@ impl Rules for Banqi {
     fn side(pos: &Position, seat: Seat) -> Option<&'static str> {
         pos.color_of(seat).map(|c| c.name())
     }
+}
 
-    fn view(m: &Match, seat: Seat) -> PlayerView {
-        player_view(m, seat)
-    }
-
-    fn effect_code(effect: &Effect) -> &'static str {
-        match effect {
-            Effect::Flip(_) => "flip",
-            Effect::Quiet { .. } => "move",
-            Effect::Capture { .. } => "capture",
-            Effect::OwnReveal { .. } => "own_reveal",
-            Effect::DarkFailed { .. } => "dark_failed",
-        }
-    }
-
+impl Pictures for Banqi {
     fn svg(pos: &Position, last: Option<&Action>) -> String {
         let options = last.map(RenderOptions::last_action).unwrap_or_default();
         svg(pos, &options)

@@ -33,30 +33,60 @@ pub enum Repetition {
     },
 }
 
-/// A complete Banqi ruleset. Every house rule is an independent field; they combine.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct Ruleset {
-    pub cannon: CannonRule,
+crate::ruleset! {
+    /// A complete Banqi ruleset. Every house rule is an independent field; they combine.
+    #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+    #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+    pub struct Ruleset;
+    /// Overrides of a preset's options: each field that is present replaces the preset's.
+    /// For the optional limits, `null` turns the rule off.
+    #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+    #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+    #[serde(deny_unknown_fields)]
+    pub struct Overrides;
+    pub const OPTIONS;
+
+    cannon: CannonRule, "cannon", "seed 000",
+        "taiwan: the cannon captures only by jumping exactly one screen onto the first piece beyond, any rank; mainland: it captures like every other piece, adjacent and by rank (rank 6).";
+
     /// 車衝: a chariot slides any distance; a capture after two or more squares ignores rank.
-    pub chariot_rush: bool,
+    chariot_rush: bool, "boolean", "seed 000",
+        "車衝: a chariot moves any distance along an empty line; a capture after two or more squares ignores rank.";
+
     /// 車直衝: a chariot captures at distance ≥ 2 along an empty line, ignoring rank;
     /// its plain moves stay one square. With `chariot_rush` also on, rush wins.
-    pub chariot_charge: bool,
+    chariot_charge: bool, "boolean", "seed 002",
+        "車直衝: moves stay one square, but a chariot captures two or more squares away along an empty line, ignoring rank. With chariot_rush also on, rush wins.";
+
     /// 馬斜: a horse also moves one square diagonally; a diagonal capture ignores rank.
-    pub horse_diagonal: bool,
+    horse_diagonal: bool, "boolean", "seed 000",
+        "馬斜: a horse also moves one square diagonally; a diagonal capture ignores rank.";
+
     /// 連殺 / 明棋連吃: after a capture the same piece may capture again.
-    pub chain_capture: bool,
+    chain_capture: bool, "boolean", "seeds 000, 002",
+        "連殺 / 明棋連吃: after a capture the same piece may capture again, any number of times, and stop after any capture.";
+
     /// 暗殺: a revealed piece may attack a covered piece it could reach with a capture.
-    pub dark_capture: bool,
+    dark_capture: bool, "boolean", "seed 000",
+        "暗殺: a revealed piece may attack a covered piece it could reach with a capture; an enemy it beats is captured, one it cannot beat survives and the attacker dies, an own piece is simply revealed.";
+
     /// 暗棋連吃: chain capture in which any link may be a dark capture (implies both above).
-    pub dark_chain_capture: bool,
+    dark_chain_capture: bool, "boolean", "seed 002",
+        "暗棋連吃: chain capture in which any link, the first included, may be a dark capture.";
+
     /// Draw after this many consecutive plies without a flip or capture (空步判和).
-    pub no_progress: Option<u16>,
-    pub repetition: Repetition,
+    no_progress: Option<u16>, "limit", "TCGA 60, Olympiad 180, seed 002 50",
+        "空步判和: the game is drawn after this many consecutive plies without a flip or capture (null: off).";
+
+    repetition: Repetition, "repetition", "TCGA course (cycle), Olympiad (position)",
+        "cycle: drawn when the last 3·p plies are one sequence of p actions played three times; position: drawn when the same position occurs the n-th time.";
+
     /// 長捉禁手: a player may not chase the same enemy piece this many times in a row.
-    pub long_chase: Option<u8>,
+    long_chase: Option<u8>, "limit", "seed 002",
+        "長捉禁手: a player may not chase the same enemy piece this many times in a row (null: off).";
 }
+
+crate::option_values!(CannonRule, Repetition);
 
 impl Ruleset {
     /// The ruleset of the `tcga` preset, the base of all others.
@@ -87,37 +117,7 @@ impl Ruleset {
 
     /// This ruleset with `overrides` applied and checked.
     pub fn with(self, o: &Overrides) -> Result<Ruleset, RulesetError> {
-        let mut r = self;
-        if let Some(v) = o.cannon {
-            r.cannon = v;
-        }
-        if let Some(v) = o.chariot_rush {
-            r.chariot_rush = v;
-        }
-        if let Some(v) = o.chariot_charge {
-            r.chariot_charge = v;
-        }
-        if let Some(v) = o.horse_diagonal {
-            r.horse_diagonal = v;
-        }
-        if let Some(v) = o.chain_capture {
-            r.chain_capture = v;
-        }
-        if let Some(v) = o.dark_capture {
-            r.dark_capture = v;
-        }
-        if let Some(v) = o.dark_chain_capture {
-            r.dark_chain_capture = v;
-        }
-        if let Some(v) = o.no_progress {
-            r.no_progress = v;
-        }
-        if let Some(v) = o.repetition {
-            r.repetition = v;
-        }
-        if let Some(v) = o.long_chase {
-            r.long_chase = v;
-        }
+        let r = self.overridden(o);
         r.check()?;
         Ok(r)
     }
@@ -173,42 +173,6 @@ impl Ruleset {
     pub const fn chariot_captures_at_range(&self) -> bool {
         self.chariot_rush || self.chariot_charge
     }
-}
-
-/// Overrides of a preset's options: each field that is present replaces the preset's.
-/// For the optional limits, `null` turns the rule off.
-#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(deny_unknown_fields)]
-pub struct Overrides {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cannon: Option<CannonRule>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chariot_rush: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chariot_charge: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub horse_diagonal: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chain_capture: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dark_capture: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dark_chain_capture: Option<bool>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "crate::core::rules::double_option"
-    )]
-    pub no_progress: Option<Option<u16>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub repetition: Option<Repetition>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "crate::core::rules::double_option"
-    )]
-    pub long_chase: Option<Option<u8>>,
 }
 
 impl Overrides {
@@ -353,5 +317,34 @@ mod tests {
         let bad: Overrides = serde_json::from_str(r#"{"no_progress": 0}"#).unwrap();
         assert!(Ruleset::from_preset("tcga", &bad).is_err());
         assert!(serde_json::from_str::<Overrides>(r#"{"chariot_rsh": true}"#).is_err());
+    }
+
+    /// `null` turns a limit off, and for any other option means the preset's value.
+    #[test]
+    fn null_is_off_for_a_limit_and_absent_otherwise() {
+        let o: Overrides =
+            serde_json::from_str(r#"{"chariot_rush": null, "cannon": null, "long_chase": null}"#)
+                .unwrap();
+        assert_eq!(o.chariot_rush, None);
+        assert_eq!(o.cannon, None);
+        assert_eq!(o.long_chase, Some(None));
+        let r = Ruleset::from_preset("gametower", &o).unwrap();
+        assert_eq!(r.long_chase, None);
+        assert_eq!(
+            r.chariot_rush,
+            Ruleset::preset("gametower").unwrap().chariot_rush
+        );
+        // Every option is described.
+        let mut names: Vec<&str> = OPTIONS.iter().map(|o| o.name).collect();
+        let fields = serde_json::to_value(Ruleset::TCGA).unwrap();
+        let mut keys: Vec<&str> = fields
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        names.sort();
+        keys.sort();
+        assert_eq!(names, keys);
     }
 }

@@ -3,9 +3,10 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::core::rules::{Engine, Game, Pictures, Scoring, Truth, Visibility};
 use crate::core::{
     Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, OptionInfo, PositionProblem,
-    Reason, Record, Rules, RulesetError, ScoreError, Seat, Table, Violation,
+    Reason, Record, RulesetError, ScoreError, Seat, Table, Violation,
 };
 
 use super::board::Points;
@@ -95,22 +96,24 @@ impl Match {
     }
 }
 
-impl Rules for Luzhanqi {
+impl Game for Luzhanqi {
     const NAME: &'static str = "luzhanqi";
+
     const TITLE: &'static str = "Luzhanqi (陸軍棋)";
+
     const REASONS: &'static [Reason] = super::violations::REASONS;
+
     const VIOLATIONS: &'static [Violation] = super::violations::VIOLATIONS;
 
     type Ruleset = Ruleset;
+
     type Overrides = Overrides;
+
     type Position = Position;
-    type Match = Match;
+
     type Action = Action;
+
     type Effect = Effect;
-    type Hidden = Layout;
-    type View = SeatView;
-    type Score = scoring::ScoreSheet;
-    type PositionScore = scoring::PositionScore;
 
     fn presets() -> &'static [Preset] {
         PRESETS
@@ -169,29 +172,25 @@ impl Rules for Luzhanqi {
             })
     }
 
-    fn parse_hidden(value: &Value) -> Result<Layout, InvalidHidden> {
-        Layout::from_value(value).map_err(|e| InvalidHidden(e.to_string()))
-    }
-
-    fn hidden_value(layout: &Layout) -> Value {
-        layout.to_value()
-    }
-
-    fn start(rules: &Ruleset, layout: Option<&Layout>) -> Result<Position, NoStart> {
-        match (rules.mode, layout) {
-            (Mode::Flip, _) => Ok(Position::flip_start()),
-            (_, Some(layout)) => layout.start().ok_or_else(|| {
-                NoStart(format!(
-                    "a {} game starts from both setups ({{\"red\": …, \"black\": …}}); this layout is a flip game's",
-                    rules.mode.code()
-                ))
-            }),
-            (mode, None) => Err(NoStart(format!(
-                "a {} game starts from both sides' setups: give them as the layout (or give a start position)",
-                mode.code()
-            ))),
+    fn effect_code(effect: &Effect) -> &'static str {
+        match effect {
+            Effect::Flip { .. } => "flip",
+            Effect::Move => "move",
+            Effect::Attack { combat, .. } => match combat {
+                Combat::Win => "attack_won",
+                Combat::Loss => "attack_lost",
+                Combat::Both => "both_died",
+            },
+            Effect::Reveal { piece } if piece.role == Role::Flag => "flag_revealed",
+            Effect::Reveal { .. } => "own_reveal",
+            Effect::Pickup => "pickup",
+            Effect::Drop => "drop",
         }
     }
+}
+
+impl Engine for Luzhanqi {
+    type Match = Match;
 
     fn new_match(rules: Ruleset, start: Position) -> Match {
         Match::new(rules, start)
@@ -219,6 +218,36 @@ impl Rules for Luzhanqi {
 
     fn play(m: &mut Match, action: &Action) -> Result<Effect, IllegalAction> {
         m.play(action)
+    }
+}
+
+impl Truth for Luzhanqi {
+    fn start(rules: &Ruleset, layout: Option<&Layout>) -> Result<Position, NoStart> {
+        match (rules.mode, layout) {
+            (Mode::Flip, _) => Ok(Position::flip_start()),
+            (_, Some(layout)) => layout.start().ok_or_else(|| {
+                NoStart(format!(
+                    "a {} game starts from both setups ({{\"red\": …, \"black\": …}}); this layout is a flip game's",
+                    rules.mode.code()
+                ))
+            }),
+            (mode, None) => Err(NoStart(format!(
+                "a {} game starts from both sides' setups: give them as the layout (or give a start position)",
+                mode.code()
+            ))),
+        }
+    }
+
+    type Hidden = Layout;
+
+    type View = SeatView;
+
+    fn parse_hidden(value: &Value) -> Result<Layout, InvalidHidden> {
+        Layout::from_value(value).map_err(|e| InvalidHidden(e.to_string()))
+    }
+
+    fn hidden_value(layout: &Layout) -> Value {
+        layout.to_value()
     }
 
     fn hidden_fits(layout: &Layout, pos: &Position) -> Result<(), Misfit> {
@@ -260,6 +289,32 @@ impl Rules for Luzhanqi {
         }
     }
 
+    fn view(m: &Match, seat: Seat) -> SeatView {
+        seat_view(m, seat)
+    }
+
+    /// A dark game's position is the referee's: a seat is told its masked one.
+    fn visibility(rules: &Ruleset) -> Visibility {
+        if rules.mode == Mode::Dark {
+            Visibility::Secret
+        } else {
+            Visibility::Covered
+        }
+    }
+
+    /// A seat of a dark game is told its view of the position.
+    fn masked_position(m: &Match, seat: Seat) -> Option<String> {
+        Self::visibility(&m.rules)
+            .secret()
+            .then(|| seat_view(m, seat).position)
+    }
+}
+
+impl Scoring for Luzhanqi {
+    type Score = scoring::ScoreSheet;
+
+    type PositionScore = scoring::PositionScore;
+
     fn start_credits(_: &Position, _: impl FnMut(Credit)) {}
 
     fn credits(before: &Position, _: &Position, effect: &Effect, credit: impl FnMut(Credit)) {
@@ -278,40 +333,12 @@ impl Rules for Luzhanqi {
     fn side(pos: &Position, seat: Seat) -> Option<&'static str> {
         pos.side_of(seat).map(Side::name)
     }
+}
 
-    fn view(m: &Match, seat: Seat) -> SeatView {
-        seat_view(m, seat)
-    }
-
-    /// A dark game's position is the referee's.
-    fn secret(rules: &Ruleset) -> bool {
-        rules.mode == Mode::Dark
-    }
-
-    /// A seat of a dark game is told its view of the position.
-    fn masked_position(m: &Match, seat: Seat) -> Option<String> {
-        Self::secret(&m.rules).then(|| seat_view(m, seat).position)
-    }
-
+impl Pictures for Luzhanqi {
     fn svg_of_masked(text: &str, last: Option<&Action>) -> Option<Result<String, PositionProblem>> {
         text.contains('?')
             .then(|| super::render::view_svg(text, last))
-    }
-
-    fn effect_code(effect: &Effect) -> &'static str {
-        match effect {
-            Effect::Flip { .. } => "flip",
-            Effect::Move => "move",
-            Effect::Attack { combat, .. } => match combat {
-                Combat::Win => "attack_won",
-                Combat::Loss => "attack_lost",
-                Combat::Both => "both_died",
-            },
-            Effect::Reveal { piece } if piece.role == Role::Flag => "flag_revealed",
-            Effect::Reveal { .. } => "own_reveal",
-            Effect::Pickup => "pickup",
-            Effect::Drop => "drop",
-        }
     }
 
     fn svg(pos: &Position, last: Option<&Action>) -> String {

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{OptionInfo, RulesetError};
+use crate::core::RulesetError;
 
 /// How much each side sees.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -67,22 +67,47 @@ pub enum Mountains {
     Any,
 }
 
-/// A complete Luzhanqi ruleset.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[cfg_attr(feature = "openapi", schema(as = LuzhanqiRuleset))]
-pub struct Ruleset {
-    pub mode: Mode,
-    pub mine: MineRule,
-    pub railway: Railway,
-    pub mountains: Mountains,
+crate::ruleset! {
+    /// A complete Luzhanqi ruleset.
+    #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+    #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+    #[cfg_attr(feature = "openapi", schema(as = LuzhanqiRuleset))]
+    pub struct Ruleset;
+    /// Overrides of a preset's options: each field present replaces the preset's; `null` turns a
+    /// limit off.
+    #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+    #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+    #[cfg_attr(feature = "openapi", schema(as = LuzhanqiOverrides))]
+    #[serde(deny_unknown_fields)]
+    pub struct Overrides;
+    pub const OPTIONS;
+
+    mode: Mode, "mode", "seed 004 暗棋 / 明棋 / 翻棋",
+        "open (明棋: both setups public), dark (暗棋: the service referees; each side sees its own pieces and the announced attacks) or flip (翻棋: all pieces face down).";
+
+    mine: MineRule, "mine", "seed 004 各棋子勝負一覽 5",
+        "attacker_dies (the default: a mine survives any attacker but an engineer or a bomb) or both_die.";
+
+    railway: Railway, "railway", "seed 004 行棋",
+        "straight (the default: any number of empty stations in a straight line) or three_with_turns (at most 3 stations, turning allowed) for pieces other than engineers.";
+
+    mountains: Mountains, "mountains", "seed 004 特殊規則",
+        "closed (the default), engineers or any: who may enter the mountains (山界, points bm and dm) from a railway station around them, and leave to any empty one; a piece there cannot be attacked.";
+
     /// When a 司令 dies, its side's flag is shown to the opponent (dark mode).
-    pub flag_reveal: bool,
+    flag_reveal: bool, "boolean", "seed 004 暗棋",
+        "When a 司令 dies its side's flag is shown to the opponent (dark mode; true by default).";
+
     /// A draw after this many consecutive plies without an attack or a flip.
-    pub no_progress: Option<u16>,
+    no_progress: Option<u16>, "limit", "RULES.md §8 quiet-move draw limit; the number is this project's (docs/rules.md)",
+        "A draw after this many consecutive plies without an attack or a flip (100). null: no limit.";
+
     /// A draw once this many plies have been played.
-    pub max_plies: Option<u16>,
+    max_plies: Option<u16>, "limit", "RULES.md §8; the number is this project's (docs/rules.md)",
+        "A draw once this many plies have been played (2000). null: no cap.";
 }
+
+crate::option_values!(Mode, MineRule, Railway, Mountains);
 
 impl Ruleset {
     /// The `dark` preset, the base of the others.
@@ -105,28 +130,7 @@ impl Ruleset {
 
     /// This ruleset with `overrides` applied and checked.
     pub fn with(self, o: &Overrides) -> Result<Ruleset, RulesetError> {
-        let mut r = self;
-        if let Some(v) = o.mode {
-            r.mode = v;
-        }
-        if let Some(v) = o.mine {
-            r.mine = v;
-        }
-        if let Some(v) = o.railway {
-            r.railway = v;
-        }
-        if let Some(v) = o.mountains {
-            r.mountains = v;
-        }
-        if let Some(v) = o.flag_reveal {
-            r.flag_reveal = v;
-        }
-        if let Some(v) = o.no_progress {
-            r.no_progress = v;
-        }
-        if let Some(v) = o.max_plies {
-            r.max_plies = v;
-        }
+        let r = self.overridden(o);
         if r.no_progress == Some(0) || r.max_plies == Some(0) {
             return Err(RulesetError::Invalid(
                 "no_progress and max_plies must be at least 1 (or null for off)".into(),
@@ -134,37 +138,6 @@ impl Ruleset {
         }
         Ok(r)
     }
-}
-
-/// Overrides of a preset's options: each field present replaces the preset's; `null` turns a
-/// limit off.
-#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[cfg_attr(feature = "openapi", schema(as = LuzhanqiOverrides))]
-#[serde(deny_unknown_fields)]
-pub struct Overrides {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mode: Option<Mode>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mine: Option<MineRule>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub railway: Option<Railway>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mountains: Option<Mountains>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub flag_reveal: Option<bool>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "crate::core::rules::double_option"
-    )]
-    pub no_progress: Option<Option<u16>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "crate::core::rules::double_option"
-    )]
-    pub max_plies: Option<Option<u16>>,
 }
 
 /// A named Luzhanqi ruleset.
@@ -207,52 +180,6 @@ pub const PRESETS: &[Preset] = &[
             flag_reveal: false,
             ..Ruleset::DARK
         },
-    },
-];
-
-/// Every option, in the order of [`Ruleset`]'s fields.
-pub const OPTIONS: &[OptionInfo] = &[
-    OptionInfo {
-        name: "mode",
-        kind: "mode",
-        meaning: "open (明棋: both setups public), dark (暗棋: the service referees; each side sees its own pieces and the announced attacks) or flip (翻棋: all pieces face down).",
-        source: "seed 004 暗棋 / 明棋 / 翻棋",
-    },
-    OptionInfo {
-        name: "mine",
-        kind: "mine",
-        meaning: "attacker_dies (the default: a mine survives any attacker but an engineer or a bomb) or both_die.",
-        source: "seed 004 各棋子勝負一覽 5",
-    },
-    OptionInfo {
-        name: "railway",
-        kind: "railway",
-        meaning: "straight (the default: any number of empty stations in a straight line) or three_with_turns (at most 3 stations, turning allowed) for pieces other than engineers.",
-        source: "seed 004 行棋",
-    },
-    OptionInfo {
-        name: "mountains",
-        kind: "mountains",
-        meaning: "closed (the default), engineers or any: who may enter the mountains (山界, points bm and dm) from a railway station around them, and leave to any empty one; a piece there cannot be attacked.",
-        source: "seed 004 特殊規則",
-    },
-    OptionInfo {
-        name: "flag_reveal",
-        kind: "boolean",
-        meaning: "When a 司令 dies its side's flag is shown to the opponent (dark mode; true by default).",
-        source: "seed 004 暗棋",
-    },
-    OptionInfo {
-        name: "no_progress",
-        kind: "limit",
-        meaning: "A draw after this many consecutive plies without an attack or a flip (100). null: no limit.",
-        source: "RULES.md §8 quiet-move draw limit; the number is this project's (docs/rules.md)",
-    },
-    OptionInfo {
-        name: "max_plies",
-        kind: "limit",
-        meaning: "A draw once this many plies have been played (2000). null: no cap.",
-        source: "RULES.md §8; the number is this project's (docs/rules.md)",
     },
 ];
 

@@ -2,9 +2,10 @@
 
 use serde_json::Value;
 
+use crate::core::rules::{Engine, Game, Pictures, Scoring, Truth};
 use crate::core::{
     Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, OptionInfo, PositionProblem,
-    Reason, Record, Rules, RulesetError, ScoreError, Seat, Table, Violation,
+    Reason, Record, RulesetError, ScoreError, Seat, Table, Violation,
 };
 
 use super::layout::Layout;
@@ -44,22 +45,24 @@ impl Match {
     }
 }
 
-impl Rules for ThreeKingdoms {
+impl Game for ThreeKingdoms {
     const NAME: &'static str = "three-kingdoms";
+
     const TITLE: &'static str = "Three Kingdoms Banqi (三國暗棋)";
+
     const REASONS: &'static [Reason] = super::violations::REASONS;
+
     const VIOLATIONS: &'static [Violation] = super::violations::VIOLATIONS;
 
     type Ruleset = Ruleset;
+
     type Overrides = Overrides;
+
     type Position = Position;
-    type Match = Match;
+
     type Action = Action;
+
     type Effect = Effect;
-    type Hidden = Layout;
-    type View = SeatView;
-    type Score = scoring::ScoreSheet;
-    type PositionScore = scoring::PositionScore;
 
     fn presets() -> &'static [Preset] {
         PRESETS
@@ -106,25 +109,18 @@ impl Rules for ThreeKingdoms {
             })
     }
 
-    fn parse_hidden(value: &Value) -> Result<Layout, InvalidHidden> {
-        match value {
-            Value::String(s) => s
-                .parse()
-                .map_err(|e: super::ParseLayoutError| InvalidHidden(e.to_string())),
-            _ => Err(InvalidHidden(
-                "a Three Kingdoms layout is a string of 32 piece letters, one per start point"
-                    .to_owned(),
-            )),
+    fn effect_code(effect: &Effect) -> &'static str {
+        match effect {
+            Effect::Flip { .. } => "flip",
+            Effect::Move => "move",
+            Effect::Capture { .. } => "capture",
+            Effect::Recall { .. } => "recall",
         }
     }
+}
 
-    fn hidden_value(layout: &Layout) -> Value {
-        Value::String(layout.to_string())
-    }
-
-    fn start(rules: &Ruleset, _: Option<&Layout>) -> Result<Position, NoStart> {
-        Ok(Position::start(rules.split))
-    }
+impl Engine for ThreeKingdoms {
+    type Match = Match;
 
     fn new_match(rules: Ruleset, start: Position) -> Match {
         Match::new(rules, start)
@@ -152,6 +148,32 @@ impl Rules for ThreeKingdoms {
 
     fn play(m: &mut Match, action: &Action) -> Result<Effect, IllegalAction> {
         m.pos.play(&m.rules, action)
+    }
+}
+
+impl Truth for ThreeKingdoms {
+    fn start(rules: &Ruleset, _: Option<&Layout>) -> Result<Position, NoStart> {
+        Ok(Position::start(rules.split))
+    }
+
+    type Hidden = Layout;
+
+    type View = SeatView;
+
+    fn parse_hidden(value: &Value) -> Result<Layout, InvalidHidden> {
+        match value {
+            Value::String(s) => s
+                .parse()
+                .map_err(|e: super::ParseLayoutError| InvalidHidden(e.to_string())),
+            _ => Err(InvalidHidden(
+                "a Three Kingdoms layout is a string of 32 piece letters, one per start point"
+                    .to_owned(),
+            )),
+        }
+    }
+
+    fn hidden_value(layout: &Layout) -> Value {
+        Value::String(layout.to_string())
     }
 
     fn hidden_fits(layout: &Layout, pos: &Position) -> Result<(), Misfit> {
@@ -184,6 +206,16 @@ impl Rules for ThreeKingdoms {
         layout.shuffle_covered(pos, rng)
     }
 
+    fn view(m: &Match, seat: Seat) -> SeatView {
+        seat_view(m, seat)
+    }
+}
+
+impl Scoring for ThreeKingdoms {
+    type Score = scoring::ScoreSheet;
+
+    type PositionScore = scoring::PositionScore;
+
     fn start_credits(start: &Position, credit: impl FnMut(Credit)) {
         scoring::start_credits(start, credit)
     }
@@ -204,20 +236,9 @@ impl Rules for ThreeKingdoms {
     fn side(pos: &Position, seat: Seat) -> Option<&'static str> {
         pos.faction_of(seat).map(|f| pos.split().name(f))
     }
+}
 
-    fn view(m: &Match, seat: Seat) -> SeatView {
-        seat_view(m, seat)
-    }
-
-    fn effect_code(effect: &Effect) -> &'static str {
-        match effect {
-            Effect::Flip { .. } => "flip",
-            Effect::Move => "move",
-            Effect::Capture { .. } => "capture",
-            Effect::Recall { .. } => "recall",
-        }
-    }
-
+impl Pictures for ThreeKingdoms {
     fn svg(pos: &Position, last: Option<&Action>) -> String {
         svg(pos, last)
     }

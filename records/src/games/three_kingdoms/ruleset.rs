@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{OptionInfo, RulesetError};
+use crate::core::RulesetError;
 
 use super::pieces::Split;
 
@@ -36,19 +36,38 @@ impl Ending {
     }
 }
 
-/// A complete Three Kingdoms ruleset.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[cfg_attr(feature = "openapi", schema(as = ThreeKingdomsRuleset))]
-pub struct Ruleset {
-    pub split: Split,
-    pub ending: Ending,
+crate::ruleset! {
+    /// A complete Three Kingdoms ruleset.
+    #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+    #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+    #[cfg_attr(feature = "openapi", schema(as = ThreeKingdomsRuleset))]
+    pub struct Ruleset;
+    /// Overrides of a preset's options: each field that is present replaces the preset's;
+    /// `no_progress: null` turns the limit off.
+    #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+    #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+    #[cfg_attr(feature = "openapi", schema(as = ThreeKingdomsOverrides))]
+    #[serde(deny_unknown_fields)]
+    pub struct Overrides;
+    pub const OPTIONS;
+
+    split: Split, "split", "seed 003 分隊方式",
+        "generals (第一種, the default): 帥將兵卒 / 仕相俥傌炮 / 士象車馬包; soldiers (第二種): 兵卒 / 帥仕相將士象 / 俥傌炮車馬包.";
+
+    ending: Ending, "ending", "seed 003 勝負",
+        "annihilation, recall (收軍), points (320 − lost + captured) or race (first to race_target captured points).";
+
     /// The points a seat must capture to win a race (`ending: race`).
-    pub race_target: u32,
+    race_target: u32, "points", "seed 003 勝負 4",
+        "The captured points that win a race (200).";
+
     /// The game stops after this many consecutive plies without a flip, capture or recall;
     /// seats still playing are then ranked by points.
-    pub no_progress: Option<u16>,
+    no_progress: Option<u16>, "limit", "RULES.md §7; the number is this project's (docs/rules.md)",
+        "The game stops after this many consecutive plies without a flip, capture or recall (90, thirty rounds); the seats still playing are ranked by points. null: no limit.";
 }
+
+crate::option_values!(Split, Ending, u32);
 
 impl Ruleset {
     /// The ruleset of the `three-kingdoms` preset, the base of the others.
@@ -61,19 +80,7 @@ impl Ruleset {
 
     /// This ruleset with `overrides` applied and checked.
     pub fn with(self, o: &Overrides) -> Result<Ruleset, RulesetError> {
-        let mut r = self;
-        if let Some(v) = o.split {
-            r.split = v;
-        }
-        if let Some(v) = o.ending {
-            r.ending = v;
-        }
-        if let Some(v) = o.race_target {
-            r.race_target = v;
-        }
-        if let Some(v) = o.no_progress {
-            r.no_progress = v;
-        }
+        let r = self.overridden(o);
         if r.no_progress == Some(0) {
             return Err(RulesetError::Invalid(
                 "no_progress must be at least 1 (or null for off)".into(),
@@ -86,27 +93,6 @@ impl Ruleset {
         }
         Ok(r)
     }
-}
-
-/// Overrides of a preset's options: each field that is present replaces the preset's;
-/// `no_progress: null` turns the limit off.
-#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[cfg_attr(feature = "openapi", schema(as = ThreeKingdomsOverrides))]
-#[serde(deny_unknown_fields)]
-pub struct Overrides {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub split: Option<Split>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ending: Option<Ending>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub race_target: Option<u32>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "crate::core::rules::double_option"
-    )]
-    pub no_progress: Option<Option<u16>>,
 }
 
 /// A named Three Kingdoms ruleset.
@@ -140,34 +126,6 @@ pub const PRESETS: &[Preset] = &[
         name: "three-kingdoms-race",
         title: "Race: the first to capture 200 points wins (seed 003 勝負 4)",
         ruleset: ending(Ending::Race),
-    },
-];
-
-/// Every option, in the order of [`Ruleset`]'s fields.
-pub const OPTIONS: &[OptionInfo] = &[
-    OptionInfo {
-        name: "split",
-        kind: "split",
-        meaning: "generals (第一種, the default): 帥將兵卒 / 仕相俥傌炮 / 士象車馬包; soldiers (第二種): 兵卒 / 帥仕相將士象 / 俥傌炮車馬包.",
-        source: "seed 003 分隊方式",
-    },
-    OptionInfo {
-        name: "ending",
-        kind: "ending",
-        meaning: "annihilation, recall (收軍), points (320 − lost + captured) or race (first to race_target captured points).",
-        source: "seed 003 勝負",
-    },
-    OptionInfo {
-        name: "race_target",
-        kind: "points",
-        meaning: "The captured points that win a race (200).",
-        source: "seed 003 勝負 4",
-    },
-    OptionInfo {
-        name: "no_progress",
-        kind: "limit",
-        meaning: "The game stops after this many consecutive plies without a flip, capture or recall (90, thirty rounds); the seats still playing are ranked by points. null: no limit.",
-        source: "RULES.md §7; the number is this project's (docs/rules.md)",
     },
 ];
 

@@ -4,9 +4,10 @@
 use crate::core::repetition::Repetitions;
 use serde_json::Value;
 
+use crate::core::rules::{Engine, Game, Pictures, Scoring, Truth, Visibility};
 use crate::core::{
     Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, OptionInfo, Outcome,
-    PositionProblem, Reason, Record, Rules, RulesetError, ScoreError, Seat, Table, Violation,
+    PositionProblem, Reason, Record, RulesetError, ScoreError, Seat, Table, Violation,
 };
 
 use super::action::Action;
@@ -173,22 +174,24 @@ impl Match {
     }
 }
 
-impl Rules for Xiangqi3g {
+impl Game for Xiangqi3g {
     const NAME: &'static str = "xiangqi-3g";
+
     const TITLE: &'static str = "Third-generation xiangqi (番兵象棋)";
+
     const REASONS: &'static [Reason] = super::violations::REASONS;
+
     const VIOLATIONS: &'static [Violation] = super::violations::VIOLATIONS;
 
     type Ruleset = Ruleset;
+
     type Overrides = Overrides;
+
     type Position = Position;
-    type Match = Match;
+
     type Action = Action;
+
     type Effect = Effect;
-    type Hidden = Backs;
-    type View = SeatView;
-    type Score = scoring::ScoreSheet;
-    type PositionScore = scoring::PositionScore;
 
     fn presets() -> &'static [Preset] {
         PRESETS
@@ -234,22 +237,26 @@ impl Rules for Xiangqi3g {
         })
     }
 
-    fn parse_hidden(value: &Value) -> Result<Backs, InvalidHidden> {
-        Backs::from_value(value)
-    }
-
-    fn hidden_value(backs: &Backs) -> Value {
-        backs.to_value()
-    }
-
-    fn start(rules: &Ruleset, backs: Option<&Backs>) -> Result<Position, NoStart> {
-        match (rules.backs, backs) {
-            // Plain xiangqi has no backs: a layout is not used.
-            (false, _) => Ok(Position::start()),
-            (true, Some(b)) => Ok(b.start()),
-            (true, None) => Ok(unknown_start()),
+    fn effect_code(effect: &Effect) -> &'static str {
+        match effect {
+            Effect::Move { captured: None } => "move",
+            Effect::Move { captured: Some(_) } => "capture",
+            Effect::SoldierFlip {
+                effective: true, ..
+            } => "soldier_flip",
+            Effect::SoldierFlip {
+                effective: false, ..
+            } => "wrong_soldier_flip",
+            Effect::FlipBack => "flip_back",
+            Effect::Transform { .. } => "transform",
+            Effect::DoubleFlip { correct: true } => "double_flip",
+            Effect::DoubleFlip { correct: false } => "wrong_double_flip",
         }
     }
+}
+
+impl Engine for Xiangqi3g {
+    type Match = Match;
 
     fn new_match(rules: Ruleset, start: Position) -> Match {
         Match::new(rules, start)
@@ -278,6 +285,29 @@ impl Rules for Xiangqi3g {
     fn play(m: &mut Match, action: &Action) -> Result<Effect, IllegalAction> {
         m.play(action)
     }
+}
+
+impl Truth for Xiangqi3g {
+    fn start(rules: &Ruleset, backs: Option<&Backs>) -> Result<Position, NoStart> {
+        match (rules.backs, backs) {
+            // Plain xiangqi has no backs: a layout is not used.
+            (false, _) => Ok(Position::start()),
+            (true, Some(b)) => Ok(b.start()),
+            (true, None) => Ok(unknown_start()),
+        }
+    }
+
+    type Hidden = Backs;
+
+    type View = SeatView;
+
+    fn parse_hidden(value: &Value) -> Result<Backs, InvalidHidden> {
+        Backs::from_value(value)
+    }
+
+    fn hidden_value(backs: &Backs) -> Value {
+        backs.to_value()
+    }
 
     fn hidden_fits(backs: &Backs, pos: &Position) -> Result<(), Misfit> {
         if pos.board.iter().flatten().all(|p| p.back == Back::None) {
@@ -304,8 +334,14 @@ impl Rules for Xiangqi3g {
         Backs::random(rng)
     }
 
-    fn has_hidden(rules: &Ruleset) -> bool {
-        rules.backs
+    /// Plain xiangqi hides nothing; with backs, a position string holds them all, so a seat
+    /// is told its masked one.
+    fn visibility(rules: &Ruleset) -> Visibility {
+        if rules.backs {
+            Visibility::Secret
+        } else {
+            Visibility::Open
+        }
     }
 
     fn disguise<R: rand::RngExt + ?Sized>(
@@ -316,6 +352,20 @@ impl Rules for Xiangqi3g {
     ) -> Backs {
         super::view::disguise(backs, m, seat, rng)
     }
+
+    fn view(m: &Match, seat: Seat) -> SeatView {
+        seat_view(m, seat)
+    }
+
+    fn masked_position(m: &Match, seat: Seat) -> Option<String> {
+        m.rules.backs.then(|| super::view::masked(&m.pos, seat))
+    }
+}
+
+impl Scoring for Xiangqi3g {
+    type Score = scoring::ScoreSheet;
+
+    type PositionScore = scoring::PositionScore;
 
     fn start_credits(_: &Position, _: impl FnMut(Credit)) {}
 
@@ -334,36 +384,9 @@ impl Rules for Xiangqi3g {
     fn side(_: &Position, seat: Seat) -> Option<&'static str> {
         Some(if seat == Seat::FIRST { "red" } else { "black" })
     }
+}
 
-    fn view(m: &Match, seat: Seat) -> SeatView {
-        seat_view(m, seat)
-    }
-
-    fn secret(rules: &Ruleset) -> bool {
-        rules.backs
-    }
-
-    fn masked_position(m: &Match, seat: Seat) -> Option<String> {
-        m.rules.backs.then(|| super::view::masked(&m.pos, seat))
-    }
-
-    fn effect_code(effect: &Effect) -> &'static str {
-        match effect {
-            Effect::Move { captured: None } => "move",
-            Effect::Move { captured: Some(_) } => "capture",
-            Effect::SoldierFlip {
-                effective: true, ..
-            } => "soldier_flip",
-            Effect::SoldierFlip {
-                effective: false, ..
-            } => "wrong_soldier_flip",
-            Effect::FlipBack => "flip_back",
-            Effect::Transform { .. } => "transform",
-            Effect::DoubleFlip { correct: true } => "double_flip",
-            Effect::DoubleFlip { correct: false } => "wrong_double_flip",
-        }
-    }
-
+impl Pictures for Xiangqi3g {
     fn svg(pos: &Position, last: Option<&Action>) -> String {
         super::render::svg(pos, last)
     }
