@@ -5,7 +5,7 @@ use utoipa::OpenApi;
 use utoipa::Modify;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
-use crate::routes::{games, meta, positions, records_routes, setups};
+use crate::routes::{games, meta, positions, records_routes, render, setups};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -27,7 +27,7 @@ use crate::routes::{games, meta, positions, records_routes, setups};
         meta::health, meta::games, meta::presets, meta::preset, meta::options,
         records_routes::validate, records_routes::score, records_routes::score_position,
         positions::actions, positions::play, positions::deal, positions::view,
-        positions::render, positions::render_get, setups::check,
+        render::render, render::render_get, setups::check,
         games::create, games::get, games::list,
     ),
     modifiers(&BearerToken, &GameExamples),

@@ -12,6 +12,7 @@ pub mod parse;
 pub mod positions;
 pub mod records_routes;
 pub mod referee;
+pub mod render;
 pub mod setups;
 
 /// Registers every route. Each path answers its own methods; any other method gets 405 with
@@ -48,8 +49,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(post("/v1/deal", web::post().to(positions::deal)))
         .service(post("/v1/luzhanqi/setup", web::post().to(setups::check)))
         .service(post("/v1/view", web::post().to(positions::view)))
-        .service(post("/v1/render", web::post().to(positions::render)))
-        .service(get("/v1/render.svg", web::get().to(positions::render_get)))
+        .service(post("/v1/render", web::post().to(render::render)))
+        .service(get("/v1/render.svg", web::get().to(render::render_get)))
         .service(
             web::resource("/v1/games")
                 .route(web::get().to(games::list))

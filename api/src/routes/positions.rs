@@ -1,4 +1,5 @@
-//! Positions: legal actions, play one action, deal a new game, a player's view, a picture.
+//! Positions: legal actions, play one action, deal a new game, a player's view (pictures are
+//! in [`super::render`]).
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use records::core::play::step_match;
@@ -9,15 +10,13 @@ use records::games::{AnyOverrides, AnyView};
 use records::with_game;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::ToSchema;
 
 use crate::Settings;
 use crate::body::{GameBody, GameJson};
 use crate::examples;
 use crate::problem::{Problem, ProblemKind};
-use crate::routes::parse::{
-    action, default_game, game_kind, hidden_truth, parsed_position, position, ruleset,
-};
+use crate::routes::parse::{action, default_game, hidden_truth, ruleset};
 use crate::routes::referee;
 
 #[derive(Deserialize, ToSchema)]
@@ -446,80 +445,6 @@ fn view_of<G: Rules>(request: ViewRequest) -> Result<HttpResponse, Problem> {
     Ok(HttpResponse::Ok().json(G::view(&m, request.player)))
 }
 
-#[derive(Deserialize, ToSchema, IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct RenderRequest {
-    /// The kind of game (default `banqi`).
-    #[serde(default = "default_game")]
-    #[param(value_type = GameKind, example = "banqi")]
-    #[schema(value_type = GameKind, default = "banqi")]
-    pub game: String,
-    /// A position string; the start when absent.
-    #[serde(default)]
-    #[param(example = "k3/4/4/4/4/4/1p2/P2X r C1 5 30")]
-    pub position: Option<String>,
-    /// The last action, whose squares are highlighted.
-    #[param(example = "a2-a1")]
-    #[serde(default)]
-    pub last_action: Option<String>,
-}
-
-/// A position as an SVG picture: the 4×8 board (rank 8 at the top), pieces as Chinese
-/// characters (red 帥仕相俥傌炮兵, black 將士象車馬包卒), covered pieces as backs, and the
-/// squares of the last action highlighted.
-#[utoipa::path(post, path = "/v1/render", tag = "positions",
-    request_body(content = RenderRequest, example = examples::render_request),
-    responses(
-        (status = 200, description = "The picture.", content_type = "image/svg+xml", body = String,
-            example = examples::render_response),
-        (status = 400, description = "Malformed position or action.", body = Problem, content_type = "application/problem+json")))]
-pub async fn render(
-    GameJson {
-        kind,
-        body: request,
-    }: GameJson<RenderRequest>,
-) -> Result<HttpResponse, Problem> {
-    render_svg(kind, &request)
-}
-
-/// The same picture for an `<img src>`: position and last action in the query string.
-#[utoipa::path(get, path = "/v1/render.svg", tag = "positions",
-    params(RenderRequest),
-    responses(
-        (status = 200, description = "The picture.", content_type = "image/svg+xml", body = String,
-            example = examples::render_response),
-        (status = 400, description = "Malformed position or action.", body = Problem, content_type = "application/problem+json")))]
-pub async fn render_get(query: web::Query<RenderRequest>) -> Result<HttpResponse, Problem> {
-    render_svg(game_kind(&query.game)?, &query)
-}
-
-fn render_svg(kind: GameKind, request: &RenderRequest) -> Result<HttpResponse, Problem> {
-    let svg = with_game!(kind, G => svg_of::<G>(request))?;
-    Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
-}
-
-fn svg_of<G: Rules>(request: &RenderRequest) -> Result<String, Problem> {
-    let last = match &request.last_action {
-        Some(text) => Some(action::<G>(text, "last_action")?),
-        None => None,
-    };
-    if let Some(text) = request.position.as_deref()
-        && let Some(picture) = G::svg_of_masked(text, last.as_ref())
-    {
-        return picture.map_err(|e| {
-            Problem::new(ProblemKind::MalformedPosition, e.to_string()).field("position")
-        });
-    }
-    let pos = match request.position.as_deref() {
-        Some(text) => parsed_position::<G>(text)?,
-        None => {
-            let rules = ruleset::<G>(None, &Map::new())?;
-            position::<G>(None, &rules, None)?
-        }
-    };
-    Ok(G::svg(&pos, last.as_ref()))
-}
-
 /// The match a request is about: its `record` replayed (the history the draw and chase rules
 /// need), or its bare `position`; with the hidden truth from the clear layout.
 fn the_match<G: Rules>(
@@ -600,11 +525,5 @@ impl GameBody for ViewRequest {
     }
     fn record(&self) -> Option<&Record> {
         self.record.as_ref()
-    }
-}
-
-impl GameBody for RenderRequest {
-    fn game(&self) -> &str {
-        &self.game
     }
 }
