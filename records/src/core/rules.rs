@@ -39,7 +39,7 @@ pub trait Game: Sized + Send + Sync + 'static {
 
     type Position: Clone + Debug + Display + PartialEq + Send + Sync;
 
-    type Action: Clone + Debug + Display + PartialEq;
+    type Action: Clone + Debug + PartialEq + Notation;
 
     /// What a legal action did (for history, scoring and answers).
     type Effect: Copy + Debug;
@@ -69,7 +69,10 @@ pub trait Game: Sized + Send + Sync + 'static {
     }
 
     /// An action in notation; a failure is a [`Violation::MALFORMED_NOTATION`].
-    fn parse_action(text: &str) -> Result<Self::Action, IllegalAction>;
+    fn parse_action(text: &str) -> Result<Self::Action, IllegalAction> {
+        Self::Action::from_notation(text)
+            .map_err(|detail| IllegalAction::new(Violation::MALFORMED_NOTATION, detail))
+    }
 
     /// A short code for what an action did (`flip`, `move`, `capture` …).
     fn effect_code(effect: &Self::Effect) -> &'static str;
@@ -271,6 +274,21 @@ impl Visibility {
     /// Whether a position string may hold what a seat may not see.
     pub fn secret(self) -> bool {
         self == Visibility::Secret
+    }
+}
+
+/// A type written in a game's notation: read with `FromStr` (its error said in words), written
+/// with `Display`.
+pub trait Notation: Display + Sized {
+    fn from_notation(text: &str) -> Result<Self, String>;
+}
+
+impl<T: std::str::FromStr + Display> Notation for T
+where
+    T::Err: Display,
+{
+    fn from_notation(text: &str) -> Result<T, String> {
+        text.parse().map_err(|e: T::Err| e.to_string())
     }
 }
 

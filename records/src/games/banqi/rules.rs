@@ -65,12 +65,6 @@ impl Game for Banqi {
         })
     }
 
-    fn parse_action(text: &str) -> Result<Action, IllegalAction> {
-        text.parse().map_err(|e: super::ParseActionError| {
-            IllegalAction::new(Violation::MALFORMED_NOTATION, e.to_string())
-        })
-    }
-
     fn effect_code(effect: &Effect) -> &'static str {
         match effect {
             Effect::Flip(_) => "flip",

@@ -165,13 +165,6 @@ impl Game for Luzhanqi {
         }
     }
 
-    fn parse_action(text: &str) -> Result<Action, IllegalAction> {
-        text.parse()
-            .map_err(|e: super::notation::ParseActionError| {
-                IllegalAction::new(Violation::MALFORMED_NOTATION, e.to_string())
-            })
-    }
-
     fn effect_code(effect: &Effect) -> &'static str {
         match effect {
             Effect::Flip { .. } => "flip",

@@ -231,12 +231,6 @@ impl Game for Xiangqi3g {
         Ok(())
     }
 
-    fn parse_action(text: &str) -> Result<Action, IllegalAction> {
-        text.parse().map_err(|e: super::action::ParseActionError| {
-            IllegalAction::new(Violation::MALFORMED_NOTATION, e.to_string())
-        })
-    }
-
     fn effect_code(effect: &Effect) -> &'static str {
         match effect {
             Effect::Move { captured: None } => "move",
