@@ -32,7 +32,14 @@ pub trait Game: Sized + Send + Sync + 'static {
     const VIOLATIONS: &'static [Violation];
 
     /// A complete ruleset: plain data, every option a field.
-    type Ruleset: Copy + Debug + PartialEq + Serialize + Send + Sync + 'static;
+    type Ruleset: Copy
+        + Debug
+        + PartialEq
+        + Serialize
+        + Send
+        + Sync
+        + 'static
+        + RulesetFields<Overrides = Self::Overrides>;
 
     /// A record's `options`: the fields that override its preset's.
     type Overrides: Serialize + DeserializeOwned + Default + PartialEq + Debug;
@@ -47,14 +54,18 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// The named rulesets; the first is the default of a record without `preset`.
     fn presets() -> &'static [Preset<Self::Ruleset>];
 
-    /// What each option means and where it comes from.
-    fn options() -> &'static [OptionInfo];
+    /// What each option means and where it comes from (the ruleset's, from [`ruleset!`]).
+    fn options() -> &'static [OptionInfo] {
+        <Self::Ruleset as RulesetFields>::OPTIONS
+    }
 
     /// `base` with `overrides` applied and checked.
     fn apply(
         base: Self::Ruleset,
         overrides: &Self::Overrides,
-    ) -> Result<Self::Ruleset, RulesetError>;
+    ) -> Result<Self::Ruleset, RulesetError> {
+        base.with(overrides)
+    }
 
     /// How many seats play (2 or 3).
     fn seats(rules: &Self::Ruleset) -> u8;
@@ -418,8 +429,10 @@ pub fn overrides<G: Rules>(options: &Map<String, Value>) -> Result<G::Overrides,
 /// ```
 ///
 /// An option of type `Option<T>` is a limit: `null` in a record's options turns it off. For
-/// any other option `null` means the same as leaving it out. `Ruleset::overridden` applies
-/// overrides without checking them; each game checks the result.
+/// any other option `null` means the same as leaving it out. The macro writes
+/// `Ruleset::overridden` (the merge, unchecked), `Ruleset::with` (merged and checked) and
+/// [`RulesetFields`], from which [`Game::options`] and [`Game::apply`] follow; the game writes
+/// `Ruleset::check`, what makes a merged ruleset impossible.
 #[macro_export]
 macro_rules! ruleset {
     (
@@ -463,6 +476,21 @@ macro_rules! ruleset {
                 )+
                 self
             }
+
+            /// This ruleset with `overrides` applied and checked (by the game's `check`).
+            pub fn with(self, overrides: &$Overrides) -> Result<$Ruleset, $crate::core::RulesetError> {
+                let rules = self.overridden(overrides);
+                rules.check()?;
+                Ok(rules)
+            }
+        }
+
+        impl $crate::core::rules::RulesetFields for $Ruleset {
+            type Overrides = $Overrides;
+            const OPTIONS: &'static [$crate::core::OptionInfo] = $OPTIONS;
+            fn with(self, overrides: &$Overrides) -> Result<$Ruleset, $crate::core::RulesetError> {
+                $Ruleset::with(self, overrides)
+            }
         }
 
         /// Every option of the ruleset, in the order of its fields: what it means and where it
@@ -476,6 +504,15 @@ macro_rules! ruleset {
             },
         )+];
     };
+}
+
+/// A ruleset declared with [`ruleset!`]: its overrides, their checked merge and the options'
+/// texts. The game writes only `Ruleset::check`, what makes a merged ruleset impossible.
+pub trait RulesetFields: Sized {
+    type Overrides;
+    const OPTIONS: &'static [OptionInfo];
+    /// This ruleset with `overrides` applied and checked.
+    fn with(self, overrides: &Self::Overrides) -> Result<Self, RulesetError>;
 }
 
 /// How an option's value reads when a record's options give `null`: a limit (`Option<T>`) is

@@ -4,8 +4,8 @@ use serde_json::Value;
 
 use crate::core::rules::{Engine, Game, Pictures, Scoring, Truth};
 use crate::core::{
-    Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, Opening, OptionInfo,
-    PositionProblem, Reason, Record, RulesetError, ScoreError, Seat, Table, Violation,
+    Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, Opening, PositionProblem, Reason,
+    Record, ScoreError, Seat, Table, Violation,
 };
 
 use super::action::Action;
@@ -15,7 +15,7 @@ use super::matches::Match;
 use super::play::Effect;
 use super::position::{ParsePositionError, Position};
 use super::render::{RenderOptions, svg};
-use super::ruleset::{OPTIONS, Overrides, PRESETS, Preset, Ruleset};
+use super::ruleset::{Overrides, PRESETS, Preset, Ruleset};
 use super::scoring;
 use super::view::{PlayerView, player_view};
 
@@ -44,14 +44,6 @@ impl Game for Banqi {
 
     fn presets() -> &'static [Preset] {
         PRESETS
-    }
-
-    fn options() -> &'static [OptionInfo] {
-        OPTIONS
-    }
-
-    fn apply(base: Ruleset, overrides: &Overrides) -> Result<Ruleset, RulesetError> {
-        base.with(overrides)
     }
 
     fn seats(_: &Ruleset) -> u8 {

@@ -115,13 +115,6 @@ impl Ruleset {
             .with(overrides)
     }
 
-    /// This ruleset with `overrides` applied and checked.
-    pub fn with(self, o: &Overrides) -> Result<Ruleset, RulesetError> {
-        let r = self.overridden(o);
-        r.check()?;
-        Ok(r)
-    }
-
     fn check(&self) -> Result<(), RulesetError> {
         if self.no_progress == Some(0) {
             return Err(RulesetError::Invalid(

@@ -5,8 +5,8 @@ use serde_json::Value;
 
 use crate::core::rules::{Engine, Game, Pictures, Scoring, Truth, Visibility};
 use crate::core::{
-    Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, OptionInfo, PositionProblem,
-    Reason, Record, RulesetError, ScoreError, Seat, Table, Violation,
+    Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, PositionProblem, Reason, Record,
+    ScoreError, Seat, Table, Violation,
 };
 
 use super::board::Points;
@@ -16,7 +16,7 @@ use super::pieces::{Combat, Role, Side};
 use super::play::Effect;
 use super::position::Position;
 use super::render::svg;
-use super::ruleset::{Mode, OPTIONS, Overrides, PRESETS, Preset, Ruleset};
+use super::ruleset::{Mode, Overrides, PRESETS, Preset, Ruleset};
 use super::scoring;
 use super::view::{SeatView, seat_view};
 
@@ -117,14 +117,6 @@ impl Game for Luzhanqi {
 
     fn presets() -> &'static [Preset] {
         PRESETS
-    }
-
-    fn options() -> &'static [OptionInfo] {
-        OPTIONS
-    }
-
-    fn apply(base: Ruleset, overrides: &Overrides) -> Result<Ruleset, RulesetError> {
-        base.with(overrides)
     }
 
     fn seats(_: &Ruleset) -> u8 {

@@ -128,15 +128,14 @@ impl Ruleset {
         !matches!(self.mode, Mode::Flip)
     }
 
-    /// This ruleset with `overrides` applied and checked.
-    pub fn with(self, o: &Overrides) -> Result<Ruleset, RulesetError> {
-        let r = self.overridden(o);
-        if r.no_progress == Some(0) || r.max_plies == Some(0) {
+    /// What makes a merged ruleset impossible.
+    fn check(&self) -> Result<(), RulesetError> {
+        if self.no_progress == Some(0) || self.max_plies == Some(0) {
             return Err(RulesetError::Invalid(
                 "no_progress and max_plies must be at least 1 (or null for off)".into(),
             ));
         }
-        Ok(r)
+        Ok(())
     }
 }
 

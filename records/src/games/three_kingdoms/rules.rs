@@ -4,8 +4,8 @@ use serde_json::Value;
 
 use crate::core::rules::{Engine, Game, Pictures, Scoring, Truth};
 use crate::core::{
-    Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, OptionInfo, PositionProblem,
-    Reason, Record, RulesetError, ScoreError, Seat, Table, Violation,
+    Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, PositionProblem, Reason, Record,
+    ScoreError, Seat, Table, Violation,
 };
 
 use super::layout::Layout;
@@ -13,7 +13,7 @@ use super::notation::{Action, ParsePositionError};
 use super::play::Effect;
 use super::position::Position;
 use super::render::svg;
-use super::ruleset::{OPTIONS, Overrides, PRESETS, Preset, Ruleset};
+use super::ruleset::{Overrides, PRESETS, Preset, Ruleset};
 use super::scoring;
 use super::view::{SeatView, seat_view};
 
@@ -66,14 +66,6 @@ impl Game for ThreeKingdoms {
 
     fn presets() -> &'static [Preset] {
         PRESETS
-    }
-
-    fn options() -> &'static [OptionInfo] {
-        OPTIONS
-    }
-
-    fn apply(base: Ruleset, overrides: &Overrides) -> Result<Ruleset, RulesetError> {
-        base.with(overrides)
     }
 
     fn seats(_: &Ruleset) -> u8 {

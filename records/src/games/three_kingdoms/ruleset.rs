@@ -78,20 +78,19 @@ impl Ruleset {
         no_progress: Some(90),
     };
 
-    /// This ruleset with `overrides` applied and checked.
-    pub fn with(self, o: &Overrides) -> Result<Ruleset, RulesetError> {
-        let r = self.overridden(o);
-        if r.no_progress == Some(0) {
+    /// What makes a merged ruleset impossible.
+    fn check(&self) -> Result<(), RulesetError> {
+        if self.no_progress == Some(0) {
             return Err(RulesetError::Invalid(
                 "no_progress must be at least 1 (or null for off)".into(),
             ));
         }
-        if r.race_target == 0 {
+        if self.race_target == 0 {
             return Err(RulesetError::Invalid(
                 "race_target must be at least 1".into(),
             ));
         }
-        Ok(r)
+        Ok(())
     }
 }
 

@@ -6,8 +6,8 @@ use serde_json::Value;
 
 use crate::core::rules::{Engine, Game, Pictures, Scoring, Truth, Visibility};
 use crate::core::{
-    Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, OptionInfo, Outcome,
-    PositionProblem, Reason, Record, RulesetError, ScoreError, Seat, Table, Violation,
+    Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, Outcome, PositionProblem, Reason,
+    Record, ScoreError, Seat, Table, Violation,
 };
 
 use super::action::Action;
@@ -15,7 +15,7 @@ use super::layout::{Backs, unknown_start};
 use super::pieces::{Back, Kind, Side};
 use super::play::Effect;
 use super::position::Position;
-use super::ruleset::{OPTIONS, Overrides, PRESETS, Preset, Ruleset};
+use super::ruleset::{Overrides, PRESETS, Preset, Ruleset};
 use super::scoring;
 use super::view::{SeatView, seat_view};
 
@@ -195,14 +195,6 @@ impl Game for Xiangqi3g {
 
     fn presets() -> &'static [Preset] {
         PRESETS
-    }
-
-    fn options() -> &'static [OptionInfo] {
-        OPTIONS
-    }
-
-    fn apply(base: Ruleset, overrides: &Overrides) -> Result<Ruleset, RulesetError> {
-        base.with(overrides)
     }
 
     fn seats(_: &Ruleset) -> u8 {

@@ -42,15 +42,14 @@ impl Ruleset {
         repetition: true,
     };
 
-    /// This ruleset with `o` applied and checked.
-    pub fn with(self, o: &Overrides) -> Result<Ruleset, RulesetError> {
-        let r = self.overridden(o);
-        if r.no_capture == Some(0) {
+    /// What makes a merged ruleset impossible.
+    fn check(&self) -> Result<(), RulesetError> {
+        if self.no_capture == Some(0) {
             return Err(RulesetError::Invalid(
                 "no_capture must be at least 1 (or null for off)".into(),
             ));
         }
-        Ok(r)
+        Ok(())
     }
 }
 
