@@ -32,17 +32,7 @@ pub trait Game: Sized + Send + Sync + 'static {
     const VIOLATIONS: &'static [Violation];
 
     /// A complete ruleset: plain data, every option a field.
-    type Ruleset: Copy
-        + Debug
-        + PartialEq
-        + Serialize
-        + Send
-        + Sync
-        + 'static
-        + RulesetFields<Overrides = Self::Overrides>;
-
-    /// A record's `options`: the fields that override its preset's.
-    type Overrides: Serialize + DeserializeOwned + Default + PartialEq + Debug;
+    type Ruleset: Copy + Debug + PartialEq + Serialize + Send + Sync + 'static + RulesetFields;
 
     type Position: Clone + Debug + Display + PartialEq + Send + Sync;
 
@@ -62,7 +52,7 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// `base` with `overrides` applied and checked.
     fn apply(
         base: Self::Ruleset,
-        overrides: &Self::Overrides,
+        overrides: &OverridesOf<Self>,
     ) -> Result<Self::Ruleset, RulesetError> {
         base.with(overrides)
     }
@@ -404,9 +394,9 @@ pub fn ruleset<G: Rules>(
 }
 
 /// A record's `options` as the game's overrides.
-pub fn overrides<G: Rules>(options: &Map<String, Value>) -> Result<G::Overrides, RulesetError> {
+pub fn overrides<G: Rules>(options: &Map<String, Value>) -> Result<OverridesOf<G>, RulesetError> {
     if options.is_empty() {
-        return Ok(G::Overrides::default());
+        return Ok(OverridesOf::<G>::default());
     }
     serde_json::from_value(Value::Object(options.clone()))
         .map_err(|e| RulesetError::Malformed(e.to_string()))
@@ -509,11 +499,15 @@ macro_rules! ruleset {
 /// A ruleset declared with [`ruleset!`]: its overrides, their checked merge and the options'
 /// texts. The game writes only `Ruleset::check`, what makes a merged ruleset impossible.
 pub trait RulesetFields: Sized {
-    type Overrides;
+    /// A record's `options`: the fields that override a preset's.
+    type Overrides: Serialize + DeserializeOwned + Default + PartialEq + Debug;
     const OPTIONS: &'static [OptionInfo];
     /// This ruleset with `overrides` applied and checked.
     fn with(self, overrides: &Self::Overrides) -> Result<Self, RulesetError>;
 }
+
+/// A game's overrides: its ruleset's.
+pub type OverridesOf<G> = <<G as Game>::Ruleset as RulesetFields>::Overrides;
 
 /// How an option's value reads when a record's options give `null`: a limit (`Option<T>`) is
 /// turned off; any other option is left as the preset has it.

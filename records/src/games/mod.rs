@@ -174,7 +174,7 @@ macro_rules! define_unions {
             $(pub mod $module {
                 use crate::core::rules::{Game, Scoring, Truth};
                 type G = crate::games::$module::$G;
-                pub type Overrides = <G as Game>::Overrides;
+                pub type Overrides = crate::core::rules::OverridesOf<G>;
                 pub type Hidden = <G as Truth>::Hidden;
                 pub type View = <G as Truth>::View;
                 pub type Score = <G as Scoring>::Score;

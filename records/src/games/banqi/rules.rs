@@ -15,7 +15,7 @@ use super::matches::Match;
 use super::play::Effect;
 use super::position::{ParsePositionError, Position};
 use super::render::{RenderOptions, svg};
-use super::ruleset::{Overrides, PRESETS, Preset, Ruleset};
+use super::ruleset::{PRESETS, Preset, Ruleset};
 use super::scoring;
 use super::view::{PlayerView, player_view};
 
@@ -33,8 +33,6 @@ impl Game for Banqi {
     const VIOLATIONS: &'static [Violation] = super::violations::VIOLATIONS;
 
     type Ruleset = Ruleset;
-
-    type Overrides = Overrides;
 
     type Position = Position;
 

@@ -16,7 +16,7 @@ use super::pieces::{Combat, Role, Side};
 use super::play::Effect;
 use super::position::Position;
 use super::render::svg;
-use super::ruleset::{Mode, Overrides, PRESETS, Preset, Ruleset};
+use super::ruleset::{Mode, PRESETS, Preset, Ruleset};
 use super::scoring;
 use super::view::{SeatView, seat_view};
 
@@ -106,8 +106,6 @@ impl Game for Luzhanqi {
     const VIOLATIONS: &'static [Violation] = super::violations::VIOLATIONS;
 
     type Ruleset = Ruleset;
-
-    type Overrides = Overrides;
 
     type Position = Position;
 

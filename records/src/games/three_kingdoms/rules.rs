@@ -13,7 +13,7 @@ use super::notation::{Action, ParsePositionError};
 use super::play::Effect;
 use super::position::Position;
 use super::render::svg;
-use super::ruleset::{Overrides, PRESETS, Preset, Ruleset};
+use super::ruleset::{PRESETS, Preset, Ruleset};
 use super::scoring;
 use super::view::{SeatView, seat_view};
 
@@ -55,8 +55,6 @@ impl Game for ThreeKingdoms {
     const VIOLATIONS: &'static [Violation] = super::violations::VIOLATIONS;
 
     type Ruleset = Ruleset;
-
-    type Overrides = Overrides;
 
     type Position = Position;
 

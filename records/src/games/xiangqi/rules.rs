@@ -15,7 +15,7 @@ use super::layout::{Backs, unknown_start};
 use super::pieces::{Back, Kind, Side};
 use super::play::Effect;
 use super::position::Position;
-use super::ruleset::{Overrides, PRESETS, Preset, Ruleset};
+use super::ruleset::{PRESETS, Preset, Ruleset};
 use super::scoring;
 use super::view::{SeatView, seat_view};
 
@@ -184,8 +184,6 @@ impl Game for Xiangqi3g {
     const VIOLATIONS: &'static [Violation] = super::violations::VIOLATIONS;
 
     type Ruleset = Ruleset;
-
-    type Overrides = Overrides;
 
     type Position = Position;
 
