@@ -115,3 +115,51 @@ fn a_leaking_dark_luzhanqi_view_would_be_caught() {
         assert!(changed, "{seat}: disguises move the enemy's identities");
     }
 }
+
+/// What each preset's positions let a seat see: the referee tells a player only a masked
+/// position where it is `Secret`, and keeps a layout only where there is one. Pinned preset by
+/// preset, so that no game's answer changes by accident.
+#[test]
+fn every_preset_says_what_a_seat_may_see() {
+    use records::core::Visibility::{Covered, Open, Secret};
+    let mut seen = Vec::new();
+    for kind in GameKind::ALL {
+        with_game!(*kind, G => {
+            for preset in G::presets() {
+                seen.push((preset.name, G::visibility(&preset.ruleset)));
+            }
+        });
+    }
+    let expected = [
+        ("tcga", Covered),
+        ("olympiad", Covered),
+        ("taiwan", Covered),
+        ("taiwan-full", Covered),
+        ("mainland", Covered),
+        ("gametower", Covered),
+        ("gametower-chain", Covered),
+        ("gametower-dark-chain", Covered),
+        ("three-kingdoms", Covered),
+        ("three-kingdoms-recall", Covered),
+        ("three-kingdoms-points", Covered),
+        ("three-kingdoms-race", Covered),
+        ("open", Covered),
+        ("dark", Secret),
+        ("flip", Covered),
+        ("dark-house", Secret),
+        ("xiangqi-3g", Secret),
+        ("xiangqi-3g-anywhere", Secret),
+        ("xiangqi", Open),
+    ];
+    for (name, visibility) in expected {
+        assert!(
+            seen.contains(&(name, visibility)),
+            "{name}: {visibility:?} expected in {seen:?}"
+        );
+    }
+    assert_eq!(
+        seen.len(),
+        expected.len(),
+        "a preset without its line here: {seen:?}"
+    );
+}
