@@ -16,6 +16,7 @@ use records::with_game;
 use serde_json::Map;
 
 use crate::games::{Tool, bot_index};
+use records::core::{Engine as _, Turn as _};
 
 pub struct Options {
     pub game: GameKind,
@@ -56,11 +57,11 @@ pub fn play<G: Tool>(
     let mut actions = Vec::new();
     let mut buffer = Vec::with_capacity(64);
     let choose = |m: &G::Match| {
-        let bot = bots[G::to_move(G::position(m)).index() % bots.len()];
+        let bot = bots[m.position().to_move().index() % bots.len()];
         G::choose(bot, m, &mut rng, &mut buffer)
     };
     let (_, end) = records::core::play::play_out::<G>(
-        G::new_match(*rules, start),
+        G::Match::from_position(*rules, start),
         Some(&hidden),
         options.max_plies,
         choose,

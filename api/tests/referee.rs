@@ -364,7 +364,7 @@ async fn referee_luzhanqi(seed: u64, preset: &str, max_plies: usize) {
     let rules =
         records::core::rules::ruleset::<Luzhanqi>(Some(preset), &Default::default()).unwrap();
     let hidden = Luzhanqi::parse_hidden(&layout).unwrap();
-    let mut referee = Match::new(rules, Luzhanqi::start(&rules, Some(&hidden)).unwrap());
+    let mut referee = Match::from_position(rules, Luzhanqi::start(&rules, Some(&hidden)).unwrap());
     let (status, text) = post!(
         app,
         "/v1/deal",

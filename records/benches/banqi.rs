@@ -6,6 +6,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use records::core::Record;
+use records::core::{Engine as _, Turn as _};
 use records::games::banqi::{Layout, random_playout};
 use records::games::validate;
 

@@ -26,7 +26,7 @@ fn playout_plies(preset: usize, games: u64) -> u64 {
             &mut buffer,
             |_, _| {},
         );
-        plies += Luzhanqi::ply(Luzhanqi::position(&m)) as u64;
+        plies += m.position().ply() as u64;
     }
     plies
 }

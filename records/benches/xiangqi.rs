@@ -11,6 +11,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
+use records::core::Turn as _;
 use records::core::play::random_playout;
 use records::games::xiangqi::{Backs, PRESETS, Position, Xiangqi3g};
 

@@ -6,6 +6,7 @@
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
+use crate::core::Engine as _;
 use crate::core::{Record, Rules};
 use crate::formats::{Format, parse_records};
 use crate::games::GameKind;
@@ -45,20 +46,20 @@ fn notation_of<G: Rules>(which: u8, text: &str) {
                 if G::position_fits(&preset.ruleset, &pos).is_err() {
                     continue;
                 }
-                let m = G::new_match(preset.ruleset, pos.clone());
-                if G::end(&m).is_some() {
+                let m = G::Match::from_position(preset.ruleset, pos.clone());
+                if m.end().is_some() {
                     continue;
                 }
                 let mut legal = Vec::new();
-                G::legal_actions(&m, &mut legal);
+                m.legal_actions(&mut legal);
                 for action in legal {
                     // A flip's identity is not in the position: any fitting piece will do,
                     // and a position whose pool has none is not the engine's to play.
-                    let Ok(action) = G::reveal(action, G::position(&m), None) else {
+                    let Ok(action) = G::reveal(action, m.position(), None) else {
                         continue;
                     };
                     let mut next = m.clone();
-                    let _ = G::play(&mut next, &action);
+                    let _ = next.play(&action);
                 }
             }
         }
@@ -115,25 +116,25 @@ fn replay_of<G: Rules>(data: &[u8]) {
     let mut rng = StdRng::seed_from_u64(u64::from_le_bytes(seed_bytes));
     let hidden = G::deal(&preset.ruleset, &mut rng);
     let start = G::start(&preset.ruleset, Some(&hidden)).expect("a dealt game starts");
-    let mut m = G::new_match(preset.ruleset, start);
+    let mut m = G::Match::from_position(preset.ruleset, start);
     let mut record = Record::new(G::NAME, preset.name, Vec::new());
     if G::visibility(&preset.ruleset).has_hidden() {
         record.layout = Some(G::hidden_value(&hidden));
     }
     let mut legal = Vec::new();
     for &choice in choices {
-        if G::end(&m).is_some() {
+        if m.end().is_some() {
             break;
         }
-        G::legal_actions(&m, &mut legal);
+        m.legal_actions(&mut legal);
         assert!(!legal.is_empty(), "{}: no legal action and no end", G::NAME);
         let pick = legal[choice as usize % legal.len()].clone();
-        let action = G::reveal(pick, G::position(&m), Some(&hidden)).expect("a legal action");
-        G::play(&mut m, &action).expect("a legal action plays");
+        let action = G::reveal(pick, m.position(), Some(&hidden)).expect("a legal action");
+        m.play(&action).expect("a legal action plays");
         let written = action.to_string();
         assert_eq!(G::parse_action(&written).ok(), Some(action), "{written}");
         record.actions.push(written);
-        let pos = G::position(&m);
+        let pos = m.position();
         assert_eq!(
             G::parse_position(&pos.to_string()).ok().as_ref(),
             Some(pos),
@@ -143,5 +144,5 @@ fn replay_of<G: Rules>(data: &[u8]) {
     }
     let verdict = crate::games::validate(&record);
     assert!(verdict.valid, "{}: {:?}", G::NAME, verdict.error);
-    assert_eq!(verdict.final_position, G::position(&m).to_string());
+    assert_eq!(verdict.final_position, m.position().to_string());
 }

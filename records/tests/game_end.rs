@@ -1,6 +1,7 @@
 //! Hand-checked games for the end rules and the history rules of RULES.md §1: elimination,
 //! no legal action, no progress, both repetition rules, long chase, colours, layouts.
 
+use records::core::Engine as _;
 use records::core::{Outcome, Reason, Seat, Violation};
 use records::games::banqi::{Color, Match};
 

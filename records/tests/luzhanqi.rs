@@ -346,7 +346,7 @@ fn a_dark_game_starts_from_the_setups_and_hides_the_enemy() {
         "lfldb/lcmbp/e1g1j/dp1pt/c1e1j/rtetr/RTETR/C1E1J/DP1PT/E1G1J/LCMBP/LFLDB -- r - - 0 0"
     );
     assert!(Luzhanqi::start(&PRESETS[0].ruleset, None).is_err());
-    let m = Match::new(PRESETS[0].ruleset, start);
+    let m = Match::from_position(PRESETS[0].ruleset, start);
     let view = serde_json::to_string(&Luzhanqi::view(&m, Seat::FIRST)).unwrap();
     assert!(view.contains("\"side\":\"red\""), "{view}");
     let seen = Luzhanqi::view(&m, Seat::FIRST);
@@ -375,7 +375,7 @@ fn a_dead_marshal_shows_its_flag_in_a_dark_game() {
         ],
         RED,
     );
-    let mut m = Match::new(dark, pos);
+    let mut m = Match::from_position(dark, pos);
     let before = Luzhanqi::view(&m, Seat::FIRST);
     assert_eq!(before.board[0], "-?--?");
     m.play(&"c6-c7".parse().unwrap()).unwrap();
@@ -387,7 +387,7 @@ fn a_dead_marshal_shows_its_flag_in_a_dark_game() {
         flag_reveal: false,
         ..dark
     };
-    let mut m = Match::new(
+    let mut m = Match::from_position(
         no_reveal,
         position(
             &[

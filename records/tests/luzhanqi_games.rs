@@ -56,7 +56,7 @@ fn ten_thousand_random_games_per_mode() {
                 &mut buffer,
                 |_, _| {},
             );
-            if Luzhanqi::end(&last).is_some() {
+            if last.end().is_some() {
                 ended += 1;
             }
         }

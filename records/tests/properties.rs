@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use records::core::Engine as _;
 use records::core::{Record, Status};
 use records::games::banqi::{
     Action, Banqi, Layout, Match, PRESETS, Piece, Position, SingleHopActions, random_playout,

@@ -3,6 +3,7 @@
 //! Each case is a position string, a ruleset, and what must (or must not) be legal from one
 //! square, or what one action does. Boards read rank 8 first, files a→d.
 
+use records::core::Engine as _;
 use records::core::Violation;
 use records::games::banqi::{Action, Effect, Match, Ruleset};
 

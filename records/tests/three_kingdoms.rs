@@ -5,6 +5,7 @@
 //! Positions are written in the notation of docs/notation.md:
 //! `<board rank 5…1> <factions> <to-move> <covered> <captured> <places> <no-progress> <ply>`.
 
+use records::core::{Engine as _, Turn as _};
 use records::core::{Reason, Violation};
 use records::games::three_kingdoms::{Action, Ending, PRESETS, Position, Ruleset, START};
 
@@ -198,7 +199,7 @@ fn a_seat_with_no_legal_action_passes() {
     assert!(!p.has_action(&r, records::core::Seat::FIRST));
     // A position string that names a seat without an action to move is played on from the
     // next seat that has one, as play would have passed.
-    let m = records::games::three_kingdoms::Match::new(
+    let m = records::games::three_kingdoms::Match::from_position(
         r,
         pos("7rC/2P5c/9/9/1P7 rgb 1 - K1P1m2n2c1p1/G1M1R1N1C1g2r1/G1M1R1N1P2k1p4 --- 21 189"),
     );
@@ -346,7 +347,7 @@ fn a_ruleset_and_a_position_must_agree_on_the_split() {
     assert!(ThreeKingdoms::position_fits(&second, &pos(PIECES)).is_err());
     assert!(ThreeKingdoms::position_fits(&rules(Ending::Annihilation), &pos(PIECES)).is_ok());
     // Under the second split a 俥 belongs to the armies (`a`), a 將 to the commanders (`c`).
-    let mut p = records::games::three_kingdoms::Match::new(second, pos(START)).pos;
+    let mut p = records::games::three_kingdoms::Match::from_position(second, pos(START)).pos;
     for m in ["a1(R)", "b1(k)"] {
         p.play(&second, &m.parse().unwrap()).unwrap();
     }

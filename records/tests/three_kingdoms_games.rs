@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use records::core::play::stated_result;
+use records::core::{Engine as _, Turn as _};
 use records::core::{Record, Seat, Status};
 use records::games::banqi::Piece;
 use records::games::three_kingdoms::{
@@ -26,7 +27,7 @@ fn random_game(preset: usize, second_split: bool, seed: u64) -> (Record, Vec<Pos
     }
     let mut rng = StdRng::seed_from_u64(seed);
     let layout = Layout::shuffled(&mut rng);
-    let mut m = Match::new(rules, Position::start(rules.split));
+    let mut m = Match::from_position(rules, Position::start(rules.split));
     let (mut actions, mut positions, mut legal) = (Vec::new(), Vec::new(), Vec::new());
     while m.pos.end(&rules).is_none() && actions.len() < 600 {
         m.pos.legal_actions(&rules, &mut legal);
@@ -124,7 +125,7 @@ fn ten_thousand_random_games_end() {
             rules.split = Split::Soldiers;
         }
         let layout = Layout::shuffled(&mut rng);
-        let mut m = Match::new(rules, Position::start(rules.split));
+        let mut m = Match::from_position(rules, Position::start(rules.split));
         let end = loop {
             if let Some(end) = m.pos.end(&rules) {
                 break end;

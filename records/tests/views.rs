@@ -22,14 +22,14 @@ fn random_record<G: Rules>(preset: usize, seed: u64, plies: usize) -> Record {
     let mut rng = StdRng::seed_from_u64(seed);
     let hidden = G::deal(&preset.ruleset, &mut rng);
     let start = G::start(&preset.ruleset, Some(&hidden)).unwrap();
-    let mut m = G::new_match(preset.ruleset, start);
+    let mut m = G::Match::from_position(preset.ruleset, start);
     let mut actions = Vec::new();
     let mut legal = Vec::new();
-    while actions.len() < plies && G::end(&m).is_none() {
-        G::legal_actions(&m, &mut legal);
+    while actions.len() < plies && m.end().is_none() {
+        m.legal_actions(&mut legal);
         let pick = legal[rng.random_range(0..legal.len())].clone();
-        let action = G::reveal(pick, G::position(&m), Some(&hidden)).unwrap();
-        G::play(&mut m, &action).unwrap();
+        let action = G::reveal(pick, m.position(), Some(&hidden)).unwrap();
+        m.play(&action).unwrap();
         actions.push(action.to_string());
     }
     let mut record = Record::new(G::NAME, preset.name, actions);
@@ -81,7 +81,7 @@ fn a_leaking_view_would_be_caught() {
     let m = final_match::<Banqi>(&record).unwrap();
     let layout: Layout = Banqi::parse_hidden(record.layout.as_ref().unwrap()).unwrap();
     let leaky = |layout: &Layout| {
-        let pos = Banqi::position(&m);
+        let pos = m.position();
         pos.covered()
             .map(|sq| layout.piece(sq).char())
             .collect::<String>()
@@ -110,7 +110,7 @@ fn a_leaking_dark_luzhanqi_view_would_be_caught() {
             let mut disguised = record.clone();
             disguised.layout = Some(Luzhanqi::hidden_value(&other));
             let m2 = final_match::<Luzhanqi>(&disguised).expect("a disguise replays");
-            Luzhanqi::position(&m2).to_string() != Luzhanqi::position(&m).to_string()
+            m2.position().to_string() != m.position().to_string()
         });
         assert!(changed, "{seat}: disguises move the enemy's identities");
     }

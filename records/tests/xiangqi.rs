@@ -160,7 +160,7 @@ fn soldier_born_advisors_and_elephants_keep_to_the_enemy_side() {
         soldier_flip_anywhere: true,
         ..Ruleset::THIRD_GENERATION
     };
-    let mut m = Match::new(
+    let mut m = Match::from_position(
         anywhere,
         pos(&format!(
             "1P1k5/9/9/9/9/9/9/9/9/4K4 w {} - - -- 0 30",
@@ -434,7 +434,7 @@ fn perpetual_check_loses_repetition_draws() {
         backs: false,
         ..Ruleset::THIRD_GENERATION
     };
-    let mut m = Match::new(rules, start);
+    let mut m = Match::from_position(rules, start);
     for a in [
         "a7e7", "e9d9", "e7d7", "d9e9", "d7e7", "e9d9", "e7d7", "d9e9", "d7e7",
     ] {
@@ -448,7 +448,7 @@ fn perpetual_check_loses_repetition_draws() {
         (Reason::PERPETUAL_CHECK, Some(Seat::SECOND))
     );
     // Quiet shuttles repeat to a draw.
-    let mut m = Match::new(rules, pos("4k4/9/9/9/9/9/9/9/9/R2K5 w - - - -- 0 40"));
+    let mut m = Match::from_position(rules, pos("4k4/9/9/9/9/9/9/9/9/R2K5 w - - - -- 0 40"));
     for a in [
         "a0a1", "e9e8", "a1a0", "e8e9", "a0a1", "e9e8", "a1a0", "e8e9",
     ] {
@@ -596,7 +596,7 @@ fn an_enemy_biao_borrows_the_side_to_moves_own_previous_move() {
     assert!(!p.in_check(Side::Black));
     assert!(p.has_action());
     assert!(legal(&p).contains(&"c0".to_owned()), "{:?}", legal(&p));
-    let mut m = Match::new(Ruleset::THIRD_GENERATION, p);
+    let mut m = Match::from_position(Ruleset::THIRD_GENERATION, p);
     assert!(m.end().is_none());
     m.play(&"c0(P)".parse().unwrap()).unwrap();
 }
@@ -632,7 +632,7 @@ fn each_side_keeps_its_own_last_move() {
 #[test]
 fn the_borrowed_rule_counts_for_repetition_only_with_a_biao_to_move() {
     let start = pos("5k3/9/9/9/9/9/9/3K5/9/5A1X1 b 5a3/9/9/9/9/9/9/3A5/9/5K3 - - -- 0 1");
-    let mut m = Match::new(Ruleset::THIRD_GENERATION, start);
+    let mut m = Match::from_position(Ruleset::THIRD_GENERATION, start);
     let line = [
         "f9f8", "d2d1", "f8f9", "d1d2", "f9f8", "h0h1", "f8f9", "h1h0",
     ];

@@ -18,6 +18,7 @@ use crate::examples;
 use crate::problem::{Problem, ProblemKind};
 use crate::routes::parse::{action, default_game, hidden_truth, ruleset};
 use crate::routes::referee;
+use records::core::{Engine as _, Turn as _};
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -109,15 +110,15 @@ fn actions_of<G: Rules>(request: &ActionsRequest) -> Result<ActionsResponse, Pro
         &request.record,
         None,
     )?;
-    let end = G::end(&m);
+    let end = m.end();
     let mut list = Vec::new();
     if end.is_none() {
-        G::legal_actions(&m, &mut list);
+        m.legal_actions(&mut list);
     }
     let actions: Vec<String> = list.iter().map(|a| a.to_string()).collect();
     Ok(ActionsResponse {
-        position: G::position(&m).to_string(),
-        to_move: G::to_move(G::position(&m)),
+        position: m.position().to_string(),
+        to_move: m.position().to_move(),
         count: actions.len(),
         actions,
         end,
@@ -229,7 +230,7 @@ fn play_of<G: Rules>(request: &PlayRequest) -> Result<PlayResponse, Problem> {
         &request.record,
         request.layout.as_ref(),
     )?;
-    let before = G::position(&m).to_string();
+    let before = m.position().to_string();
     let played = step_match::<G>(m, hidden.as_ref(), parsed).map_err(|e| {
         Problem::new(ProblemKind::IllegalAction, e.detail)
             .code(e.reason.code())
@@ -239,7 +240,7 @@ fn play_of<G: Rules>(request: &PlayRequest) -> Result<PlayResponse, Problem> {
     Ok(PlayResponse {
         action: played.action.to_string(),
         effect: G::effect_code(&played.effect),
-        position: G::position(&played.after).to_string(),
+        position: played.after.position().to_string(),
         end: played.end,
         ply: None,
     })
@@ -427,7 +428,7 @@ fn view_of<G: Rules>(request: ViewRequest) -> Result<HttpResponse, Problem> {
         (text, None) => {
             let rules = ruleset::<G>(request.preset.as_deref(), &request.options)?;
             let (pos, _) = hidden_truth::<G>(request.layout.as_ref(), text.as_deref(), &rules)?;
-            (G::new_match(rules, pos), rules)
+            (G::Match::from_position(rules, pos), rules)
         }
     };
     let seats = G::seats(&rules);
@@ -457,7 +458,7 @@ fn the_match<G: Rules>(
     let Some(record) = record else {
         let rules = ruleset::<G>(preset.as_deref(), options)?;
         let (pos, hidden) = hidden_truth::<G>(layout, at.as_deref(), &rules)?;
-        return Ok((G::new_match(rules, pos), hidden));
+        return Ok((G::Match::from_position(rules, pos), hidden));
     };
     if at.is_some() {
         return Err(Problem::new(

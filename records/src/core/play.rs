@@ -9,6 +9,7 @@ use super::outcome::End;
 use super::record::{Record, StatedResult};
 use super::rules::{Rules, RulesetError, ruleset};
 use super::violation::{IllegalAction, Violation};
+use crate::core::{Engine as _, Turn as _};
 
 /// One action played on a position.
 pub struct Step<G: Rules> {
@@ -33,16 +34,16 @@ pub fn play_out<G: Rules>(
     mut on_ply: impl FnMut(&G::Match, &G::Action),
 ) -> (G::Match, Option<End>) {
     loop {
-        if let Some(end) = G::end(&m) {
+        if let Some(end) = m.end() {
             return (m, Some(end));
         }
-        if G::ply(G::position(&m)) >= max_plies {
+        if m.position().ply() >= max_plies {
             return (m, None);
         }
         let choice = choose(&m);
-        let action = G::reveal(choice, G::position(&m), hidden)
+        let action = G::reveal(choice, m.position(), hidden)
             .expect("the hidden truth fills in what a chosen action reveals");
-        G::play(&mut m, &action).expect("a chosen action is legal");
+        m.play(&action).expect("a chosen action is legal");
         on_ply(&m, &action);
     }
 }
@@ -62,11 +63,11 @@ pub fn random_playout<G: Rules, R: rand::RngExt + ?Sized>(
 ) -> G::Match {
     let start = G::start(&rules, Some(hidden)).expect("a hidden truth sets up its start");
     let choose = |m: &G::Match| {
-        G::legal_actions(m, buffer);
+        m.legal_actions(buffer);
         buffer[rng.random_range(0..buffer.len())].clone()
     };
     play_out::<G>(
-        G::new_match(rules, start),
+        G::Match::from_position(rules, start),
         Some(hidden),
         max_plies,
         choose,
@@ -82,7 +83,7 @@ pub fn step<G: Rules>(
     hidden: Option<&G::Hidden>,
     action: G::Action,
 ) -> Result<Step<G>, IllegalAction> {
-    step_match::<G>(G::new_match(rules, pos), hidden, action)
+    step_match::<G>(G::Match::from_position(rules, pos), hidden, action)
 }
 
 /// Plays `action` in the match `m` (a game replayed so far, with the history its draw and
@@ -93,8 +94,8 @@ pub fn step_match<G: Rules>(
     hidden: Option<&G::Hidden>,
     action: G::Action,
 ) -> Result<Step<G>, IllegalAction> {
-    let pos = G::position(&m).clone();
-    if let Some(end) = G::end(&m) {
+    let pos = m.position().clone();
+    if let Some(end) = m.end() {
         return Err(IllegalAction::new(
             Violation::GAME_OVER,
             format!(
@@ -105,8 +106,8 @@ pub fn step_match<G: Rules>(
         ));
     }
     let action = G::reveal(action, &pos, hidden)?;
-    let effect = G::play(&mut m, &action)?;
-    let end = G::end(&m);
+    let effect = m.play(&action)?;
+    let end = m.end();
     Ok(Step {
         action,
         effect,

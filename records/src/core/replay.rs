@@ -9,6 +9,7 @@ use super::record::{Record, StatedResult};
 use super::rules::{Rules, RulesetError, ruleset};
 use super::seat::Seat;
 use super::violation::{IllegalAction, Violation};
+use crate::core::{Engine as _, Turn as _};
 
 /// The derived state at the end of a replay.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -282,7 +283,7 @@ pub fn run<G: Rules>(
         }
     };
     let seats = G::seats(&prepared.rules);
-    let mut m = G::new_match(prepared.rules, prepared.start);
+    let mut m = G::Match::from_position(prepared.rules, prepared.start);
     let mut error = None;
     let mut ended: Option<End> = None;
     let mut plies = 0;
@@ -290,12 +291,12 @@ pub fn run<G: Rules>(
         // Whether the side to move has a legal action is a search; the ply played shows
         // it has one, so a game that can tells the other endings apart first, and searches
         // only when the ply is refused.
-        let movable = G::end_when_movable(&m);
+        let movable = m.end_when_movable();
         ended = match movable {
             Some(None) => None,
-            _ => G::end(&m),
+            _ => m.end(),
         };
-        let before = G::position(&m).clone();
+        let before = m.position().clone();
         let illegal = |e: IllegalAction| ReplayError::IllegalPly {
             ply: i + 1,
             action: text.clone(),
@@ -315,14 +316,14 @@ pub fn run<G: Rules>(
             error = Some(game_over(end));
             break;
         }
-        let mover = G::to_move(&before);
+        let mover = before.to_move();
         let step = G::parse_action(text)
             .and_then(|a| G::reveal(a, &before, prepared.hidden.as_ref()))
-            .and_then(|a| G::play(&mut m, &a).map(|effect| (a, effect)));
+            .and_then(|a| m.play(&a).map(|effect| (a, effect)));
         let (action, effect) = match step {
             Ok(played) => played,
             Err(e) => {
-                ended = movable.and_then(|_| G::end(&m));
+                ended = movable.and_then(|_| m.end());
                 error = Some(match ended {
                     Some(end) => game_over(end),
                     None => illegal(e),
@@ -337,16 +338,16 @@ pub fn run<G: Rules>(
             action: &action,
             effect,
             before: &before,
-            after: G::position(&m),
+            after: m.position(),
         });
     }
     if error.is_none() {
-        ended = G::end(&m);
+        ended = m.end();
     }
     let derived = match ended {
         Some(end) => Status::Ended {
             end,
-            ply: G::ply(G::position(&m)),
+            ply: m.position().ply(),
         },
         None => Status::Ongoing,
     };
@@ -359,7 +360,7 @@ pub fn run<G: Rules>(
         valid: error.is_none(),
         plies,
         derived,
-        final_position: G::position(&m).to_string(),
+        final_position: m.position().to_string(),
         error,
     };
     let replayed = Replayed {

@@ -34,12 +34,15 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// A complete ruleset: plain data, every option a field.
     type Ruleset: Copy + Debug + PartialEq + Serialize + Send + Sync + 'static + RulesetFields;
 
-    type Position: Clone + Debug + Display + PartialEq + Send + Sync;
+    type Position: Clone + Debug + Display + PartialEq + Send + Sync + Turn;
 
     type Action: Clone + Debug + PartialEq + Notation;
 
     /// What a legal action did (for history, scoring and answers).
     type Effect: Copy + Debug;
+
+    /// The game's match: the position with the history its rules need, which plays.
+    type Match: Engine<Self>;
 
     /// The named rulesets; the first is the default of a record without `preset`.
     fn presets() -> &'static [Preset<Self::Ruleset>];
@@ -81,44 +84,46 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn effect_code(effect: &Self::Effect) -> &'static str;
 }
 
-/// The engine: a game's start, its match (the position with the history its rules need), its
-/// legal actions and play.
-pub trait Engine: Game {
-    type Match: Clone + Send;
-
+/// The engine, as methods on a game's match (the position with the history its rules need):
+/// its legal actions and play.
+pub trait Engine<G: Game>: Clone + Send + Sized {
     /// A match from a bare position: its history is unknown, so it starts empty.
-    fn new_match(rules: Self::Ruleset, start: Self::Position) -> Self::Match;
+    fn from_position(rules: G::Ruleset, start: G::Position) -> Self;
 
-    fn position(m: &Self::Match) -> &Self::Position;
-
-    fn to_move(pos: &Self::Position) -> Seat;
-
-    /// Plies played to reach `pos` (every game's position string ends with it).
-    fn ply(pos: &Self::Position) -> u32;
+    fn position(&self) -> &G::Position;
 
     /// How the game has ended by the rules, if it has.
-    fn end(m: &Self::Match) -> Option<End>;
+    fn end(&self) -> Option<End>;
 
-    /// [`Rules::end`] for a side to move that has a legal action (it is about to play one):
+    /// [`Engine::end`] for a side to move that has a legal action (it is about to play one):
     /// the endings that need no search for one. None when the game cannot tell them apart
-    /// more cheaply (replay then asks [`Rules::end`] before every ply). A game that answers
-    /// must leave its match unchanged when [`Rules::play`] refuses an action: replay then
-    /// asks [`Rules::end`] whether the game had in fact ended.
-    fn end_when_movable(_m: &Self::Match) -> Option<Option<End>> {
+    /// more cheaply (replay then asks [`Engine::end`] before every ply). A game that answers
+    /// must leave its match unchanged when [`Engine::play`] refuses an action: replay then
+    /// asks [`Engine::end`] whether the game had in fact ended.
+    fn end_when_movable(&self) -> Option<Option<End>> {
         None
     }
 
     /// Every legal action, written to `out` (cleared first); revealed identities left out.
-    fn legal_actions(m: &Self::Match, out: &mut Vec<Self::Action>);
+    fn legal_actions(&self, out: &mut Vec<G::Action>);
 
     /// Plays a legal action whose revealed identities are given; it does not check whether
-    /// the game has ended (ask [`Rules::end`] first).
-    fn play(m: &mut Self::Match, action: &Self::Action) -> Result<Self::Effect, IllegalAction>;
+    /// the game has ended (ask [`Engine::end`] first).
+    fn play(&mut self, action: &G::Action) -> Result<G::Effect, IllegalAction>;
+}
+
+/// Whose turn a position is, and how far the game has come.
+pub trait Turn {
+    /// The seat to move.
+    fn to_move(&self) -> Seat;
+
+    /// Plies played to reach the position (every game's position string ends with it).
+    fn ply(&self) -> u32;
 }
 
 /// The hidden truth (what a dealer or referee knows and the players do not) and what each
 /// seat may see.
-pub trait Truth: Engine {
+pub trait Truth: Game {
     /// The position a game starts from: the standard start, or the one the hidden truth sets
     /// up (Luzhanqi's open and dark games start from the two setups); an error when the game
     /// has no start without the hidden truth.
@@ -136,7 +141,7 @@ pub trait Truth: Engine {
 
     type Hidden: Clone + Debug + PartialEq + Send + Sync;
 
-    /// What one seat may see (`Rules::view`).
+    /// What one seat may see ([`Truth::view`]).
     type View: Serialize;
 
     /// The hidden truth as a record's `layout` holds it.
@@ -180,7 +185,7 @@ pub trait Truth: Engine {
 }
 
 /// Results: what each ply captured, credited to seats, and the game's scoring.
-pub trait Scoring: Engine {
+pub trait Scoring: Game {
     /// The game's scoring of a record, as the service and `anqi score` give it.
     type Score: Serialize;
 
@@ -226,7 +231,7 @@ pub trait Scoring: Engine {
 
 /// Pictures of positions.
 pub trait Pictures: Truth {
-    /// The picture of a seat's view written as [`Rules::masked_position`] writes it (which
+    /// The picture of a seat's view written as [`Truth::masked_position`] writes it (which
     /// is not a position string); None for games without masked positions.
     fn svg_of_masked(
         text: &str,
@@ -243,16 +248,18 @@ pub trait Pictures: Truth {
 /// A kind of game, all its parts: what the game-generic layer (replay, scoring, views, the
 /// service, the batch tool) asks of a game. Implemented for every type that implements the five
 /// parts.
-pub trait Rules: Game + Engine + Truth + Scoring + Pictures {}
+pub trait Rules: Game + Truth + Scoring + Pictures {}
 
 /// The five parts in scope at once, for code that names a game's type (`use
 /// records::core::rules::parts::*;`): a concrete type's associated items need their trait in
 /// scope (generic code bounded by [`Rules`] has them already).
 pub mod parts {
-    pub use super::{Engine as _, Game as _, Pictures as _, Rules, Scoring as _, Truth as _};
+    pub use super::{
+        Engine as _, Game as _, Pictures as _, Rules, Scoring as _, Truth as _, Turn as _,
+    };
 }
 
-impl<G: Game + Engine + Truth + Scoring + Pictures> Rules for G {}
+impl<G: Game + Truth + Scoring + Pictures> Rules for G {}
 
 /// What a game's positions let each seat see, per ruleset.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

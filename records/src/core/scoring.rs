@@ -9,6 +9,7 @@ use super::record::Record;
 use super::replay::{Ply, ReplayError, Replayed, Status, Verdict, run};
 use super::rules::Rules;
 use super::seat::{MAX_SEATS, Seat};
+use crate::core::Engine as _;
 
 /// A table's coin settings, for games played for coins (Banqi's 戲谷 rooms, RULES.md §5).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -192,7 +193,7 @@ pub fn score<G: Rules>(
         return Err(error);
     }
     let Replayed { m, preset, seats } = replayed.expect("a valid record was prepared");
-    let last = G::position(&m).clone();
+    let last = m.position().clone();
     if !started {
         G::start_credits(&last, |c| tally.add(c));
     }

@@ -9,6 +9,7 @@ use crate::core::play::{stated_result, step_match};
 use crate::core::record::{Record, StatedResult};
 use crate::core::replay::{ReplayError, Verdict, validate};
 use crate::core::rules::ruleset;
+use crate::core::{Engine as _, Turn as _};
 use crate::core::{Rules, Seat, Violation};
 
 /// A refereed game, opened with a token: the game's own (`seat` None: every seat, the app's
@@ -85,7 +86,7 @@ impl<G: Rules> Refereed<G> {
         let start = G::start(&rules, hidden.as_ref())
             .map_err(|_| RefereeError::Corrupt(game_id.clone()))?;
         let mut game = Refereed {
-            current: G::new_match(rules, start),
+            current: G::Match::from_position(rules, start),
             game_id,
             seat,
             preset,
@@ -130,25 +131,25 @@ impl<G: Rules> Refereed<G> {
     fn replay(&self, at: u32) -> Result<G::Match, RefereeError> {
         let corrupt = || RefereeError::Corrupt(self.game_id.clone());
         let start = G::start(&self.rules, self.hidden.as_ref()).map_err(|_| corrupt())?;
-        let mut m = G::new_match(self.rules, start);
+        let mut m = G::Match::from_position(self.rules, start);
         for text in &self.actions[..at as usize] {
             let action = G::parse_action(text)
-                .and_then(|a| G::reveal(a, G::position(&m), self.hidden.as_ref()))
+                .and_then(|a| G::reveal(a, m.position(), self.hidden.as_ref()))
                 .map_err(|_| corrupt())?;
-            G::play(&mut m, &action).map_err(|_| corrupt())?;
+            m.play(&action).map_err(|_| corrupt())?;
         }
         Ok(m)
     }
 
     /// The position string as `seat` is told it.
     fn told(&self, m: &G::Match, seat: Seat) -> String {
-        G::masked_position(m, seat).unwrap_or_else(|| G::position(m).to_string())
+        G::masked_position(m, seat).unwrap_or_else(|| m.position().to_string())
     }
 
     /// The seat whose eyes an answer is for: the token's, or for the game's own token the
     /// seat to move.
     fn eyes(&self, m: &G::Match) -> Seat {
-        self.seat.unwrap_or_else(|| G::to_move(G::position(m)))
+        self.seat.unwrap_or_else(|| m.position().to_move())
     }
 
     /// Checks what a request states against the ledger and gives the ply it is about (the
@@ -282,7 +283,7 @@ impl<G: Rules> Refereed<G> {
         for (i, (text, committed)) in stated.iter().zip(&self.actions).enumerate() {
             let same = text == committed
                 || G::parse_action(text)
-                    .and_then(|a| G::reveal(a, G::position(&m), self.hidden.as_ref()))
+                    .and_then(|a| G::reveal(a, m.position(), self.hidden.as_ref()))
                     .is_ok_and(|a| a.to_string() == *committed);
             if !same {
                 return Err(RefereeError::Conflict {
@@ -294,9 +295,10 @@ impl<G: Rules> Refereed<G> {
                 });
             }
             let action = G::parse_action(committed)
-                .and_then(|a| G::reveal(a, G::position(&m), self.hidden.as_ref()))
+                .and_then(|a| G::reveal(a, m.position(), self.hidden.as_ref()))
                 .map_err(|_| RefereeError::Corrupt(self.game_id.clone()))?;
-            G::play(&mut m, &action).map_err(|_| RefereeError::Corrupt(self.game_id.clone()))?;
+            m.play(&action)
+                .map_err(|_| RefereeError::Corrupt(self.game_id.clone()))?;
         }
         Ok(())
     }
@@ -304,13 +306,13 @@ impl<G: Rules> Refereed<G> {
     /// The legal actions at ply `at`, as the token's seat is told them.
     pub fn actions(&self, at: u32) -> Result<Actions, RefereeError> {
         let m = self.match_at(at)?;
-        let pos = G::position(&m);
-        let to_move = G::to_move(pos);
-        let end = G::end(&m);
+        let pos = m.position();
+        let to_move = pos.to_move();
+        let end = m.end();
         let mut list = Vec::new();
         // A seat's player gets its own legal actions, on its turn only.
         if end.is_none() && self.seat.is_none_or(|s| s == to_move) {
-            G::legal_actions(&m, &mut list);
+            m.legal_actions(&mut list);
         }
         Ok(Actions {
             position: self.told(&m, self.eyes(&m)),
@@ -376,7 +378,7 @@ impl<G: Rules> Refereed<G> {
     /// truth is public then).
     pub(super) fn finished_record(&self) -> Record {
         let mut record = self.record_at(self.plies());
-        record.result = Some(stated_result(G::end(&self.current)));
+        record.result = Some(stated_result(self.current.end()));
         record
     }
 
@@ -401,7 +403,7 @@ impl<G: Rules> Refereed<G> {
     /// what the seat is told, not yet committed.
     pub(super) fn judge(&self, text: &str, at: u32) -> Result<Played, RefereeError> {
         let m = self.match_at(at)?;
-        let mover = G::to_move(G::position(&m));
+        let mover = m.position().to_move();
         if let Some(seat) = self.seat
             && seat != mover
         {
@@ -419,7 +421,7 @@ impl<G: Rules> Refereed<G> {
             action: text.to_owned(),
             position: told.clone(),
         };
-        if let Some(end) = G::end(&m) {
+        if let Some(end) = m.end() {
             return Err(illegal(
                 Violation::GAME_OVER,
                 format!(
@@ -432,7 +434,7 @@ impl<G: Rules> Refereed<G> {
         let action = G::parse_action(text).map_err(|e| RefereeError::MalformedAction(e.detail))?;
         if self.seat.is_some() {
             let mut legal = Vec::new();
-            G::legal_actions(&m, &mut legal);
+            m.legal_actions(&mut legal);
             if !legal.contains(&action) {
                 let (violation, detail) = self.why_not(&m, action, &legal, text);
                 return Err(illegal(violation, detail));

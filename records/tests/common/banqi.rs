@@ -1,6 +1,7 @@
 //! Helpers of the Banqi rule tests: rulesets, positions and actions from text.
 #![allow(dead_code)]
 
+use records::core::Engine as _;
 use records::core::Violation;
 use records::games::banqi::{Action, Effect, Match, Overrides, Position, Ruleset, legal_actions};
 

@@ -20,22 +20,22 @@ pub fn random_game<G: Rules>(preset: usize, seed: u64, plies: usize) -> RandomGa
     let preset = &G::presets()[preset % G::presets().len()];
     let mut rng = StdRng::seed_from_u64(seed);
     let hidden = G::deal(&preset.ruleset, &mut rng);
-    let mut m = G::new_match(
+    let mut m = G::Match::from_position(
         preset.ruleset,
         G::start(&preset.ruleset, Some(&hidden)).unwrap(),
     );
-    let (mut positions, mut actions) = (vec![G::position(&m).to_string()], Vec::new());
+    let (mut positions, mut actions) = (vec![m.position().to_string()], Vec::new());
     let mut legal = Vec::new();
     for _ in 0..plies {
-        if G::end(&m).is_some() {
+        if m.end().is_some() {
             break;
         }
-        G::legal_actions(&m, &mut legal);
+        m.legal_actions(&mut legal);
         let pick = legal[rng.random_range(0..legal.len())].clone();
-        let action = G::reveal(pick, G::position(&m), Some(&hidden)).unwrap();
-        G::play(&mut m, &action).unwrap();
+        let action = G::reveal(pick, m.position(), Some(&hidden)).unwrap();
+        m.play(&action).unwrap();
         actions.push(action.to_string());
-        positions.push(G::position(&m).to_string());
+        positions.push(m.position().to_string());
     }
     RandomGame {
         positions,

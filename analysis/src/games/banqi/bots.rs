@@ -3,6 +3,7 @@
 
 use rand::RngExt;
 use rand::rngs::SmallRng;
+use records::core::Engine as _;
 use records::games::banqi::{Action, Color, Match, Piece, Position, Role, Ruleset};
 
 /// A bot's name on the command line and in the records it plays.

@@ -2,7 +2,9 @@
 //! end-of-game judgement of RULES.md §1.
 
 use crate::core::repetition::Repetitions;
-use crate::core::{End, IllegalAction, Outcome, Reason, Seat, Violation};
+use crate::core::{End, Engine, IllegalAction, Outcome, Reason, Seat, Turn as _, Violation};
+
+use super::Banqi;
 
 use super::action::{Action, Path};
 use super::bitboard::Bitboard;
@@ -75,14 +77,10 @@ pub struct Match {
     start_ply: u32,
 }
 
-impl Match {
-    pub fn new(rules: Ruleset) -> Match {
-        Match::from_position(rules, Position::start())
-    }
-
+impl Engine<Banqi> for Match {
     /// A game from a bare position: its history is unknown, so repetition looks only at
     /// plies played from here and long-chase counts start at zero.
-    pub fn from_position(rules: Ruleset, position: Position) -> Match {
+    fn from_position(rules: Ruleset, position: Position) -> Match {
         let mut m = Match {
             rules,
             position,
@@ -107,21 +105,56 @@ impl Match {
     }
 
     #[inline]
-    pub fn position(&self) -> &Position {
+    fn position(&self) -> &Position {
         &self.position
+    }
+
+    /// Every legal action, long chase included, written to `out` (cleared first).
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        movegen::legal_actions(&self.position, &self.rules, out);
+        if self.long_chase_may_bite() {
+            out.retain(|a| !self.is_long_chase(a));
+        }
+    }
+
+    /// How the game has ended, if it has, checked in the order of RULES.md §1: elimination,
+    /// no legal action, no progress, repetition.
+    fn end(&self) -> Option<End> {
+        self.elimination()
+            .or_else(|| self.end_by_moves(self.has_legal_action()))
+    }
+
+    /// A refused action leaves the match as it was ([`Engine::play`] works on a copy).
+    fn end_when_movable(&self) -> Option<Option<End>> {
+        Some(self.end_given(true))
+    }
+
+    /// Plays a legal action (flips and dark captures must name the revealed piece).
+    /// It does not check whether the game has ended: ask [`Match::end`] first.
+    fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
+        let mut next = self.position;
+        let effect = next.apply(&self.rules, action, Trust::Check)?;
+        if self.long_chase_may_bite()
+            && let Action::Move(path) = action
+            && let Some(e) = self.long_chase(path)
+        {
+            return Err(e);
+        }
+        let mover = self.position.to_move();
+        self.position = next;
+        self.record(action, mover, effect);
+        Ok(effect)
+    }
+}
+
+impl Match {
+    pub fn new(rules: Ruleset) -> Match {
+        Match::from_position(rules, Position::start())
     }
 
     #[inline]
     pub fn rules(&self) -> &Ruleset {
         &self.rules
-    }
-
-    /// Every legal action, long chase included, written to `out` (cleared first).
-    pub fn legal_actions(&self, out: &mut Vec<Action>) {
-        movegen::legal_actions(&self.position, &self.rules, out);
-        if self.long_chase_may_bite() {
-            out.retain(|a| !self.is_long_chase(a));
-        }
     }
 
     /// The legal actions other than flips (any covered square may be flipped), long chase
@@ -143,14 +176,7 @@ impl Match {
         !actions.is_empty()
     }
 
-    /// How the game has ended, if it has, checked in the order of RULES.md §1: elimination,
-    /// no legal action, no progress, repetition.
-    pub fn end(&self) -> Option<End> {
-        self.elimination()
-            .or_else(|| self.end_by_moves(self.has_legal_action()))
-    }
-
-    /// [`Game::end`] when the caller already knows whether a legal action exists.
+    /// [`Engine::end`] when the caller already knows whether a legal action exists.
     #[inline]
     pub fn end_given(&self, has_legal_action: bool) -> Option<End> {
         self.elimination()
@@ -162,7 +188,7 @@ impl Match {
     fn end_by_moves(&self, has_legal_action: bool) -> Option<End> {
         let pos = &self.position;
         if !has_legal_action {
-            let loser = pos.player_to_move();
+            let loser = pos.to_move();
             return Some(End::new(Outcome::win(loser.other(), 2), Reason::NO_MOVE));
         }
         let draw = |reason, period| {
@@ -216,29 +242,12 @@ impl Match {
         None
     }
 
-    /// Plays a legal action (flips and dark captures must name the revealed piece).
-    /// It does not check whether the game has ended: ask [`Match::end`] first.
-    pub fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
-        let mut next = self.position;
-        let effect = next.apply(&self.rules, action, Trust::Check)?;
-        if self.long_chase_may_bite()
-            && let Action::Move(path) = action
-            && let Some(e) = self.long_chase(path)
-        {
-            return Err(e);
-        }
-        let mover = self.position.player_to_move();
-        self.position = next;
-        self.record(action, mover, effect);
-        Ok(effect)
-    }
-
-    /// Plays an action taken from [`Game::legal_actions`] (or a playout's pick) with its
+    /// Plays an action taken from [`Engine::legal_actions`] (or a playout's pick) with its
     /// revealed pieces filled in, skipping the geometry checks: the fast path of playouts.
-    /// Anything else must go through [`Game::play`].
+    /// Anything else must go through [`Engine::play`].
     #[inline]
     pub fn play_generated(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
-        let mover = self.position.player_to_move();
+        let mover = self.position.to_move();
         // The common actions apply in place and cannot fail; the others on a copy.
         let effect = match self.position.apply_generated_fast(action) {
             Some(effect) => effect,
@@ -294,7 +303,7 @@ impl Match {
         let Some(limit) = self.rules.long_chase else {
             return false;
         };
-        self.chases[self.position.player_to_move().index()].max() + 1 >= limit
+        self.chases[self.position.to_move().index()].max() + 1 >= limit
     }
 
     /// The enemy pieces the moved piece attacks after the move, or None when the turn resets
@@ -338,7 +347,7 @@ impl Match {
             .apply(&self.rules, &Action::Move(path), Trust::Generated)
             .ok()?;
         let targets = self.chased_by(&next, &effect)?;
-        let counts = &self.chases[self.position.player_to_move().index()];
+        let counts = &self.chases[self.position.to_move().index()];
         let t = targets
             .into_iter()
             .find(|t| counts.counts[t.index()] + 1 >= limit)?;

@@ -10,6 +10,7 @@ use super::layout::Layout;
 use super::matches::Match;
 use super::movegen::SingleHopActions;
 use super::ruleset::Ruleset;
+use crate::core::{Engine as _, Turn as _};
 
 /// Fills every identity an action leaves open (a flip, a dark capture) from the layout.
 #[inline]

@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::core::Seat;
+use crate::core::{Seat, Turn};
 
 use super::bitboard::Bitboard;
 use super::setup::{ParseSetupError, Setup, write_board, write_fields};
@@ -164,15 +164,10 @@ impl Position {
         self.turn
     }
 
-    #[inline]
-    pub fn player_to_move(&self) -> Seat {
-        Seat::at_ply(self.ply, 2)
-    }
-
     /// The colour a player plays, once colours are assigned.
     pub fn color_of(&self, player: Seat) -> Option<Color> {
         let turn = self.turn?;
-        Some(if player == self.player_to_move() {
+        Some(if player == self.to_move() {
             turn
         } else {
             turn.other()
@@ -182,7 +177,7 @@ impl Position {
     /// The player who plays `color`, once colours are assigned.
     pub fn player_of(&self, color: Color) -> Option<Seat> {
         let turn = self.turn?;
-        let mover = self.player_to_move();
+        let mover = self.to_move();
         Some(if color == turn { mover } else { mover.other() })
     }
 
@@ -190,12 +185,6 @@ impl Position {
     #[inline]
     pub fn no_progress(&self) -> u32 {
         self.no_progress
-    }
-
-    /// Plies played so far.
-    #[inline]
-    pub fn ply(&self) -> u32 {
-        self.ply
     }
 
     /// How many of `piece` are still in the game, revealed or covered.
@@ -324,7 +313,7 @@ mod tests {
             Some(Piece::from_char('k').unwrap())
         );
         assert_eq!(pos.turn(), Some(Color::Black));
-        assert_eq!(pos.player_to_move(), Seat::FIRST);
+        assert_eq!(pos.to_move(), Seat::FIRST);
         assert_eq!(pos.color_of(Seat::SECOND), Some(Color::Red));
         assert_eq!(pos.alive(Color::Red), 3);
         assert_eq!(pos.alive(Color::Black), 3);
@@ -380,5 +369,18 @@ mod tests {
             e("K3/4/4/4/4/4/4/4 r - 5 4"),
             PositionError::Counters { .. }
         ));
+    }
+}
+
+impl Turn for Position {
+    #[inline]
+    fn to_move(&self) -> Seat {
+        Seat::at_ply(self.ply, 2)
+    }
+
+    /// Plies played so far.
+    #[inline]
+    fn ply(&self) -> u32 {
+        self.ply
     }
 }

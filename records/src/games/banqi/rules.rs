@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use crate::core::rules::{Engine, Game, Pictures, Scoring, Truth};
 use crate::core::{
-    Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, Opening, PositionProblem, Reason,
+    Credit, IllegalAction, InvalidHidden, Misfit, NoStart, Opening, PositionProblem, Reason,
     Record, ScoreError, Seat, Table, Violation,
 };
 
@@ -36,6 +36,8 @@ impl Game for Banqi {
 
     type Position = Position;
 
+    type Match = Match;
+
     type Action = Action;
 
     type Effect = Effect;
@@ -63,43 +65,6 @@ impl Game for Banqi {
             Effect::OwnReveal { .. } => "own_reveal",
             Effect::DarkFailed { .. } => "dark_failed",
         }
-    }
-}
-
-impl Engine for Banqi {
-    type Match = Match;
-
-    fn new_match(rules: Ruleset, start: Position) -> Match {
-        Match::from_position(rules, start)
-    }
-
-    fn position(m: &Match) -> &Position {
-        m.position()
-    }
-
-    fn to_move(pos: &Position) -> Seat {
-        pos.player_to_move()
-    }
-
-    fn ply(pos: &Position) -> u32 {
-        pos.ply()
-    }
-
-    fn end(m: &Match) -> Option<End> {
-        m.end()
-    }
-
-    /// A refused action leaves the match as it was (`Match::play` works on a copy).
-    fn end_when_movable(m: &Match) -> Option<Option<End>> {
-        Some(m.end_given(true))
-    }
-
-    fn legal_actions(m: &Match, out: &mut Vec<Action>) {
-        m.legal_actions(out)
-    }
-
-    fn play(m: &mut Match, action: &Action) -> Result<Effect, IllegalAction> {
-        m.play(action)
     }
 }
 
@@ -149,7 +114,7 @@ impl Truth for Banqi {
         _: Seat,
         rng: &mut R,
     ) -> Layout {
-        let pos = Self::position(m);
+        let pos = m.position();
         // Both seats see the same: every revealed piece, and the covered pieces as a multiset.
         shuffle_covered(layout, pos, rng)
     }

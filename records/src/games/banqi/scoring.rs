@@ -18,6 +18,7 @@ use super::play::Effect;
 use super::position::{Pool, Position};
 use super::settlement::{Settlement, settle};
 use super::types::{Color, Piece, Role};
+use crate::core::Turn as _;
 
 /// One colour's pieces in a position. Piece lists are TCGA letters in the order
 /// K G M R N C P (upper case red, lower case black), e.g. `"GRRPP"`.
@@ -147,7 +148,7 @@ pub(crate) fn credits(
     ) {
         return;
     }
-    let mover = before.player_to_move();
+    let mover = before.to_move();
     let (was, is) = (before.census(), after.census());
     for piece in Piece::all() {
         let gone = was[piece.index()].saturating_sub(is[piece.index()]);

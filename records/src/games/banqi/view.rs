@@ -13,6 +13,7 @@ use crate::core::Seat;
 use super::matches::Match;
 use super::position::{Cell, Position};
 use super::types::{Color, Square};
+use crate::core::{Engine as _, Turn as _};
 
 /// One player's view of a position.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,7 +38,7 @@ pub struct PlayerView {
 /// The view of `game`'s current position for `player`.
 pub fn player_view(game: &Match, player: Seat) -> PlayerView {
     let pos: &Position = game.position();
-    let to_move = pos.player_to_move();
+    let to_move = pos.to_move();
     let your_turn = to_move == player && game.end().is_none();
     let mut actions = Vec::new();
     if your_turn {

@@ -15,6 +15,7 @@ use super::board::{BOARD, CAMPS, FILES, HQS, Point, Points};
 use super::notation::Action;
 use super::pieces::{Piece, Pool, Role, Side};
 use super::position::{Cell, Position};
+use crate::core::Turn as _;
 
 /// One side's setup: the role on each of its 30 points (none on camps).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]

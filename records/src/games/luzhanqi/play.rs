@@ -8,6 +8,7 @@ use super::notation::Action;
 use super::pieces::{Combat, Piece, Role, Side, combat};
 use super::position::{Cell, FlagState, Position};
 use super::ruleset::{MineRule, Mode, Ruleset};
+use crate::core::Turn as _;
 
 /// What a legal action did.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]

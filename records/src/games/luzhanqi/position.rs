@@ -7,6 +7,8 @@
 
 use thiserror::Error;
 
+use crate::core::Turn as _;
+
 use super::board::{BOARD, CAMPS, HQS, Point, Points};
 use super::notation::Setup;
 use super::pieces::{Piece, Pool, Role, Side};
@@ -261,12 +263,6 @@ impl Position {
         self.turn
     }
 
-    /// The seat to move: seats alternate, player 1 first.
-    #[inline]
-    pub fn to_move(&self) -> crate::core::Seat {
-        crate::core::Seat::at_ply(self.ply, 2)
-    }
-
     /// The side `seat` plays, once known (player 1 is red in open and dark games; in a flip
     /// game the first flip decides).
     pub fn side_of(&self, seat: crate::core::Seat) -> Option<Side> {
@@ -276,11 +272,6 @@ impl Position {
         } else {
             turn.other()
         })
-    }
-
-    #[inline]
-    pub fn ply(&self) -> u32 {
-        self.ply
     }
 
     #[inline]
@@ -340,5 +331,18 @@ impl Position {
     /// The headquarters of `side`.
     pub fn headquarters(side: Side) -> Points {
         HQS & super::board::half(side == Side::Red)
+    }
+}
+
+impl crate::core::Turn for Position {
+    /// The seat to move: seats alternate, player 1 first.
+    #[inline]
+    fn to_move(&self) -> crate::core::Seat {
+        crate::core::Seat::at_ply(self.ply, 2)
+    }
+
+    #[inline]
+    fn ply(&self) -> u32 {
+        self.ply
     }
 }

@@ -19,6 +19,7 @@ use super::render::svg;
 use super::ruleset::{Mode, PRESETS, Preset, Ruleset};
 use super::scoring;
 use super::view::{SeatView, seat_view};
+use crate::core::Turn as _;
 
 /// Luzhanqi (陸軍棋), RULES.md §8.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -56,8 +57,8 @@ pub struct Match {
     pub touched: Points,
 }
 
-impl Match {
-    pub fn new(rules: Ruleset, pos: Position) -> Match {
+impl Engine<Luzhanqi> for Match {
+    fn from_position(rules: Ruleset, pos: Position) -> Match {
         Match {
             rules,
             pos,
@@ -66,7 +67,19 @@ impl Match {
         }
     }
 
-    pub fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
+    fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    fn end(&self) -> Option<End> {
+        self.pos.end(&self.rules)
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        self.pos.legal_actions(&self.rules, out)
+    }
+
+    fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
         let side = self.pos.turn();
         let effect = self.pos.play(&self.rules, action)?;
         if let Action::Move { from, to, .. } = *action {
@@ -108,6 +121,8 @@ impl Game for Luzhanqi {
     type Ruleset = Ruleset;
 
     type Position = Position;
+
+    type Match = Match;
 
     type Action = Action;
 
@@ -169,38 +184,6 @@ impl Game for Luzhanqi {
             Effect::Pickup => "pickup",
             Effect::Drop => "drop",
         }
-    }
-}
-
-impl Engine for Luzhanqi {
-    type Match = Match;
-
-    fn new_match(rules: Ruleset, start: Position) -> Match {
-        Match::new(rules, start)
-    }
-
-    fn position(m: &Match) -> &Position {
-        &m.pos
-    }
-
-    fn to_move(pos: &Position) -> Seat {
-        pos.to_move()
-    }
-
-    fn ply(pos: &Position) -> u32 {
-        pos.ply()
-    }
-
-    fn end(m: &Match) -> Option<End> {
-        m.pos.end(&m.rules)
-    }
-
-    fn legal_actions(m: &Match, out: &mut Vec<Action>) {
-        m.pos.legal_actions(&m.rules, out)
-    }
-
-    fn play(m: &mut Match, action: &Action) -> Result<Effect, IllegalAction> {
-        m.play(action)
     }
 }
 

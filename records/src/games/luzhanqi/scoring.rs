@@ -10,6 +10,7 @@ use super::pieces::{Combat, Piece, Role, Side};
 use super::play::Effect;
 use super::position::{FlagState, Position};
 use super::rules::Luzhanqi;
+use crate::core::Turn as _;
 
 /// The pieces a ply removed, each credited to the seat whose piece removed it (a failed
 /// attack credits the defender).

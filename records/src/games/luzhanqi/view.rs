@@ -15,6 +15,7 @@ use super::pieces::{Piece, Role, Side};
 use super::position::{Cell, Position};
 use super::rules::{Announcement, Match};
 use super::ruleset::{Mode, Ruleset};
+use crate::core::Turn as _;
 
 /// One seat's view.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

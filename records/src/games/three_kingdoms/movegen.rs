@@ -12,6 +12,7 @@ use super::pieces::Faction;
 use super::points::{ADVISOR, ELEPHANT, HORSE, Point, Points, SOLDIER, cannon_targets, slides};
 use super::position::Position;
 use super::ruleset::{Ending, Ruleset};
+use crate::core::Turn as _;
 
 /// Where the revealed `piece` on `from` may go: empty points, and points of `enemies` it
 /// captures on.

@@ -27,6 +27,7 @@ use crate::core::pieces::{Cell, Piece, Pool};
 use super::pieces::{Faction, Split};
 use super::points::{ParsePointError, Point};
 use super::position::{Position, PositionError};
+use crate::core::Turn as _;
 
 /// The position string of the start (first split).
 pub const START: &str =

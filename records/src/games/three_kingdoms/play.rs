@@ -9,6 +9,7 @@ use super::pieces::{Faction, points};
 use super::points::{Point, between};
 use super::position::{NONE, Position};
 use super::ruleset::{Ending, Ruleset};
+use crate::core::Turn as _;
 
 /// What a legal action did.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]

@@ -3,8 +3,8 @@
 
 use thiserror::Error;
 
-use crate::core::Seat;
 use crate::core::pieces::{Cell, Piece, Pool};
+use crate::core::{Seat, Turn};
 
 use super::notation::Setup;
 use super::pieces::{Faction, Split, points};
@@ -282,17 +282,8 @@ impl Position {
         self.places.iter().filter(|p| **p == 0).count()
     }
 
-    #[inline]
-    pub fn to_move(&self) -> Seat {
-        Seat::new(self.turn as usize).expect("three seats")
-    }
-
     pub fn no_progress(&self) -> u32 {
         self.no_progress
-    }
-
-    pub fn ply(&self) -> u32 {
-        self.ply
     }
 
     /// The covered pieces of `faction` (a count anyone can work out from the pool).
@@ -335,4 +326,15 @@ pub(crate) fn points_of(pool: &Pool) -> u32 {
     Piece::all()
         .map(|p| pool.count(p) as u32 * points(p.role))
         .sum()
+}
+
+impl Turn for Position {
+    #[inline]
+    fn to_move(&self) -> Seat {
+        Seat::new(self.turn as usize).expect("three seats")
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply
+    }
 }

@@ -13,6 +13,7 @@ use super::notation::Action;
 use super::pieces::Faction;
 use super::points::Point;
 use super::position::Position;
+use crate::core::Turn as _;
 
 const GAP: u32 = 64;
 const MARGIN: u32 = 40;

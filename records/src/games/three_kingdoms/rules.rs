@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::core::rules::{Engine, Game, Pictures, Scoring, Truth};
+use crate::core::rules::{Engine, Game, Pictures, Scoring, Truth, Turn as _};
 use crate::core::{
     Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, PositionProblem, Reason, Record,
     ScoreError, Seat, Table, Violation,
@@ -29,11 +29,11 @@ pub struct Match {
     pub pos: Position,
 }
 
-impl Match {
+impl Engine<ThreeKingdoms> for Match {
     /// A match from `pos` under `rules`; a position where no faction is claimed yet takes
     /// the ruleset's split, and a position string whose seat to move has no legal action
     /// passes the turn on, as play would have.
-    pub fn new(rules: Ruleset, mut pos: Position) -> Match {
+    fn from_position(rules: Ruleset, mut pos: Position) -> Match {
         if pos.factions.iter().all(|f| *f == super::position::NONE) {
             pos.split = rules.split;
         }
@@ -42,6 +42,22 @@ impl Match {
             pos.pass_turn(&rules, seat);
         }
         Match { rules, pos }
+    }
+
+    fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    fn end(&self) -> Option<End> {
+        self.pos.end(&self.rules)
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        self.pos.legal_actions(&self.rules, out)
+    }
+
+    fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
+        self.pos.play(&self.rules, action)
     }
 }
 
@@ -57,6 +73,8 @@ impl Game for ThreeKingdoms {
     type Ruleset = Ruleset;
 
     type Position = Position;
+
+    type Match = Match;
 
     type Action = Action;
 
@@ -99,38 +117,6 @@ impl Game for ThreeKingdoms {
             Effect::Capture { .. } => "capture",
             Effect::Recall { .. } => "recall",
         }
-    }
-}
-
-impl Engine for ThreeKingdoms {
-    type Match = Match;
-
-    fn new_match(rules: Ruleset, start: Position) -> Match {
-        Match::new(rules, start)
-    }
-
-    fn position(m: &Match) -> &Position {
-        &m.pos
-    }
-
-    fn to_move(pos: &Position) -> Seat {
-        pos.to_move()
-    }
-
-    fn ply(pos: &Position) -> u32 {
-        pos.ply()
-    }
-
-    fn end(m: &Match) -> Option<End> {
-        m.pos.end(&m.rules)
-    }
-
-    fn legal_actions(m: &Match, out: &mut Vec<Action>) {
-        m.pos.legal_actions(&m.rules, out)
-    }
-
-    fn play(m: &mut Match, action: &Action) -> Result<Effect, IllegalAction> {
-        m.pos.play(&m.rules, action)
     }
 }
 
@@ -184,7 +170,7 @@ impl Truth for ThreeKingdoms {
         _: Seat,
         rng: &mut R,
     ) -> Layout {
-        let pos = Self::position(m);
+        let pos = m.position();
         // All three seats see the same: revealed pieces, and the covered ones as a multiset.
         layout.shuffle_covered(pos, rng)
     }

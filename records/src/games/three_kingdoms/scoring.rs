@@ -12,6 +12,7 @@ use super::pieces::points;
 use super::play::Effect;
 use super::position::Position;
 use super::rules::ThreeKingdoms;
+use crate::core::Turn as _;
 
 /// The captures a start position says were made before it.
 pub fn start_credits(start: &Position, mut credit: impl FnMut(Credit)) {

@@ -11,6 +11,7 @@ use crate::core::pieces::Cell;
 
 use super::points::Point;
 use super::rules::Match;
+use crate::core::Turn as _;
 
 /// One seat's view of a position.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -6,6 +6,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use crate::core::{Seat, Turn};
+
 use super::board::{Bitboard, FILES, RANKS, Square};
 use super::pieces::{Back, Kind, Piece, Side, side_case};
 
@@ -91,11 +93,6 @@ impl Position {
     #[inline]
     pub fn turn(&self) -> Side {
         self.turn
-    }
-
-    #[inline]
-    pub fn ply(&self) -> u32 {
-        self.ply
     }
 
     #[inline]
@@ -541,5 +538,17 @@ impl Position {
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_string_showing(|_| true))
+    }
+}
+
+impl Turn for Position {
+    #[inline]
+    fn to_move(&self) -> Seat {
+        Position::seat_of(self.turn)
+    }
+
+    #[inline]
+    fn ply(&self) -> u32 {
+        self.ply
     }
 }

@@ -91,8 +91,8 @@ fn group(kind: Kind) -> u8 {
     }
 }
 
-impl Match {
-    pub fn new(rules: Ruleset, pos: Position) -> Match {
+impl Engine<Xiangqi3g> for Match {
+    fn from_position(rules: Ruleset, pos: Position) -> Match {
         let first = Entry {
             key: key(&pos),
             mover: pos.turn.other(),
@@ -111,7 +111,15 @@ impl Match {
         }
     }
 
-    pub fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
+    fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        self.pos.legal_actions(out)
+    }
+
+    fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
         let mover = self.pos.turn();
         let effect = self.pos.play(&self.rules, action)?;
         match effect {
@@ -136,7 +144,7 @@ impl Match {
     }
 
     /// How the game has ended, if it has: the position's endings, then repetition.
-    pub fn end(&self) -> Option<End> {
+    fn end(&self) -> Option<End> {
         if let Some(end) = self.pos.end(self.rules.no_capture) {
             return Some(end);
         }
@@ -187,6 +195,8 @@ impl Game for Xiangqi3g {
 
     type Position = Position;
 
+    type Match = Match;
+
     type Action = Action;
 
     type Effect = Effect;
@@ -236,38 +246,6 @@ impl Game for Xiangqi3g {
             Effect::DoubleFlip { correct: true } => "double_flip",
             Effect::DoubleFlip { correct: false } => "wrong_double_flip",
         }
-    }
-}
-
-impl Engine for Xiangqi3g {
-    type Match = Match;
-
-    fn new_match(rules: Ruleset, start: Position) -> Match {
-        Match::new(rules, start)
-    }
-
-    fn position(m: &Match) -> &Position {
-        &m.pos
-    }
-
-    fn to_move(pos: &Position) -> Seat {
-        Position::seat_of(pos.turn())
-    }
-
-    fn ply(pos: &Position) -> u32 {
-        pos.ply()
-    }
-
-    fn end(m: &Match) -> Option<End> {
-        m.end()
-    }
-
-    fn legal_actions(m: &Match, out: &mut Vec<Action>) {
-        m.pos.legal_actions(out)
-    }
-
-    fn play(m: &mut Match, action: &Action) -> Result<Effect, IllegalAction> {
-        m.play(action)
     }
 }
 

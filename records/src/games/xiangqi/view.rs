@@ -11,6 +11,7 @@ use super::layout::{Backs, SideBacks};
 use super::pieces::{Back, Side};
 use super::position::Position;
 use super::rules::Match;
+use crate::core::Engine as _;
 
 /// One seat's view.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
