@@ -150,7 +150,7 @@ fn sniff(input: &mut impl BufRead) -> std::io::Result<Format> {
         let buffer = input.fill_buf()?;
         let Some(&first) = buffer.iter().find(|b| !b.is_ascii_whitespace()) else {
             if buffer.is_empty() {
-                return Ok(Format::Tcga);
+                return Ok(Format::text());
             }
             let len = buffer.len();
             input.consume(len);
@@ -159,7 +159,7 @@ fn sniff(input: &mut impl BufRead) -> std::io::Result<Format> {
         return Ok(match first {
             b'[' => Format::Json,
             b'{' => Format::JsonLines,
-            _ => Format::Tcga,
+            _ => Format::text(),
         });
     }
 }

@@ -224,10 +224,9 @@ fn patterns(doc: &mut Value) {
     schemas.insert(
         "Layout".into(),
         json!({
-            "description": "The hidden truth of a game. Banqi and Three Kingdoms: 32 piece letters, \
-                one per start point (Banqi a1 b1 c1 d1 a2 … d8); Luzhanqi's flip games: 50, one per \
-                non-camp point. Luzhanqi's open and dark games: both setups; xiangqi-3g: both \
-                sides' 16 backs (docs/notation.md). Piece counts are the game's.",
+            "description": "The hidden truth of a game, as the game writes it (docs/notation.md): \
+                a piece letter per start point (32, or 50 for a flip game's non-camp points), or \
+                both sides' setups or backs (`red`, `black`). Piece counts are the game's.",
             "anyOf": [
                 {"type": "string", "pattern": "^([A-Za-z]{32}|[A-Za-z]{50})$"},
                 {

@@ -14,7 +14,8 @@ use utoipa_swagger_ui::SwaggerUi;
 
 pub mod body;
 pub mod contract;
-pub mod examples;
+/// The examples the operations declare: the default game's.
+pub use games::default_examples as examples;
 pub mod games;
 pub mod openapi;
 pub mod problem;

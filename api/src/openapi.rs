@@ -5,32 +5,22 @@ use utoipa::OpenApi;
 use utoipa::Modify;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
-use crate::routes::{games, meta, positions, records_routes, render, setups};
+use crate::routes::{games, meta, positions, records_routes, render};
 
 #[derive(OpenApi)]
 #[openapi(
     info(
         title = "Anqi",
-        description = "Rules, validation, scoring and pictures for Banqi (暗棋, Chinese Dark Chess) \
-            and its house rules, Three Kingdoms Banqi (三國暗棋, three players) and Luzhanqi (陸軍棋: \
-            open, dark with this service as referee, flip) and third-generation xiangqi (番兵象棋, \
-            xiangqi with hidden second identities): every request names its `game` (default `banqi`). \
-            In a dark Luzhanqi game a caller with the referee's token (a player) is told positions \
-            masked to its seat, never the referee's. Stateless: every request carries the position or record it is about. \
-            Errors are RFC 9457 problem details (application/problem+json): 400 malformed input, \
-            422 well-formed but illegal, 404/405 unknown route or method, 413 too large, 415 wrong \
-            media type, 408 a request not sent in time (`--client-request-timeout`, any \
-            operation); `GET /problems` lists the problem types.",
         license(name = "MIT OR Apache-2.0")
     ),
     paths(
         meta::health, meta::games, meta::presets, meta::preset, meta::options,
         records_routes::validate, records_routes::score, records_routes::score_position,
         positions::actions, positions::play, positions::deal, positions::view,
-        render::render, render::render_get, setups::check,
+        render::render, render::render_get,
         games::create, games::get, games::list,
     ),
-    modifiers(&BearerToken, &GameExamples),
+    modifiers(&Description, &BearerToken, &GameExamples),
     components(schemas(crate::problem::Problem)),
     tags(
         (name = "meta", description = "What the service knows: games, presets, options."),
@@ -44,9 +34,36 @@ pub struct ApiDoc;
 /// The document the service serves at `/v1/openapi.json`: utoipa's, made an exact contract
 /// ([`crate::contract`]).
 pub fn document() -> serde_json::Value {
-    let mut doc = serde_json::to_value(ApiDoc::openapi()).expect("the document is JSON");
+    let mut openapi = ApiDoc::openapi();
+    for own in crate::games::openapi() {
+        openapi.merge(own);
+    }
+    let mut doc = serde_json::to_value(openapi).expect("the document is JSON");
     crate::contract::apply(&mut doc);
     doc
+}
+
+/// The service's description: the games come from the registry.
+struct Description;
+
+impl Modify for Description {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use records::games::GameKind;
+        let titles: Vec<&str> = GameKind::ALL.iter().map(|k| k.title()).collect();
+        openapi.info.description = Some(format!(
+            "Rules, validation, scoring and pictures for {}, with their house rules: every \
+            request names its `game` (default `{}`; `GET /v1/game-types` lists them). Where a \
+            game's positions hold what a seat may not see (a dark game's enemy pieces), a caller with \
+            the referee's token (a player) is told positions masked to its seat, never the \
+            referee's. Stateless: every request carries the position or record it is about. \
+            Errors are RFC 9457 problem details (application/problem+json): 400 malformed input, \
+            422 well-formed but illegal, 404/405 unknown route or method, 413 too large, 415 wrong \
+            media type, 408 a request not sent in time (`--client-request-timeout`, any \
+            operation); `GET /problems` lists the problem types.",
+            titles.join(", "),
+            GameKind::DEFAULT.name(),
+        ));
+    }
 }
 
 /// The bearer token scheme of the write endpoints.

@@ -117,7 +117,7 @@ problem_kinds! {
     MalformedAction = "malformed-action", 400, "Malformed action",
         "An action that does not follow the notation (`b6(K)`, `a2-a3`, `a2-a3(k)-a4`).";
     MalformedLayout = "malformed-layout", 400, "Malformed layout",
-        "The hidden truth (`layout`) is not written as the game writes it (Banqi: 32 piece letters, a1 b1 … d8, with exactly the 32 pieces of a set).";
+        "The hidden truth (`layout`) is not written as the game writes it (docs/notation.md: a piece letter per start point, with exactly the pieces of a set, or each side's setup).";
     BadParameter = "bad-parameter", 400, "Bad parameter",
         "A query or path parameter has a value the endpoint cannot use.";
     Unauthorized = "unauthorized", 401, "Unauthorized",

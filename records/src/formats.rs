@@ -1,25 +1,48 @@
-//! Reading game records from text: a JSON record (or an array of them), JSON Lines, or TCGA.
+//! Reading game records from text: a JSON record (or an array of them), JSON Lines, or a
+//! game's own text format (Banqi's TCGA, found through the registry).
 
 use std::io::BufRead;
 
 use serde::Deserializer as _;
 
 use crate::core::Record;
-use crate::games::banqi::tcga;
+use crate::core::text::TextFormat;
 
 /// The ways records are written.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug)]
 pub enum Format {
     /// One JSON record, or a JSON array of records.
     Json,
     /// One JSON record per line (`.jsonl`, `.ndjson`).
     JsonLines,
-    /// TCGA game text, one or more games.
-    Tcga,
+    /// A game's own text format (TCGA), one or more games.
+    Text(&'static TextFormat),
 }
 
+impl PartialEq for Format {
+    fn eq(&self, other: &Format) -> bool {
+        match (self, other) {
+            (Format::Text(a), Format::Text(b)) => a.name == b.name,
+            (Format::Json, Format::Json) | (Format::JsonLines, Format::JsonLines) => true,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Format {}
+
 impl Format {
-    /// The format a file name suggests: `.json`, `.jsonl`/`.ndjson`, anything else TCGA.
+    /// The text format of a text that is not JSON: the first the games declare (TCGA).
+    pub fn text() -> Format {
+        Format::Text(
+            crate::games::text_formats()
+                .next()
+                .expect("a game declares a text format"),
+        )
+    }
+
+    /// The format a file name suggests: `.json`, `.jsonl`/`.ndjson`, a text format's name
+    /// (`.tcga`), anything else [`Format::text`].
     pub fn from_path(path: &std::path::Path) -> Format {
         match path
             .extension()
@@ -29,7 +52,8 @@ impl Format {
         {
             Some("json") => Format::Json,
             Some("jsonl") | Some("ndjson") => Format::JsonLines,
-            _ => Format::Tcga,
+            Some(other) => crate::games::text_format(other).map_or_else(Format::text, Format::Text),
+            None => Format::text(),
         }
     }
 }
@@ -135,8 +159,9 @@ pub fn read_unparsed(
                 each(Unparsed::Line { number, text });
             }
         }
-        Format::Tcga => {
-            // A game runs from its INITIAL line to the next one: each is parsed on its own.
+        Format::Text(format) => {
+            // A game runs from its first line (TCGA: `INITIAL`) to the next game's: each is
+            // parsed on its own.
             let mut game = String::new();
             let (mut first, mut number, mut games) = (1, 0, 0);
             let mut line = String::new();
@@ -145,7 +170,7 @@ pub fn read_unparsed(
                     return;
                 }
                 games += 1;
-                match tcga::parse(game) {
+                match (format.parse)(game) {
                     Ok(records) => records
                         .into_iter()
                         .for_each(|r| each(Unparsed::Read(Ok(r)))),
@@ -162,7 +187,7 @@ pub fn read_unparsed(
                     break;
                 }
                 number += 1;
-                if line.trim() == "INITIAL" && !game.trim().is_empty() {
+                if line.trim() == format.game_starts && !game.trim().is_empty() {
                     flush(&mut game, first);
                 }
                 if game.is_empty() {
@@ -172,8 +197,8 @@ pub fn read_unparsed(
             }
             flush(&mut game, first);
             if games == 0 {
-                // As tcga::parse says of a text with no game.
-                if let Err(e) = tcga::parse("") {
+                // As the format's parser says of a text with no game.
+                if let Err(e) = (format.parse)("") {
                     each(Unparsed::Read(Err(LoadError {
                         line: Some(e.line),
                         message: e.message,
@@ -233,9 +258,9 @@ mod tests {
         let got = parse_records(&lines, Format::JsonLines);
         assert_eq!(got.len(), 3);
         assert_eq!(got[1].as_ref().unwrap_err().line, Some(3));
-        assert!(parse_records("INITIAL\n* x\n", Format::Tcga)[0].is_err());
+        assert!(parse_records("INITIAL\n* x\n", Format::text())[0].is_err());
         assert_eq!(Format::from_path("a/b.NDJSON".as_ref()), Format::JsonLines);
-        assert_eq!(Format::from_path("a/b.txt".as_ref()), Format::Tcga);
+        assert_eq!(Format::from_path("a/b.txt".as_ref()), Format::text());
     }
 
     /// Streaming: each TCGA game is read on its own (a bad one among good ones is one entry,
@@ -248,9 +273,9 @@ mod tests {
             .to_owned()
             + &"* X X X X\n".repeat(8)
             + "* first 0\n* time 900\n* 1. b8(G) d8(c)\n";
-        assert!(parse_records(&game, Format::Tcga)[0].is_ok(), "{game}");
+        assert!(parse_records(&game, Format::text())[0].is_ok(), "{game}");
         let text = format!("{game}INITIAL\n* bad\n{game}");
-        let got = parse_records(&text, Format::Tcga);
+        let got = parse_records(&text, Format::text());
         assert_eq!(got.len(), 3);
         assert!(got[0].is_ok() && got[2].is_ok());
         // The bad game's line, counted in the whole text.

@@ -87,7 +87,7 @@ pub fn records(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    for format in [Format::Json, Format::JsonLines, Format::Tcga] {
+    for format in [Format::Json, Format::JsonLines, Format::text()] {
         for record in parse_records(text, format).into_iter().flatten() {
             let verdict = crate::games::validate(&record);
             let again = crate::games::validate(&record);

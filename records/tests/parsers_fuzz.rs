@@ -152,7 +152,7 @@ fn tcga_text_survives_mutation() {
             })
             .collect();
         let bad = mutate(text, &edits);
-        for record in parse_records(&bad, Format::Tcga).into_iter().flatten() {
+        for record in parse_records(&bad, Format::text()).into_iter().flatten() {
             let _ = records::games::validate(&record);
         }
     }

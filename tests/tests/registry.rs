@@ -37,22 +37,6 @@ const REMAINING: &[(&str, usize)] = &[
     ("analysis/src/report/contract.rs", 12),
     ("analysis/src/report/stats.rs", 1),
     ("analysis/src/score.rs", 1),
-    // The edge: game-specific texts and examples of the default game, TCGA (Banqi's format),
-    // Luzhanqi's setup route.
-    ("api/src/contract.rs", 6),
-    ("api/src/examples.rs", 4),
-    ("api/src/openapi.rs", 7),
-    ("api/src/problem.rs", 1),
-    ("api/src/routes/games.rs", 1),
-    ("api/src/routes/meta.rs", 7),
-    ("api/src/routes/mod.rs", 1),
-    ("api/src/routes/positions.rs", 7),
-    ("api/src/routes/records_routes.rs", 3),
-    ("api/src/routes/render.rs", 2),
-    ("api/src/routes/setups.rs", 3),
-    // TCGA is read as a format; the store's list names a game as its example.
-    ("records/src/formats.rs", 1),
-    ("records/src/store/mod.rs", 1),
 ];
 
 fn workspace() -> PathBuf {

@@ -63,3 +63,12 @@ pub fn by_path() -> Vec<(&'static str, Value, Value)> {
         ),
     ]
 }
+
+/// What the service adds to the game: its examples.
+pub struct Edge;
+
+impl super::Edge for Edge {
+    fn examples() -> Vec<(&'static str, Value, Value)> {
+        by_path()
+    }
+}

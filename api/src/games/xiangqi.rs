@@ -71,3 +71,12 @@ const PLAY: &str = r#"{"action":"h2e2","effect":"move","position":"rnbakabnr/9/1
 const DEAL: &str = r#"{"seed":42,"game_id":"7cd63d14015bbc8a8630700aff9c99a1","token":"v1.ephemeral.XL9VleC0hTIl4f38ozSPZVfz9BqBOKFdxexnyumSt2U0oHouuWIF-i2QWM5o-AJ5J1gHm6KYcCDao4515HxlYaCwCBl9mKIdoCmTiS-FN_Fa0vDXEZh8s1AjQoTs","seat_tokens":{"player1":"v1.ephemeral.kQ3fN0y8bX2cR7uE1tW9mZ5aL4sD6hJ0pV8gY2nC3xB7qK1rT5wE9uI4oP6aS2dF8gH3jK7lZ1xC5vB9nM4qW2eR6tY0uI3oP","player2":"v1.ephemeral.kQ3fN0y8bX2cR7uE1tW9mZ5aL4sD6hJ0pV8gY2nC3xB7qK1rT5wE9uI4oP6aS2dF8gH3jK7lZ1xC5vB9nM4qW2eR6tY0uI3oP"},"record":{"game":"xiangqi-3g","preset":"xiangqi-3g","players":["Zhang","Li"],"actions":[],"metadata":{"game_id":"7cd63d14015bbc8a8630700aff9c99a1","seed":42}}}"#;
 const VIEW: &str = r#"{"player":"player2","side":"black","to_move":"player2","your_turn":true,"in_check":false,"position":"rnbakab1r/9/1c4nc1/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR b zqtkaml1f/9/1o4xs1/r1n1?1b1a/9/9/?1?1?1?1?/1?7/9/????????? - e6C/g7N -- 0 2","board":["rnbakab-r","---------","-c----nc-","p-p-C-p-p","---------","---------","P-P-P-P-P","-C-------","---------","RNBAKABNR"],"backs":["zqtkaml-f","---------","-o----xs-","r-n-?-b-a","---------","---------","?-?-?-?-?","-?-------","---------","?????????"],"actions":["a6a5","c6c5","g6g5","i6i5","b7b0","b7b3","b7b4","b7b5","b7b6","b7a7","b7c7","b7d7","b7f7","b7b8","g7e6","g7h9","h7h1","h7h2","h7h3","h7h4","h7h5","h7h6","h7i7","h7h8","h7h9","a9a7","a9a8","b9a7","b9c7","c9a7","e9e8","g9i7","i9i7","i9i8","i9h9"]}"#;
 const RENDER: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 528 584" width="528" height="584" font-family="'Noto Serif CJK TC','Noto Serif TC','Songti TC','SimSun',serif"><title>rnbakabnr/9/1c5c1/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR b - - 0 2</title><rect x="0" y="0" width="528" height="584" fill="#f0d9a8"/><line x1="40" y1="544" x2="488" y2="544" stroke="#5a4020" stroke-width="1.5"/><line x1="40" y1=…"##;
+
+/// What the service adds to the game: its examples.
+pub struct Edge;
+
+impl super::Edge for Edge {
+    fn examples() -> Vec<(&'static str, Value, Value)> {
+        by_path()
+    }
+}

@@ -4,7 +4,6 @@
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 use records::core::Record;
-use records::games::banqi::tcga;
 use records::store::{GameFilter, GameRow, Imported, Incoming, Store};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -272,19 +271,22 @@ pub async fn get(
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("text/plain"));
-    match query.format.as_deref() {
-        Some("tcga") => {}
-        None if accept_text => {}
-        None | Some("json") => return Ok(HttpResponse::Ok().json(StoredGame { row, record })),
-        Some(other) => {
-            return Err(Problem::new(
+    let format = match query.format.as_deref() {
+        None if accept_text => records::games::text_formats().next(),
+        None | Some("json") => None,
+        Some(name) => Some(records::games::text_format(name).ok_or_else(|| {
+            let names: Vec<&str> = records::games::text_formats().map(|f| f.name).collect();
+            Problem::new(
                 ProblemKind::BadParameter,
-                format!("format is json or tcga, not {other:?}"),
+                format!("format is json or {}, not {name:?}", names.join(" or ")),
             )
-            .field("format"));
-        }
-    }
-    let text = tcga::export(&record)
+            .field("format")
+        })?),
+    };
+    let Some(format) = format else {
+        return Ok(HttpResponse::Ok().json(StoredGame { row, record }));
+    };
+    let text = (format.export)(&record)
         .map_err(|e| Problem::new(ProblemKind::NotExportable, e.to_string()).field("format"))?;
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")

@@ -75,13 +75,16 @@ fn game_list() -> Vec<GameInfo> {
 #[serde(deny_unknown_fields)]
 pub struct GameQuery {
     /// The kind of game (default `banqi`).
-    #[param(value_type = Option<GameKind>, example = "banqi")]
+    #[param(value_type = Option<GameKind>, example = records::games::GameKind::default_name)]
     #[serde(default)]
     pub game: Option<String>,
 }
 
 fn kind_of(query: &GameQuery) -> Result<GameKind, Problem> {
-    crate::routes::parse::game_kind(query.game.as_deref().unwrap_or("banqi"))
+    match query.game.as_deref() {
+        Some(name) => crate::routes::parse::game_kind(name),
+        None => Ok(GameKind::DEFAULT),
+    }
 }
 
 /// A named ruleset of a game.
@@ -112,7 +115,7 @@ pub struct Presets {
 }
 
 fn presets_example() -> serde_json::Value {
-    json!({"game": "banqi", "presets": presets_of(GameKind::Banqi)})
+    json!({"game": GameKind::DEFAULT.name(), "presets": presets_of(GameKind::DEFAULT)})
 }
 
 /// Every preset of a game with its full ruleset (Banqi: RULES §3).
@@ -131,7 +134,7 @@ pub async fn presets(query: web::Query<GameQuery>) -> Result<web::Json<Presets>,
 
 fn preset_example() -> serde_json::Value {
     json!(
-        presets_of(GameKind::Banqi)
+        presets_of(GameKind::DEFAULT)
             .iter()
             .find(|p| p.name == "gametower")
     )
@@ -168,14 +171,14 @@ pub async fn preset(
 }
 
 fn options_example() -> serde_json::Value {
-    json!(records::games::banqi::OPTIONS)
+    json!(with_game!(GameKind::DEFAULT, G => G::options()))
 }
 
 /// Every ruleset option of a game: what it means and where it comes from.
 #[utoipa::path(get, path = "/v1/options", tag = "meta",
     params(GameQuery),
     responses(
-        (status = 200, description = "The options of the game's rulesets (Banqi's in the example).", body = Vec<OptionInfo>,
+        (status = 200, description = "The options of the game's rulesets (the default game's in the example).", body = Vec<OptionInfo>,
             example = options_example),
         (status = 422, description = "No such game.", body = Problem, content_type = "application/problem+json")))]
 pub async fn options(

@@ -13,21 +13,10 @@ pub mod positions;
 pub mod records_routes;
 pub mod referee;
 pub mod render;
-pub mod setups;
 
 /// Registers every route. Each path answers its own methods; any other method gets 405 with
 /// an `Allow` header.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    let get = |path: &str, route: actix_web::Route| {
-        web::resource(path)
-            .route(route)
-            .default_service(web::to(|| method_not_allowed("GET")))
-    };
-    let post = |path: &str, route: actix_web::Route| {
-        web::resource(path)
-            .route(route)
-            .default_service(web::to(|| method_not_allowed("POST")))
-    };
     cfg.service(get("/v1/health", web::get().to(meta::health)))
         .service(get("/v1/game-types", web::get().to(meta::games)))
         .service(get("/v1/presets", web::get().to(meta::presets)))
@@ -47,7 +36,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(post("/v1/actions", web::post().to(positions::actions)))
         .service(post("/v1/play", web::post().to(positions::play)))
         .service(post("/v1/deal", web::post().to(positions::deal)))
-        .service(post("/v1/luzhanqi/setup", web::post().to(setups::check)))
         .service(post("/v1/view", web::post().to(positions::view)))
         .service(post("/v1/render", web::post().to(render::render)))
         .service(get("/v1/render.svg", web::get().to(render::render_get)))
@@ -58,6 +46,21 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .default_service(web::to(|| method_not_allowed("GET, POST"))),
         )
         .service(get("/v1/games/{id}", web::get().to(games::get)));
+    crate::games::routes(cfg);
+}
+
+/// A path that answers GET only.
+pub fn get(path: &str, route: actix_web::Route) -> actix_web::Resource {
+    web::resource(path)
+        .route(route)
+        .default_service(web::to(|| method_not_allowed("GET")))
+}
+
+/// A path that answers POST only.
+pub fn post(path: &str, route: actix_web::Route) -> actix_web::Resource {
+    web::resource(path)
+        .route(route)
+        .default_service(web::to(|| method_not_allowed("POST")))
 }
 
 async fn method_not_allowed(allow: &'static str) -> HttpResponse {

@@ -25,7 +25,7 @@ use records::core::{Engine as _, Turn as _};
 pub struct ActionsRequest {
     /// The kind of game (default `banqi`).
     #[serde(default = "default_game")]
-    #[schema(value_type = GameKind, default = "banqi")]
+    #[schema(value_type = GameKind, default = records::games::GameKind::default_name)]
     pub game: String,
     /// A preset of the game (its first preset, Banqi's `tcga`, when absent).
     #[serde(default)]
@@ -131,7 +131,7 @@ fn actions_of<G: Rules>(request: &ActionsRequest) -> Result<ActionsResponse, Pro
 pub struct PlayRequest {
     /// The kind of game (default `banqi`).
     #[serde(default = "default_game")]
-    #[schema(value_type = GameKind, default = "banqi")]
+    #[schema(value_type = GameKind, default = records::games::GameKind::default_name)]
     pub game: String,
     /// A preset of the game (its first preset when absent).
     #[serde(default)]
@@ -145,7 +145,7 @@ pub struct PlayRequest {
     /// The dealt layout, when the caller keeps it: flips and dark captures may then omit the
     /// revealed piece, and a given one is checked against it.
     #[serde(default)]
-    #[schema(value_type = Option<records::games::banqi::Layout>)]
+    #[schema(value_type = Option<records::games::AnyLayout>)]
     pub layout: Option<Value>,
     /// The game so far, in place of `position`: replayed (with the token or layout filling in
     /// its flips) so that the repetition and long-chase rules see the whole history. A referee
@@ -256,7 +256,7 @@ pub struct DealRequest {
     pub seed: Option<u64>,
     /// The kind of game (default `banqi`).
     #[serde(default = "default_game")]
-    #[schema(value_type = GameKind, default = "banqi")]
+    #[schema(value_type = GameKind, default = records::games::GameKind::default_name)]
     pub game: String,
     /// A preset of the game (its first preset when absent).
     #[serde(default)]
@@ -296,7 +296,7 @@ pub struct DealResponse {
     pub seat_tokens: std::collections::BTreeMap<String, String>,
     /// The hidden truth in clear, only when `include_layout` asked for it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<records::games::banqi::Layout>)]
+    #[schema(value_type = Option<records::games::AnyLayout>)]
     pub layout: Option<Value>,
     /// The start position (all covered). Absent for a game whose start is a secret (a dark
     /// Luzhanqi game's setups) unless `include_layout` asked for the truth.
@@ -345,7 +345,7 @@ pub struct ViewRequest {
     pub player: Seat,
     /// The kind of game (default `banqi`; a record's own `game` wins).
     #[serde(default = "default_game")]
-    #[schema(value_type = GameKind, default = "banqi")]
+    #[schema(value_type = GameKind, default = records::games::GameKind::default_name)]
     pub game: String,
     /// A preset of the game (its first preset when absent).
     #[serde(default)]
@@ -361,7 +361,7 @@ pub struct ViewRequest {
     pub record: Option<Record>,
     /// The layout, if the caller has it: accepted, used to complete the record, never shown.
     #[serde(default)]
-    #[schema(value_type = Option<records::games::banqi::Layout>)]
+    #[schema(value_type = Option<records::games::AnyLayout>)]
     pub layout: Option<Value>,
     /// A token from `POST /v1/deal` (a seat's, or the game's): the view is of the referee's
     /// game `game_id` as its ledger holds it (a seat's token sees for its own seat only).

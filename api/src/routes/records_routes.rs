@@ -3,7 +3,6 @@
 use actix_web::HttpResponse;
 use actix_web::{HttpRequest, web};
 use records::core::{Record, ScoreError, Table, Verdict};
-use records::games::banqi::tcga;
 use records::games::{AnyPositionScore, AnyScore};
 use records::with_game;
 use serde::Deserialize;
@@ -83,7 +82,10 @@ fn read_record(req: &HttpRequest, bytes: &[u8], limits: &Limits) -> Result<Recor
             "the TCGA record is not UTF-8 text",
         )
     })?;
-    let mut games = tcga::parse(text).map_err(|e| {
+    let format = records::games::text_formats()
+        .next()
+        .expect("a game declares a text format");
+    let mut games = (format.parse)(text).map_err(|e| {
         let mut p = Problem::new(ProblemKind::MalformedRecord, e.message.clone());
         p.line = Some(e.line);
         p
@@ -120,7 +122,7 @@ pub struct ScoreRequest {
 #[utoipa::path(post, path = "/v1/score", tag = "records",
     request_body(content = ScoreRequest, example = examples::score_request),
     responses(
-        (status = 200, description = "The game's scoring: Banqi's points and settlement, Three Kingdoms' seats and points.", body = AnyScore, example = examples::score_response),
+        (status = 200, description = "The game's own scoring (points and a settlement for a game played for coins, each seat's points in a three-player game).", body = AnyScore, example = examples::score_response),
         (status = 400, description = "Malformed JSON.", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The record does not replay, or the settlement overflows.", body = Problem,
             content_type = "application/problem+json", example = examples::invalid_record)))]
@@ -148,7 +150,7 @@ pub async fn score(
 pub struct PositionScoreRequest {
     /// The kind of game (default `banqi`).
     #[serde(default = "default_game")]
-    #[schema(value_type = records::games::GameKind, default = "banqi")]
+    #[schema(value_type = records::games::GameKind, default = records::games::GameKind::default_name)]
     pub game: String,
     /// A position string (docs/notation.md).
     pub position: String,

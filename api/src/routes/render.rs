@@ -18,8 +18,8 @@ use crate::routes::parse::{action, default_game, game_kind, parsed_position, pos
 pub struct RenderRequest {
     /// The kind of game (default `banqi`).
     #[serde(default = "default_game")]
-    #[param(value_type = GameKind, example = "banqi")]
-    #[schema(value_type = GameKind, default = "banqi")]
+    #[param(value_type = GameKind, example = records::games::GameKind::default_name)]
+    #[schema(value_type = GameKind, default = records::games::GameKind::default_name)]
     pub game: String,
     /// A position string; the start when absent.
     #[serde(default)]

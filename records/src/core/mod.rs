@@ -19,6 +19,7 @@ pub mod replay;
 pub mod rules;
 pub mod scoring;
 pub mod seat;
+pub mod text;
 pub mod violation;
 
 pub use board::{PlaceSet, Side};

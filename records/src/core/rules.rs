@@ -14,6 +14,7 @@ use super::outcome::{End, Reason};
 use super::record::Record;
 use super::scoring::{Credit, Opening, ScoreError, Table};
 use super::seat::Seat;
+use super::text::TextFormat;
 use super::violation::{IllegalAction, Violation};
 
 /// A kind of game and its notation: its name, rulesets as data, and how positions and actions
@@ -43,6 +44,9 @@ pub trait Game: Sized + Send + Sync + 'static {
 
     /// The game's match: the position with the history its rules need, which plays.
     type Match: Engine<Self>;
+
+    /// The game's own text formats for records (Banqi: TCGA), besides JSON.
+    const TEXT_FORMATS: &'static [TextFormat] = &[];
 
     /// The named rulesets; the first is the default of a record without `preset`.
     fn presets() -> &'static [Preset<Self::Ruleset>];

@@ -9,6 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::core::replay::{RecordProblem, ReplayError, Status, Verdict};
+use crate::core::text::TextFormat;
 use crate::core::{Reason, Record, Summary, Violation};
 
 pub mod banqi;
@@ -91,6 +92,11 @@ impl GameKind {
     /// The game of a record or request that names none: the registry's first.
     pub const DEFAULT: GameKind = GameKind::ALL[0];
 
+    /// The default game's name: what the OpenAPI document gives as a `game`'s default.
+    pub fn default_name() -> &'static str {
+        GameKind::DEFAULT.name()
+    }
+
     /// The `game` value of a record.
     pub fn name(self) -> &'static str {
         with_game!(self, G => G::NAME)
@@ -106,6 +112,21 @@ impl GameKind {
             ReplayError::invalid(RecordProblem::UnsupportedGame, e.to_string())
         })
     }
+}
+
+/// The text formats of records the games declare ([`Game::TEXT_FORMATS`]: Banqi's TCGA), in
+/// the registry's order.
+///
+/// [`Game::TEXT_FORMATS`]: crate::core::Game::TEXT_FORMATS
+pub fn text_formats() -> impl Iterator<Item = &'static TextFormat> {
+    GameKind::ALL
+        .iter()
+        .flat_map(|kind| with_game!(*kind, G => G::TEXT_FORMATS))
+}
+
+/// The text format named `name` (`tcga`), if a game declares it.
+pub fn text_format(name: &str) -> Option<&'static TextFormat> {
+    text_formats().find(|format| format.name == name)
 }
 
 impl fmt::Display for GameKind {

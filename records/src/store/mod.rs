@@ -401,7 +401,7 @@ pub enum Imported {
 #[serde(deny_unknown_fields)]
 pub struct GameFilter {
     /// Only this kind of game (`banqi`).
-    #[cfg_attr(feature = "openapi", param(example = "banqi"))]
+    #[cfg_attr(feature = "openapi", param(example = crate::games::GameKind::default_name))]
     #[serde(default)]
     pub game: Option<String>,
     /// Only this preset.

@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use crate::core::rules::{Engine, Game, Pictures, Scoring, Truth};
+use crate::core::text::TextFormat;
 use crate::core::{
     Credit, IllegalAction, InvalidHidden, Misfit, NoStart, Opening, PositionProblem, Reason,
     Record, ScoreError, Seat, Table, Violation,
@@ -31,6 +32,8 @@ impl Game for Banqi {
     const REASONS: &'static [Reason] = &[];
 
     const VIOLATIONS: &'static [Violation] = super::violations::VIOLATIONS;
+
+    const TEXT_FORMATS: &'static [TextFormat] = &[super::tcga::TCGA];
 
     type Ruleset = Ruleset;
 

@@ -16,6 +16,7 @@
 use serde_json::{Map, Value};
 use thiserror::Error;
 
+use crate::core::text::{NotExportable, TextError, TextFormat};
 use crate::core::{Outcome, Reason, Record, Seat, StatedOutcome, StatedResult};
 
 use super::action::Action;
@@ -24,23 +25,23 @@ use super::position::{Cell, Pool, Position};
 use super::setup::Setup;
 use super::types::{Color, Piece};
 
-/// A TCGA text that cannot be read: the line (1-based) and what is wrong there.
-#[derive(Error, Debug, Clone, PartialEq, Eq)]
-#[error("line {line}: {message}")]
-pub struct TcgaError {
-    pub line: usize,
-    pub message: String,
-}
+/// TCGA as the toolkit's text format of Banqi records (`Game::TEXT_FORMATS`).
+pub const TCGA: TextFormat = TextFormat {
+    name: "tcga",
+    game_starts: "INITIAL",
+    parse,
+    export: |record| export(record).map_err(|e| NotExportable(e.to_string())),
+};
 
-fn err<T>(line: usize, message: impl Into<String>) -> Result<T, TcgaError> {
-    Err(TcgaError {
+fn err<T>(line: usize, message: impl Into<String>) -> Result<T, TextError> {
+    Err(TextError {
         line,
         message: message.into(),
     })
 }
 
 /// Reads every game of a TCGA text.
-pub fn parse(text: &str) -> Result<Vec<Record>, TcgaError> {
+pub fn parse(text: &str) -> Result<Vec<Record>, TextError> {
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
@@ -71,7 +72,7 @@ pub fn parse(text: &str) -> Result<Vec<Record>, TcgaError> {
 }
 
 /// The text after `* ` of a body line.
-fn body(n: usize, line: &str) -> Result<&str, TcgaError> {
+fn body(n: usize, line: &str) -> Result<&str, TextError> {
     match line.strip_prefix('*') {
         Some(rest) => Ok(rest.trim()),
         None => err(
@@ -81,9 +82,9 @@ fn body(n: usize, line: &str) -> Result<&str, TcgaError> {
     }
 }
 
-fn parse_game(initial_line: usize, lines: &[(usize, &str)]) -> Result<Record, TcgaError> {
+fn parse_game(initial_line: usize, lines: &[(usize, &str)]) -> Result<Record, TextError> {
     let mut it = lines.iter().copied();
-    let mut next = |what: &str| -> Result<(usize, &str), TcgaError> {
+    let mut next = |what: &str| -> Result<(usize, &str), TextError> {
         match it.next() {
             Some((n, l)) => Ok((n, body(n, l)?)),
             None => err(initial_line, format!("the game ends before its {what}")),
@@ -113,7 +114,7 @@ fn parse_game(initial_line: usize, lines: &[(usize, &str)]) -> Result<Record, Tc
         .split_whitespace()
         .map(str::parse)
         .collect::<Result<_, _>>()
-        .map_err(|_| TcgaError {
+        .map_err(|_| TextError {
             line: n,
             message: format!(
                 "expected 14 covered counts (K G M R N C P k g m r n c p), found {counts_line:?}"
@@ -173,7 +174,7 @@ fn parse_game(initial_line: usize, lines: &[(usize, &str)]) -> Result<Record, Tc
     if let Some(&(n, l)) = rest.peek()
         && let Some(t) = l.strip_prefix("time ")
     {
-        let t: u64 = t.trim().parse().map_err(|_| TcgaError {
+        let t: u64 = t.trim().parse().map_err(|_| TextError {
             line: n,
             message: format!("bad time {l:?}"),
         })?;
@@ -252,7 +253,7 @@ fn parse_game(initial_line: usize, lines: &[(usize, &str)]) -> Result<Record, Tc
         if setup.board.iter().any(|c| matches!(c, Cell::Revealed(_))) {
             setup.turn = Some(first);
         }
-        let pos = Position::from_setup(&setup).map_err(|e| TcgaError {
+        let pos = Position::from_setup(&setup).map_err(|e| TextError {
             line: initial_line,
             message: format!("start position: {e}"),
         })?;
@@ -274,7 +275,7 @@ fn parse_game(initial_line: usize, lines: &[(usize, &str)]) -> Result<Record, Tc
 
 /// `NoMove chan wins 1,0` · `NoEatFlipDraw chan Draw 0.5,0.5` ·
 /// `PositionRepetitionDraw,3,4 chan Draw …` · `TimeOut ai Wins 1.000000,0.000000`.
-fn parse_result(n: usize, line: &str) -> Result<(StatedResult, String), TcgaError> {
+fn parse_result(n: usize, line: &str) -> Result<(StatedResult, String), TextError> {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     if tokens.len() < 2 {
         return err(

@@ -1,5 +1,6 @@
-//! The request and response examples of the OpenAPI document. They are real: the tests send
-//! every request example to the service and compare the answer with the response example.
+//! The request and response examples of the OpenAPI document's operations: Banqi's, the
+//! default game's (`crate::examples`). They are real: the tests send every request example to
+//! the service and compare the answer with the response example.
 
 use serde_json::{Value, json};
 
