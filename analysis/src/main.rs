@@ -37,9 +37,10 @@ enum Command {
     /// from xiangqi's start, 44, 1,920, 79,666 and 3,290,240 for depths 1–4. Prints the count
     /// (with --divide, first the count under each legal move) and the speed on stderr.
     Perft {
-        /// The game whose moves are counted: xiangqi (the base of xiangqi-3g).
-        #[arg(long, default_value = "xiangqi")]
-        game: String,
+        /// The game whose moves are counted (xiangqi-3g, whose base is plain xiangqi: the
+        /// default, the only game with published counts).
+        #[arg(long)]
+        game: Option<String>,
         /// A FEN (xqbase: `rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1`);
         /// the start position by default.
         #[arg(long)]
@@ -116,9 +117,9 @@ enum Command {
     /// JSON Lines records (with the hidden truth, every action and the result). The same seed
     /// gives the same games, whatever the number of threads.
     Simulate {
-        /// The game: banqi, three-kingdoms or luzhanqi.
-        #[arg(long, default_value = "banqi")]
-        game: String,
+        /// The game: banqi (the default), three-kingdoms, luzhanqi or xiangqi-3g.
+        #[arg(long)]
+        game: Option<String>,
         /// The preset the games are played under (the game's first preset by default: Banqi's
         /// tcga, Luzhanqi's dark).
         #[arg(long)]
@@ -217,7 +218,7 @@ fn main() -> ExitCode {
             position,
             depth,
             divide,
-        } => perft::run(&game, position.as_deref(), depth, divide),
+        } => perft::run(game.as_deref(), position.as_deref(), depth, divide),
         Command::Import {
             paths,
             database,
@@ -244,16 +245,21 @@ fn main() -> ExitCode {
             max_plies,
             threads,
         } => {
-            let game = match game.parse() {
+            let game = match game.map_or(Ok(records::games::GameKind::DEFAULT), |g| g.parse()) {
                 Ok(g) => g,
                 Err(e) => {
                     eprintln!("anqi simulate: {e}");
                     return ExitCode::from(2);
                 }
             };
-            if mode.is_some() && game != records::games::GameKind::Luzhanqi {
+            // `--mode` is the ruleset option `mode`, for a game whose rulesets have one.
+            let (has_mode, presets): (bool, Vec<&str>) = records::with_game!(game, G => (
+                G::options().iter().any(|o| o.name == "mode"),
+                G::presets().iter().map(|p| p.name).collect(),
+            ));
+            if mode.is_some() && !has_mode {
                 eprintln!(
-                    "anqi simulate: --mode is Luzhanqi's (open, dark, flip); {game} has presets"
+                    "anqi simulate: --mode is the ruleset option `mode` (open, dark, flip); {game} has no such option: it has presets"
                 );
                 return ExitCode::from(2);
             }
@@ -262,7 +268,7 @@ fn main() -> ExitCode {
             let mut options = serde_json::Map::new();
             let mut preset = preset;
             if let Some(mode) = mode {
-                if preset.is_none() && ["open", "dark", "flip"].contains(&mode.as_str()) {
+                if preset.is_none() && presets.contains(&mode.as_str()) {
                     preset = Some(mode);
                 } else {
                     options.insert("mode".into(), serde_json::Value::from(mode));

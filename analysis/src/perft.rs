@@ -1,35 +1,70 @@
 //! `anqi perft`: the number of leaf positions a given number of plies ahead, the move
-//! generator's reference test (RULES.md §9: 44, 1,920, 79,666, 3,290,240 from the start).
+//! generator's reference test, for a game whose counts are published (xiangqi: RULES.md §9,
+//! 44, 1,920, 79,666, 3,290,240 from the start). The game provides its count ([`Tool::PERFT`]).
 
 use std::process::ExitCode;
 use std::time::Instant;
 
-use records::games::xiangqi::{Position, START_FEN};
+use records::games::GameKind;
+use records::with_game;
 
-pub fn run(game: &str, position: Option<&str>, depth: u32, divide: bool) -> ExitCode {
-    if game != "xiangqi" {
-        eprintln!("anqi perft: perft counts xiangqi moves (--game xiangqi); {game:?} has none");
-        return ExitCode::from(2);
-    }
-    let fen = position.unwrap_or(START_FEN);
-    let pos: Position = match fen.parse() {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("anqi perft: {fen:?}: {e}");
+use crate::games::{Perft, Tool};
+
+fn perft_of(kind: GameKind) -> Option<Perft> {
+    with_game!(kind, G => <G as Tool>::PERFT)
+}
+
+/// Counts `depth` plies ahead of `position` (the game's start by default) for `game` (by
+/// default the first game with a perft).
+pub fn run(game: Option<&str>, position: Option<&str>, depth: u32, divide: bool) -> ExitCode {
+    let with_perft: Vec<GameKind> = GameKind::ALL
+        .iter()
+        .copied()
+        .filter(|k| perft_of(*k).is_some())
+        .collect();
+    let names: Vec<&str> = with_perft.iter().map(|k| k.name()).collect();
+    let kind = match game.map(str::parse::<GameKind>) {
+        None => with_perft[0],
+        Some(Ok(kind)) => kind,
+        Some(Err(e)) => {
+            eprintln!("anqi perft: {e}");
             return ExitCode::from(2);
         }
     };
+    let Some(perft) = perft_of(kind) else {
+        eprintln!(
+            "anqi perft: {kind} has no perft; perft counts the moves of {}",
+            names.join(", ")
+        );
+        return ExitCode::from(2);
+    };
+    let position = position.unwrap_or(perft.start);
     let started = Instant::now();
-    let nodes = if divide {
-        let mut total = 0;
-        for (m, n) in pos.divide(depth) {
-            println!("{m}: {n}");
-            total += n;
+    let nodes = if depth == 0 {
+        // The position itself, if it is one.
+        match (perft.divide)(position, 1) {
+            Ok(_) => 1,
+            Err(e) => {
+                eprintln!("anqi perft: {e}");
+                return ExitCode::from(2);
+            }
         }
-        println!();
-        total
     } else {
-        pos.perft(depth)
+        match (perft.divide)(position, depth) {
+            Ok(moves) => {
+                if divide {
+                    for (m, n) in &moves {
+                        println!("{m}: {n}");
+                    }
+                    println!();
+                }
+                moves.iter().map(|(_, n)| n).sum()
+            }
+            Err(e) => {
+                eprintln!("anqi perft: {e}");
+                return ExitCode::from(2);
+            }
+        }
     };
     let seconds = started.elapsed().as_secs_f64();
     println!("{nodes}");

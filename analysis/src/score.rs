@@ -1,15 +1,15 @@
-//! `anqi score`: each game's points and its coin settlement (Banqi's 戲谷 rules), running over
-//! the games of each file (a file holding a series of games between the same players carries
-//! draws), for records of any game.
+//! `anqi score`: each game's points and its coin settlement (the game's own, as 戲谷 settles
+//! Banqi), running over the games of each file (a file holding a series of games between the
+//! same players carries draws), for records of any game.
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use records::core::scoring::SeriesBook;
 use records::core::{Record, ScoreError, Table};
 use records::games::GameKind;
-use records::games::banqi::settlement::SeriesBook;
 use records::with_game;
 use serde_json::json;
 
@@ -182,12 +182,7 @@ impl Ledger {
             .book
             .series(&names[0], names.get(1).map_or("", String::as_str));
         let sheet = G::score(record, table, series.draws)?;
-        match G::outcome(&sheet) {
-            Some(o) if o.is_draw() => series.draws += 1,
-            Some(_) => series.draws = 0,
-            None => {}
-        }
-        series.games += 1;
+        series.carry(G::outcome(&sheet));
         if let Some((payer, payee, amount)) = G::payment(&sheet) {
             *self
                 .balances

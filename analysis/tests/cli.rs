@@ -354,7 +354,7 @@ fn simulate_plays_luzhanqi_in_every_mode() {
     assert!(text.contains(r#""options":{"mode":"open"}"#), "{text}");
     let (code, out) = anqi(&["simulate", "--mode", "open", "-o", &out_file]);
     assert_eq!(code, 2);
-    assert!(out.contains("--mode is Luzhanqi's"), "{out}");
+    assert!(out.contains("--mode is the ruleset option `mode`"), "{out}");
 }
 
 #[test]

@@ -383,9 +383,11 @@ fn memory_stays_flat_whatever_the_input_size() {
         eprintln!("import into {url}, peak kB, 20,000 vs 60,000 games: {peaks:?}");
         // SQLite's page cache, in the importing process, grows with the database up to its
         // 128 MiB while importing (the small database does not fill it): bounded, and allowed
-        // for. PostgreSQL's is the server's.
+        // for. PostgreSQL's is the server's, but its importer's peak depends on timing: alone
+        // 65.9 vs 69.7 MB, beside the suite's other import tests 65.0 vs 81.5 MB (the reader's
+        // batches queue while the server is busy; bounded by `ahead`), so 8 MiB more slack.
         let cache = if url.starts_with("postgres") {
-            0
+            8_192
         } else {
             131_072
         };

@@ -2,7 +2,7 @@
 
 use records::core::{Outcome, Reason, Record, Seat, StatedOutcome, StatedResult};
 use records::games::banqi::scoring::{GameScore, material, player_points, score_record};
-use records::games::banqi::settlement::{Series, Table};
+use records::games::banqi::settlement::{Series, SettleSeries as _, Table};
 use records::games::banqi::{Color, Position};
 
 /// The seed's example position: red (player 1, "A") has captured 士象卒卒 = 13 points, black

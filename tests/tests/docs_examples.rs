@@ -42,7 +42,7 @@ fn a_layout_contradiction_is_caught() {
 #[test]
 fn the_series_example_settles_as_the_seed_says() {
     use records::games::banqi::scoring::score_record;
-    use records::games::banqi::settlement::{Series, Table};
+    use records::games::banqi::settlement::{Series, SettleSeries as _, Table};
     let path = format!(
         "{}/../docs/examples/series.jsonl",
         env!("CARGO_MANIFEST_DIR")

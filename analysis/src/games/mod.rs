@@ -32,6 +32,16 @@ pub trait Tool: Rules {
         buffer: &mut Vec<Self::Action>,
     ) -> Self::Action;
 
+    /// `anqi perft`'s move counts, for a game whose move generator has published ones to
+    /// match (xiangqi-3g: plain xiangqi's, from a FEN); None for the others.
+    const PERFT: Option<Perft> = None;
+
+    /// The game's own tables in the data contract.
+    const TABLES: &'static [crate::report::contract::TableSpec];
+
+    /// The charts of the game's own tables in the report.
+    const CHARTS: &'static [ChartSpec] = &[];
+
     /// How a scored game ended (None while unfinished).
     fn outcome(score: &Self::Score) -> Option<Outcome>;
     /// What the game's settlement pays: payer, payee, coins; None when nothing is paid.
@@ -61,6 +71,35 @@ pub trait Tool: Rules {
     fn write(facts: &[(&GameFacts, &Self::Facts)], data: &Path, part: &str) -> PolarsResult<usize>;
     /// The game's own tables, when the dataset has its games.
     fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>>;
+}
+
+/// A chart of a game's own table in the report.
+#[derive(Copy, Clone, Debug)]
+pub enum ChartSpec {
+    /// A histogram of `column` of `table`, pooled over the variants.
+    Histogram {
+        table: &'static str,
+        column: &'static str,
+        file: &'static str,
+        title: &'static str,
+        x_label: &'static str,
+    },
+    /// Bars of `count` of `table` summed by `key`.
+    Bars {
+        table: &'static str,
+        key: &'static str,
+        count: &'static str,
+        file: &'static str,
+        title: &'static str,
+    },
+}
+
+/// A game's perft: the position it counts from by default, and the count under each legal
+/// move of a position (its move in notation), `depth` plies ahead.
+#[derive(Copy, Clone)]
+pub struct Perft {
+    pub start: &'static str,
+    pub divide: fn(position: &str, depth: u32) -> Result<Vec<(String, u64)>, String>,
 }
 
 macro_rules! define_parts {
@@ -118,6 +157,18 @@ macro_rules! define_parts {
             let mut tables = Vec::new();
             $(tables.extend(<records::games::$module::$G as Tool>::tables(data, options)?);)+
             Ok(tables)
+        }
+
+        /// Every game's own charts, in the registry's order.
+        pub fn charts() -> impl Iterator<Item = ChartSpec> {
+            std::iter::empty()
+                $(.chain(<records::games::$module::$G as Tool>::CHARTS.iter().copied()))+
+        }
+
+        /// Every game's own tables in the data contract, in the registry's order.
+        pub fn tables() -> impl Iterator<Item = &'static crate::report::contract::TableSpec> {
+            std::iter::empty()
+                $(.chain(<records::games::$module::$G as Tool>::TABLES.iter()))+
         }
     };
 }

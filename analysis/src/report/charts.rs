@@ -10,6 +10,7 @@ use plotters::prelude::*;
 use serde_json::Value;
 
 use super::table::Table;
+use crate::games::ChartSpec;
 
 const FONT: &str = "sans-serif";
 static REGISTER: Once = Once::new();
@@ -123,13 +124,6 @@ pub fn draw_all(tables: &[Table], dir: &Path) -> Result<Vec<Chart>> {
             "coins",
         ),
         ("length", "plies_from", "lengths", "Game length", "plies"),
-        (
-            "tk_points",
-            "points",
-            "three-kingdoms-points",
-            "Three Kingdoms: each seat's points at the end",
-            "its faction's points − lost + captured",
-        ),
     ] {
         let Some(t) = find(tables, table) else {
             continue;
@@ -141,24 +135,48 @@ pub fn draw_all(tables: &[Table], dir: &Path) -> Result<Vec<Chart>> {
         ));
         charts.push(Chart { title, png, svg });
     }
-    if let Some(takers) = find(tables, "lz_flag_taken_by") {
-        let mut by_role: Vec<(String, f64)> = Vec::new();
-        for (role, n) in takers
-            .column("flag_taken_by")
-            .iter()
-            .zip(takers.column("games"))
-        {
-            let role = s(role);
-            match by_role.iter_mut().find(|(k, _)| *k == role) {
-                Some(e) => e.1 += f(n),
-                None => by_role.push((role, f(n))),
+    for spec in crate::games::charts() {
+        match spec {
+            ChartSpec::Histogram {
+                table,
+                column,
+                file,
+                title,
+                x_label,
+            } => {
+                let Some(t) = find(tables, table) else {
+                    continue;
+                };
+                let bars = pooled(t, column);
+                let title = title.to_owned();
+                let (png, svg) = render!(dir, file, (900, 480), |a| histogram(
+                    a, &title, x_label, &bars
+                ));
+                charts.push(Chart { title, png, svg });
+            }
+            ChartSpec::Bars {
+                table,
+                key,
+                count,
+                file,
+                title,
+            } => {
+                let Some(t) = find(tables, table) else {
+                    continue;
+                };
+                let mut by_key: Vec<(String, f64)> = Vec::new();
+                for (k, n) in t.column(key).iter().zip(t.column(count)) {
+                    let k = s(k);
+                    match by_key.iter_mut().find(|(x, _)| *x == k) {
+                        Some(e) => e.1 += f(n),
+                        None => by_key.push((k, f(n))),
+                    }
+                }
+                let title = title.to_owned();
+                let (png, svg) = render!(dir, file, (900, 480), |a| bars(a, &title, &by_key));
+                charts.push(Chart { title, png, svg });
             }
         }
-        let title = "Luzhanqi: which piece took the flag".to_owned();
-        let (png, svg) = render!(dir, "luzhanqi-flag", (900, 480), |a| bars(
-            a, &title, &by_role
-        ));
-        charts.push(Chart { title, png, svg });
     }
     let Some(endings) = find(tables, "endings") else {
         return Ok(charts);

@@ -37,7 +37,7 @@ pub struct TableSpec {
     pub columns: &'static [ColumnSpec],
 }
 
-const fn col(
+pub const fn col(
     name: &'static str,
     kind: &'static str,
     nullable: bool,
@@ -51,24 +51,25 @@ const fn col(
     }
 }
 
-const SOURCE: ColumnSpec = col(
+pub const SOURCE: ColumnSpec = col(
     "source",
     "string",
     false,
     "where the record was read: the file and the game's number in it (`games.jsonl#12`), or the store, the stored game's id and its own source (`postgres://…#7 (games.jsonl#12)`)",
 );
-const VARIANT: ColumnSpec = col(
+pub const VARIANT: ColumnSpec = col(
     "variant",
     "string",
     false,
     "the preset, followed by the record's option overrides as JSON when it has some (`tcga {\"no_progress\":180}`)",
 );
-const SCORE: &str = "the seat's score: 1 alone in first place, ½ a shared first place (a draw), 0 a loss; for three seats the share of places beaten; null while unfinished";
+pub const SCORE: &str = "the seat's score: 1 alone in first place, ½ a shared first place (a draw), 0 a loss; for three seats the share of places beaten; null while unfinished";
 
-/// Every table of the dataset, in the order docs/analysis.md gives them. The hive partition
-/// columns `game` and `preset` are in the folders' names, not in the files: every table has
-/// them when read as a dataset.
-pub const TABLES: &[TableSpec] = &[
+/// The tables of every game. With each game's own ([`Tool::TABLES`](crate::games::Tool::TABLES)),
+/// in the registry's order, they are every table of the dataset ([`tables`]), in the order
+/// docs/analysis.md gives them. The hive partition columns `game` and `preset` are in the
+/// folders' names, not in the files: every table has them when read as a dataset.
+const COMMON: &[TableSpec] = &[
     TableSpec {
         name: "games",
         games: "all",
@@ -117,7 +118,12 @@ pub const TABLES: &[TableSpec] = &[
                 true,
                 "the side the seat played (a colour, a faction); null while unknown (nothing flipped yet)",
             ),
-            col("points", "uint32", false, "points won (Banqi: 棋點)"),
+            col(
+                "points",
+                "uint32",
+                false,
+                "points won (棋點: the captured pieces' points)",
+            ),
             col(
                 "place",
                 "uint32",
@@ -127,231 +133,16 @@ pub const TABLES: &[TableSpec] = &[
             col("score", "float64", true, SCORE),
         ],
     },
-    TableSpec {
-        name: "banqi_games",
-        games: "banqi",
-        meaning: "Banqi's facts of each game",
-        columns: &[
-            SOURCE,
-            VARIANT,
-            col(
-                "p1_score",
-                "float64",
-                true,
-                "player 1's score (1, ½, 0); null while unfinished",
-            ),
-            col(
-                "p1_color",
-                "string",
-                true,
-                "player 1's colour (`red`, `black`); null before the first flip",
-            ),
-            col("points1", "uint32", false, "player 1's points (棋點)"),
-            col("points2", "uint32", false, "player 2's points"),
-            col(
-                "margin",
-                "int32",
-                true,
-                "the winner's points less the loser's; null unless decided",
-            ),
-            col(
-                "first_square",
-                "string",
-                true,
-                "the square of the first flip (`a1` … `d8`); null without flips",
-            ),
-            col(
-                "first_piece",
-                "string",
-                true,
-                "the piece it showed (`K` … `p`)",
-            ),
-            col(
-                "second_square",
-                "string",
-                true,
-                "the square of the second flip",
-            ),
-            col("second_piece", "string", true, "the piece it showed"),
-            col(
-                "doubled",
-                "boolean",
-                false,
-                "whether the opening doubles the stake (門棋加倍)",
-            ),
-            col(
-                "draws_carried",
-                "uint32",
-                false,
-                "draws between the same players carried into this game (和棋續盤), in input order",
-            ),
-            col(
-                "bonus",
-                "uint64",
-                true,
-                "the 戲谷 bonus in coins; null when nothing is paid",
-            ),
-            col(
-                "settlement",
-                "uint64",
-                true,
-                "the coins the loser pays; null when nothing is paid",
-            ),
-        ],
-    },
-    TableSpec {
-        name: "banqi_flips",
-        games: "banqi",
-        meaning: "one row per Banqi flip (a dark capture's reveal is not a flip)",
-        columns: &[
-            col(
-                "number",
-                "uint32",
-                false,
-                "the flip's number in its game, 1 first",
-            ),
-            col("ply", "uint32", false, "the ply it was, 1 first"),
-            col("player", "uint32", false, "the flipper: 1 or 2"),
-            col(
-                "square",
-                "string",
-                false,
-                "the square flipped (`a1` … `d8`)",
-            ),
-            col(
-                "piece",
-                "string",
-                false,
-                "the piece shown (`K G M R N C P`, `k g m r n c p`)",
-            ),
-            col(
-                "adjacent",
-                "boolean",
-                false,
-                "whether a revealed piece stood orthogonally next to the square",
-            ),
-            col(
-                "score",
-                "float64",
-                true,
-                "the flipper's score in the game (1, ½, 0); null while unfinished",
-            ),
-        ],
-    },
-    TableSpec {
-        name: "three_kingdoms_games",
-        games: "three-kingdoms",
-        meaning: "Three Kingdoms' facts of each game",
-        columns: &[
-            VARIANT,
-            col(
-                "claim_order",
-                "string",
-                true,
-                "the factions in the order they were claimed (`red>generals>black`); null when not known",
-            ),
-            col(
-                "winner_faction",
-                "string",
-                true,
-                "the faction of the seat alone in first place; null otherwise",
-            ),
-        ],
-    },
-    TableSpec {
-        name: "three_kingdoms_seats",
-        games: "three-kingdoms",
-        meaning: "one row per seat of a Three Kingdoms game",
-        columns: &[
-            VARIANT,
-            col("seat", "uint32", false, "1 for the first mover, 2, 3"),
-            col(
-                "faction",
-                "string",
-                true,
-                "the faction it played (`generals`, `red`, `black`); null without one",
-            ),
-            col(
-                "claim_rank",
-                "uint32",
-                true,
-                "1 claimed first, 2 second, 3 given the last faction; null without a faction",
-            ),
-            col(
-                "captured_points",
-                "uint32",
-                false,
-                "the points of the pieces it captured",
-            ),
-            col(
-                "points",
-                "int64",
-                false,
-                "its faction's points less those lost, plus those captured",
-            ),
-            col("place", "uint32", true, "1 first; null while unfinished"),
-            col("score", "float64", true, SCORE),
-        ],
-    },
-    TableSpec {
-        name: "luzhanqi_games",
-        games: "luzhanqi",
-        meaning: "Luzhanqi's facts of each game",
-        columns: &[
-            VARIANT,
-            col("mode", "string", false, "`open`, `dark` or `flip`"),
-            col(
-                "first_side",
-                "string",
-                true,
-                "the first mover's side: red in open and dark games, its first flip's colour in a flip game; null when not known",
-            ),
-            col(
-                "first_score",
-                "float64",
-                true,
-                "the first mover's score (1, ½, 0); null while unfinished",
-            ),
-            col(
-                "flag_taken_by",
-                "string",
-                true,
-                "the role of the piece that captured the flag or carried it home (`engineer` …); null otherwise",
-            ),
-            col(
-                "reason",
-                "string",
-                true,
-                "the reason code of the ending; null while unfinished",
-            ),
-        ],
-    },
-    TableSpec {
-        name: "xiangqi_flips",
-        games: "xiangqi-3g",
-        meaning: "one row per kind of flip a seat made in a third-generation xiangqi game (each kind once per seat and game)",
-        columns: &[
-            VARIANT,
-            col("seat", "uint32", false, "1 (red) or 2 (black)"),
-            col(
-                "flip",
-                "string",
-                false,
-                "the kind of flip: `soldier:R` (a soldier's back that took effect; `wrong_soldier:R` one that did not), `transform:H`, `flip_back`, `double_flip`, `wrong_double_flip`",
-            ),
-            col(
-                "score",
-                "float64",
-                true,
-                "the seat's score in the game (1, ½, 0); null while unfinished",
-            ),
-        ],
-    },
 ];
+
+/// Every table of the dataset: the common ones, then each game's.
+pub fn tables() -> impl Iterator<Item = &'static TableSpec> {
+    COMMON.iter().chain(crate::games::tables())
+}
 
 /// The table named `name`, if the contract has it.
 pub fn table(name: &str) -> Option<&'static TableSpec> {
-    TABLES.iter().find(|t| t.name == name)
+    tables().find(|t| t.name == name)
 }
 
 /// Writes `schema.json` into `data`: the version and every table's columns.
@@ -359,7 +150,7 @@ pub fn write_schema(data: &Path) -> std::io::Result<()> {
     let schema = serde_json::json!({
         "schema_version": SCHEMA_VERSION,
         "partitioned_by": ["game", "preset"],
-        "tables": TABLES,
+        "tables": tables().collect::<Vec<_>>(),
     });
     std::fs::write(
         data.join(SCHEMA_FILE),

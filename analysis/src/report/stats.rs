@@ -203,7 +203,7 @@ pub fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
             &["game", "variant", "side"],
             SEAT,
             "by_side",
-            "Results by side (Banqi: the colour a seat's first flip gave it)",
+            "Results by side (the colour or faction a seat played)",
             "each side",
         )?,
         count_table(

@@ -207,3 +207,69 @@ pub fn score<G: Rules>(
         first_plies,
     })
 }
+
+/// A series of games between the same players at one table: keeps the drawn games to carry
+/// into the next one's settlement (Banqi's 和棋續盤) and counts the games.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Series {
+    pub table: Table,
+    /// Consecutive drawn games since the last decided one.
+    pub draws: u32,
+    /// Games of the series so far, unfinished ones included.
+    pub games: u32,
+}
+
+impl Series {
+    pub fn new(table: Table) -> Series {
+        Series {
+            table,
+            draws: 0,
+            games: 0,
+        }
+    }
+
+    /// Counts the next game, which ended with `outcome` (None: unfinished, the carry stays).
+    pub fn carry(&mut self, outcome: Option<Outcome>) {
+        self.games += 1;
+        match outcome {
+            Some(o) if o.is_draw() => self.draws += 1,
+            Some(_) => self.draws = 0,
+            None => {}
+        }
+    }
+}
+
+/// The series of a set of games at one table, one per pair of players (whoever sits first):
+/// what carries draws between the same two players across a file or a report.
+#[derive(Clone, Debug, Default)]
+pub struct SeriesBook {
+    table: Table,
+    series: std::collections::BTreeMap<(String, String), Series>,
+}
+
+impl SeriesBook {
+    pub fn new(table: Table) -> SeriesBook {
+        SeriesBook {
+            table,
+            series: Default::default(),
+        }
+    }
+
+    /// The series between the two players, started if new.
+    pub fn series(&mut self, player1: &str, player2: &str) -> &mut Series {
+        let pair = if player1 <= player2 {
+            (player1.to_owned(), player2.to_owned())
+        } else {
+            (player2.to_owned(), player1.to_owned())
+        };
+        let table = self.table;
+        self.series
+            .entry(pair)
+            .or_insert_with(|| Series::new(table))
+    }
+
+    /// Every series, by pair of player names in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&(String, String), &Series)> {
+        self.series.iter()
+    }
+}

@@ -17,11 +17,14 @@ use crate::report::facts::{GameFacts, SeatFacts};
 use crate::report::table::Table;
 
 pub mod bots;
+pub mod contract;
 pub mod report;
 
 use bots::Bot;
 
 impl Tool for Banqi {
+    const TABLES: &'static [crate::report::contract::TableSpec] = contract::TABLES;
+
     const BOTS: &'static [&'static str] = Bot::NAMES;
 
     fn choose(bot: usize, m: &Match, rng: &mut SmallRng, buffer: &mut Vec<Action>) -> Action {

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use polars::prelude::*;
 use records::core::{Outcome, Ply, Record, Scored, Seat};
-use records::games::banqi::settlement::SeriesBook;
+use records::games::banqi::settlement::{SeriesBook, SettleSeries as _};
 use records::games::banqi::{Action, Banqi, Effect, Square};
 
 use crate::games::PartOptions;

@@ -10,10 +10,11 @@ use records::core::{Outcome, Ply, Record, Scored, Seat};
 use records::games::luzhanqi::scoring::ScoreSheet;
 use records::games::luzhanqi::{Action, Cell, Combat, Luzhanqi, Match, Mode, Piece, Role, combat};
 
-use super::{Part, PartOptions, Tool};
+use super::{ChartSpec, Part, PartOptions, Tool};
 use crate::report::facts::GameFacts;
 use crate::report::table::Table;
 
+pub mod contract;
 pub mod report;
 
 const RANDOM: usize = 0;
@@ -51,6 +52,16 @@ fn value(m: &Match, action: &Action) -> i32 {
 }
 
 impl Tool for Luzhanqi {
+    const CHARTS: &'static [ChartSpec] = &[ChartSpec::Bars {
+        table: "lz_flag_taken_by",
+        key: "flag_taken_by",
+        count: "games",
+        file: "luzhanqi-flag",
+        title: "Luzhanqi: which piece took the flag",
+    }];
+
+    const TABLES: &'static [crate::report::contract::TableSpec] = contract::TABLES;
+
     const BOTS: &'static [&'static str] = &["random", "greedy"];
 
     fn choose(bot: usize, m: &Match, rng: &mut SmallRng, buffer: &mut Vec<Action>) -> Action {

@@ -12,10 +12,11 @@ use records::games::banqi::Cell;
 use records::games::three_kingdoms::scoring::ScoreSheet;
 use records::games::three_kingdoms::{Action, Match, ThreeKingdoms, piece_points};
 
-use super::{Part, PartOptions, Tool};
+use super::{ChartSpec, Part, PartOptions, Tool};
 use crate::report::facts::GameFacts;
 use crate::report::table::Table;
 
+pub mod contract;
 pub mod report;
 
 /// The bots: uniform random, and a greedy one that takes the capture worth the most points
@@ -23,6 +24,16 @@ pub mod report;
 const RANDOM: usize = 0;
 
 impl Tool for ThreeKingdoms {
+    const CHARTS: &'static [ChartSpec] = &[ChartSpec::Histogram {
+        table: "tk_points",
+        column: "points",
+        file: "three-kingdoms-points",
+        title: "Three Kingdoms: each seat's points at the end",
+        x_label: "its faction's points − lost + captured",
+    }];
+
+    const TABLES: &'static [crate::report::contract::TableSpec] = contract::TABLES;
+
     const BOTS: &'static [&'static str] = &["random", "greedy"];
 
     fn choose(bot: usize, m: &Match, rng: &mut SmallRng, buffer: &mut Vec<Action>) -> Action {

@@ -11,10 +11,11 @@ use records::core::{Outcome, Ply, Record, Scored, Seat};
 use records::games::xiangqi::scoring::ScoreSheet;
 use records::games::xiangqi::{Action, Back, Kind, Match, Xiangqi3g};
 
-use super::{Part, PartOptions, Tool};
+use super::{Part, PartOptions, Perft, Tool};
 use crate::report::facts::GameFacts;
 use crate::report::table::Table;
 
+pub mod contract;
 pub mod report;
 
 const RANDOM: usize = 0;
@@ -70,6 +71,21 @@ fn score(m: &Match, action: &Action) -> i32 {
 }
 
 impl Tool for Xiangqi3g {
+    const TABLES: &'static [crate::report::contract::TableSpec] = contract::TABLES;
+
+    const PERFT: Option<Perft> = Some(Perft {
+        start: records::games::xiangqi::START_FEN,
+        divide: |fen, depth| {
+            let pos: records::games::xiangqi::Position =
+                fen.parse().map_err(|e| format!("{fen:?}: {e}"))?;
+            Ok(pos
+                .divide(depth)
+                .into_iter()
+                .map(|(m, n)| (m.to_string(), n))
+                .collect())
+        },
+    });
+
     const BOTS: &'static [&'static str] = &["random", "greedy"];
 
     fn choose(bot: usize, m: &Match, rng: &mut SmallRng, buffer: &mut Vec<Action>) -> Action {

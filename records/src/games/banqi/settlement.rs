@@ -17,6 +17,7 @@ use crate::core::{Outcome, Seat};
 use super::scoring::GameScore;
 
 pub use crate::core::Table;
+pub use crate::core::scoring::{Series, SeriesBook};
 
 /// Every term of one game's settlement, so that a player can check the sum.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,84 +114,47 @@ pub fn settle(
     })
 }
 
-/// A series of games between the same two players at one table: keeps the draws to carry.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Series {
-    pub table: Table,
-    /// Consecutive drawn games since the last decided one.
-    pub draws: u32,
-    /// Games of the series so far, unfinished ones included.
-    pub games: u32,
-}
-
-impl Series {
-    pub fn new(table: Table) -> Series {
-        Series {
-            table,
-            draws: 0,
-            games: 0,
-        }
-    }
-
+/// Banqi's settling of a series' games (the series itself, [`Series`], is the core's: a
+/// series of games between the same players, keeping the draws to carry).
+pub trait SettleSeries {
     /// Settles the next game of the series; an unfinished game settles nothing and leaves
     /// the carry as it was (None).
-    pub fn settle(&mut self, score: &GameScore) -> Option<Result<Settlement, SettlementError>> {
+    fn settle(&mut self, score: &GameScore) -> Option<Result<Settlement, SettlementError>>;
+
+    /// Settles the next game from its outcome, the players' points (player 1 first) and
+    /// whether its first flips double it.
+    fn settle_game(
+        &mut self,
+        outcome: Outcome,
+        points: [u32; 2],
+        doubled: bool,
+    ) -> Result<Settlement, SettlementError>;
+}
+
+impl SettleSeries for Series {
+    fn settle(&mut self, score: &GameScore) -> Option<Result<Settlement, SettlementError>> {
         match score.result {
             Some(result) => Some(self.settle_game(result.outcome, score.points(), score.doubled)),
             None => {
-                self.games += 1;
+                self.carry(None);
                 None
             }
         }
     }
 
-    /// Settles the next game from its outcome, the players' points (player 1 first) and
-    /// whether its first flips double it.
-    pub fn settle_game(
+    fn settle_game(
         &mut self,
         outcome: Outcome,
         points: [u32; 2],
         doubled: bool,
     ) -> Result<Settlement, SettlementError> {
-        self.games += 1;
-        let settlement = settle(&self.table, outcome, points, doubled, self.draws)?;
-        self.draws = if outcome.is_draw() { self.draws + 1 } else { 0 };
-        Ok(settlement)
-    }
-}
-
-/// The series of a set of games at one table, one per pair of players (whoever sits first):
-/// what carries draws between the same two players across a file or a report.
-#[derive(Clone, Debug, Default)]
-pub struct SeriesBook {
-    table: Table,
-    series: std::collections::BTreeMap<(String, String), Series>,
-}
-
-impl SeriesBook {
-    pub fn new(table: Table) -> SeriesBook {
-        SeriesBook {
-            table,
-            series: Default::default(),
+        let settlement = settle(&self.table, outcome, points, doubled, self.draws);
+        match settlement {
+            Ok(_) => self.carry(Some(outcome)),
+            // A game that cannot be settled counts in the series but carries nothing.
+            Err(_) => self.games += 1,
         }
-    }
-
-    /// The series between the two players, started if new.
-    pub fn series(&mut self, player1: &str, player2: &str) -> &mut Series {
-        let pair = if player1 <= player2 {
-            (player1.to_owned(), player2.to_owned())
-        } else {
-            (player2.to_owned(), player1.to_owned())
-        };
-        let table = self.table;
-        self.series
-            .entry(pair)
-            .or_insert_with(|| Series::new(table))
-    }
-
-    /// Every series, by pair of player names in name order.
-    pub fn iter(&self) -> impl Iterator<Item = (&(String, String), &Series)> {
-        self.series.iter()
+        settlement
     }
 }
 
