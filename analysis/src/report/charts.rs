@@ -69,6 +69,31 @@ fn find<'a>(tables: &'a [Table], name: &str) -> Option<&'a Table> {
     tables.iter().find(|t| t.name == name)
 }
 
+/// The histograms of the tables every game's part gives (when its games are in the data).
+const COMMON_CHARTS: &[ChartSpec] = &[
+    ChartSpec::Histogram {
+        table: "margin",
+        column: "margin",
+        file: "margins",
+        title: "Winner's point margin",
+        x_label: "winner's points − loser's points",
+    },
+    ChartSpec::Histogram {
+        table: "settlement",
+        column: "settlement",
+        file: "settlements",
+        title: "Coins settled per decided game",
+        x_label: "coins",
+    },
+    ChartSpec::Histogram {
+        table: "length",
+        column: "plies_from",
+        file: "lengths",
+        title: "Game length",
+        x_label: "plies",
+    },
+];
+
 /// Every chart, written under `dir`.
 pub fn draw_all(tables: &[Table], dir: &Path) -> Result<Vec<Chart>> {
     register_font();
@@ -108,34 +133,7 @@ pub fn draw_all(tables: &[Table], dir: &Path) -> Result<Vec<Chart>> {
         ));
         charts.push(Chart { title, png, svg });
     }
-    for (table, column, name, title, x_label) in [
-        (
-            "margin",
-            "margin",
-            "margins",
-            "Winner's point margin",
-            "winner's points − loser's points",
-        ),
-        (
-            "settlement",
-            "settlement",
-            "settlements",
-            "Coins settled per decided game",
-            "coins",
-        ),
-        ("length", "plies_from", "lengths", "Game length", "plies"),
-    ] {
-        let Some(t) = find(tables, table) else {
-            continue;
-        };
-        let bars = pooled(t, column);
-        let title = title.to_owned();
-        let (png, svg) = render!(dir, name, (900, 480), |a| histogram(
-            a, &title, x_label, &bars
-        ));
-        charts.push(Chart { title, png, svg });
-    }
-    for spec in crate::games::charts() {
+    for spec in COMMON_CHARTS.iter().copied().chain(crate::games::charts()) {
         match spec {
             ChartSpec::Histogram {
                 table,
