@@ -255,7 +255,7 @@ fn main() -> ExitCode {
             // `--mode` is the ruleset option `mode`, for a game whose rulesets have one.
             let (has_mode, presets): (bool, Vec<&str>) = records::with_game!(game, G => (
                 G::options().iter().any(|o| o.name == "mode"),
-                G::presets().iter().map(|p| p.name).collect(),
+                G::PRESETS.iter().map(|p| p.name).collect(),
             ));
             if mode.is_some() && !has_mode {
                 eprintln!(

@@ -101,7 +101,7 @@ fn run_game<G: Tool>(options: &Options) -> ExitCode {
     let preset = options
         .preset
         .clone()
-        .unwrap_or_else(|| G::presets()[0].name.to_owned());
+        .unwrap_or_else(|| G::PRESETS[0].name.to_owned());
     let bots: Result<Vec<usize>, String> = options.bots.iter().map(|b| bot_index::<G>(b)).collect();
     let bots = match bots {
         Ok(b) if b.len() == 1 || b.len() == G::seats(&rules) as usize => b,

@@ -99,7 +99,7 @@ async fn world<G: Rules>(
         }
         body
     };
-    let other_preset = G::presets()
+    let other_preset = G::PRESETS
         .iter()
         .map(|p| p.name)
         .find(|p| *p != preset)

@@ -42,7 +42,7 @@ fn notation_of<G: Rules>(which: u8, text: &str) {
             };
             let again = G::parse_position(&pos.to_string());
             assert_eq!(again.as_ref().ok(), Some(&pos), "{}: {text:?}", G::NAME);
-            for preset in G::presets() {
+            for preset in G::PRESETS {
                 if G::position_fits(&preset.ruleset, &pos).is_err() {
                     continue;
                 }
@@ -109,7 +109,7 @@ fn replay_of<G: Rules>(data: &[u8]) {
     let Some((&preset, rest)) = data.split_first() else {
         return;
     };
-    let preset = &G::presets()[preset as usize % G::presets().len()];
+    let preset = &G::PRESETS[preset as usize % G::PRESETS.len()];
     let (seed, choices) = rest.split_at(rest.len().min(8));
     let mut seed_bytes = [0u8; 8];
     seed_bytes[..seed.len()].copy_from_slice(seed);

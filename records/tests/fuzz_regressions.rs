@@ -27,7 +27,7 @@ fn fuzz_dir() -> PathBuf {
 /// Positions, actions and hidden truths along a random game of `G` (game index `g`) under
 /// each preset, as the notation target reads them: game byte, parser byte, text.
 fn notation_seeds<G: Rules>(g: u8, out: &mut Vec<Vec<u8>>) {
-    for p in 0..G::presets().len() {
+    for p in 0..G::PRESETS.len() {
         let game = common::random_game::random_game::<G>(p, p as u64, 60);
         let seed = |which: u8, text: &str| [&[g, which][..], text.as_bytes()].concat();
         out.push(seed(2, &game.hidden));

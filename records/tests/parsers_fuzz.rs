@@ -91,7 +91,7 @@ fn parsers_hold<G: Rules>(seed: u64, edits: &[(u8, usize, char)]) {
     // A record of mutated actions replays to a verdict, never a panic.
     let mut record = Record::new(
         G::NAME,
-        G::presets()[seed as usize % G::presets().len()].name,
+        G::PRESETS[seed as usize % G::PRESETS.len()].name,
         Vec::new(),
     );
     record.layout = serde_json::from_str(&hidden).ok();

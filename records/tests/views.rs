@@ -18,7 +18,7 @@ use serde_json::Map;
 /// A random game of `G` from `seed`, stopped after at most `plies`: its record with the
 /// hidden truth.
 fn random_record<G: Rules>(preset: usize, seed: u64, plies: usize) -> Record {
-    let preset = &G::presets()[preset % G::presets().len()];
+    let preset = &G::PRESETS[preset % G::PRESETS.len()];
     let mut rng = StdRng::seed_from_u64(seed);
     let hidden = G::deal(&preset.ruleset, &mut rng);
     let start = G::start(&preset.ruleset, Some(&hidden)).unwrap();
@@ -125,7 +125,7 @@ fn every_preset_says_what_a_seat_may_see() {
     let mut seen = Vec::new();
     for kind in GameKind::ALL {
         with_game!(*kind, G => {
-            for preset in G::presets() {
+            for preset in G::PRESETS {
                 seen.push((preset.name, G::visibility(&preset.ruleset)));
             }
         });

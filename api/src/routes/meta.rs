@@ -58,7 +58,7 @@ fn game_list() -> Vec<GameInfo> {
             game: kind.name(),
             title: kind.title(),
             status: "supported",
-            presets: with_game!(*kind, G => G::presets().iter().map(|p| p.name).collect()),
+            presets: with_game!(*kind, G => G::PRESETS.iter().map(|p| p.name).collect()),
         })
         .collect();
     list.extend(PLANNED.iter().map(|(game, title)| GameInfo {
@@ -98,7 +98,7 @@ pub struct Preset {
 }
 
 fn presets_of(kind: GameKind) -> Vec<Preset> {
-    with_game!(kind, G => G::presets()
+    with_game!(kind, G => G::PRESETS
         .iter()
         .map(|p| Preset {
             name: p.name,

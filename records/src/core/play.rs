@@ -155,7 +155,7 @@ pub fn deal<G: Rules>(
             G::deal(&rules, &mut rng)
         }
     };
-    let preset = preset.unwrap_or(G::presets()[0].name);
+    let preset = preset.unwrap_or(G::PRESETS[0].name);
     let mut record = Record::new(G::NAME, preset, Vec::new());
     record.options = options.clone();
     record.players = players;

@@ -110,7 +110,7 @@ pub fn canonical_json<G: Rules>(record: &Record) -> Result<String, RulesetError>
     });
     let canonical = Canonical {
         game: G::NAME,
-        preset: record.preset.as_deref().unwrap_or(G::presets()[0].name),
+        preset: record.preset.as_deref().unwrap_or(G::PRESETS[0].name),
         options: overrides::<G>(&record.options)?,
         players: &record.players,
         layout,

@@ -168,9 +168,9 @@ pub fn prepare<G: Rules>(record: &Record) -> Result<Prepared<G>, ReplayError> {
         }
     })?;
     let preset = match record.preset.as_deref() {
-        None => G::presets()[0].name,
+        None => G::PRESETS[0].name,
         Some(name) => {
-            G::presets()
+            G::PRESETS
                 .iter()
                 .find(|p| p.name == name)
                 .expect("the ruleset was found")
@@ -274,7 +274,7 @@ pub fn run<G: Rules>(
                 valid: false,
                 plies: 0,
                 derived: Status::Ongoing,
-                final_position: G::start(&G::presets()[0].ruleset, None)
+                final_position: G::start(&G::PRESETS[0].ruleset, None)
                     .map(|p| p.to_string())
                     .unwrap_or_default(),
                 error: Some(error),

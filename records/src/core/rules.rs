@@ -4,6 +4,7 @@
 //! nothing is dispatched per ply.
 
 use std::fmt::{Debug, Display};
+use std::str::FromStr;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -27,7 +28,7 @@ pub trait Game: Sized + Send + Sync + 'static {
     const TITLE: &'static str;
 
     /// The game's own end reasons (besides [`Reason::SHARED`]).
-    const REASONS: &'static [Reason];
+    const REASONS: &'static [Reason] = &[];
 
     /// The game's own violation codes (besides [`Violation::SHARED`]).
     const VIOLATIONS: &'static [Violation];
@@ -35,7 +36,16 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// A complete ruleset: plain data, every option a field.
     type Ruleset: Copy + Debug + PartialEq + Serialize + Send + Sync + 'static + RulesetFields;
 
-    type Position: Clone + Debug + Display + PartialEq + Send + Sync + Turn;
+    /// A position: read from its string (`FromStr`, whose error says whether the string is
+    /// malformed or the position impossible), written with `Display`.
+    type Position: Clone
+        + Debug
+        + Display
+        + PartialEq
+        + Send
+        + Sync
+        + Turn
+        + FromStr<Err: Into<PositionProblem>>;
 
     type Action: Clone + Debug + PartialEq + Notation;
 
@@ -49,7 +59,7 @@ pub trait Game: Sized + Send + Sync + 'static {
     const TEXT_FORMATS: &'static [TextFormat] = &[];
 
     /// The named rulesets; the first is the default of a record without `preset`.
-    fn presets() -> &'static [Preset<Self::Ruleset>];
+    const PRESETS: &'static [Preset<Self::Ruleset>];
 
     /// What each option means and where it comes from (the ruleset's, from [`ruleset!`]).
     fn options() -> &'static [OptionInfo] {
@@ -65,9 +75,14 @@ pub trait Game: Sized + Send + Sync + 'static {
     }
 
     /// How many seats play (2 or 3).
-    fn seats(rules: &Self::Ruleset) -> u8;
+    fn seats(rules: &Self::Ruleset) -> u8 {
+        let _ = rules;
+        2
+    }
 
-    fn parse_position(text: &str) -> Result<Self::Position, PositionProblem>;
+    fn parse_position(text: &str) -> Result<Self::Position, PositionProblem> {
+        text.parse().map_err(Into::into)
+    }
 
     /// Whether `pos` can be played under `rules`: a position string may say something only
     /// a ruleset also says (Three Kingdoms names its faction split once a faction is claimed).
@@ -204,7 +219,9 @@ pub trait Scoring: Game {
 
     /// What a start position says was captured before it, credited to seats (a game from
     /// the standard start credits nothing).
-    fn start_credits(start: &Self::Position, credit: impl FnMut(Credit));
+    fn start_credits(start: &Self::Position, credit: impl FnMut(Credit)) {
+        let _ = (start, credit);
+    }
 
     /// The pieces a ply captured, each credited to a seat.
     fn credits(
@@ -372,6 +389,25 @@ pub enum PositionProblem {
     Impossible(String),
 }
 
+/// Reading a position string: a syntax error (what `S` says, the game's setup) or a position
+/// its rules reject (`I`). Each game names its own (`banqi::ParsePositionError`).
+#[derive(Error, Debug, Clone, PartialEq, Eq)]
+pub enum ParsePositionError<S, I> {
+    #[error(transparent)]
+    Syntax(S),
+    #[error(transparent)]
+    Invalid(I),
+}
+
+impl<S: Display, I: Display> From<ParsePositionError<S, I>> for PositionProblem {
+    fn from(e: ParsePositionError<S, I>) -> PositionProblem {
+        match e {
+            ParsePositionError::Syntax(e) => PositionProblem::Malformed(e.to_string()),
+            ParsePositionError::Invalid(e) => PositionProblem::Impossible(e.to_string()),
+        }
+    }
+}
+
 /// The preset named `name` among `presets`, the first when no name is given.
 pub fn find_preset<R>(
     presets: &'static [Preset<R>],
@@ -399,7 +435,7 @@ pub fn ruleset<G: Rules>(
     preset: Option<&str>,
     options: &Map<String, Value>,
 ) -> Result<G::Ruleset, RulesetError> {
-    let base = find_preset(G::presets(), preset)?;
+    let base = find_preset(G::PRESETS, preset)?;
     let overrides = overrides::<G>(options)?;
     G::apply(base.ruleset, &overrides)
 }
@@ -413,23 +449,45 @@ pub fn overrides<G: Rules>(options: &Map<String, Value>) -> Result<OverridesOf<G
         .map_err(|e| RulesetError::Malformed(e.to_string()))
 }
 
-/// Declares a game's ruleset once: each option's field (with its doc), its override, its part
-/// of the merge and its description for people (`GET /v1/options`) come from one entry.
+/// The items of [`Game`] that every game module names the same way: its `Ruleset`, `Position`,
+/// `Match`, `Action` and `Effect` types, its `PRESETS`, and its `violations::REASONS` and
+/// `violations::VIOLATIONS`. A game's `impl Game` writes `records::game_items!();` and then
+/// only what is its own (its name, its title, its text formats, how a position fits a
+/// ruleset, what an effect is called).
+#[macro_export]
+macro_rules! game_items {
+    () => {
+        const REASONS: &'static [$crate::core::Reason] = super::violations::REASONS;
+        const VIOLATIONS: &'static [$crate::core::Violation] = super::violations::VIOLATIONS;
+        const PRESETS: &'static [$crate::core::Preset<Ruleset>] = PRESETS;
+        type Ruleset = Ruleset;
+        type Position = Position;
+        type Match = Match;
+        type Action = Action;
+        type Effect = Effect;
+    };
+}
+
+/// Declares a game's ruleset once: each option's field (its doc is its meaning), its override,
+/// its part of the merge and its description for people (`GET /v1/options`) come from one
+/// entry.
 ///
 /// ```text
 /// ruleset! {
-///     /// A complete ruleset.                     (attributes of the ruleset)
+///     /// A complete ruleset.                     (attributes of the ruleset, besides the derives)
 ///     pub struct Ruleset;
 ///     /// Overrides of a preset's options.        (attributes of the overrides)
 ///     pub struct Overrides;
 ///     pub const OPTIONS;
-///     /// 車衝: a chariot slides any distance …   (the field's doc)
 ///     chariot_rush: bool, "boolean", "seed 000", "車衝: a chariot moves any distance …";
 ///     no_progress: Option<u16>, "limit", "RULES.md §1", "A draw after …";
 /// }
 /// ```
 ///
-/// An option of type `Option<T>` is a limit: `null` in a record's options turns it off. For
+/// The macro derives what every ruleset and its overrides need (`Copy`, `Eq`, `Hash`, serde,
+/// the OpenAPI schema; the overrides refuse unknown fields); the attributes given add to them
+/// (docs, a schema name). An option of type `Option<T>` is a limit: `null` in a record's
+/// options turns it off. For
 /// any other option `null` means the same as leaving it out. The macro writes
 /// `Ruleset::overridden` (the merge, unchecked), `Ruleset::with` (merged and checked) and
 /// [`RulesetFields`], from which [`Game::options`] and [`Game::apply`] follow; the game writes
@@ -447,14 +505,20 @@ macro_rules! ruleset {
             $field:ident : $ty:ty, $kind:literal, $source:literal, $meaning:literal;
         )+
     ) => {
+        #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
+        #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
         $(#[$rmeta])*
         pub struct $Ruleset {
             $(
                 $(#[$fmeta])*
+                #[doc = $meaning]
                 pub $field: $ty,
             )+
         }
 
+        #[derive(Clone, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
+        #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+        #[serde(deny_unknown_fields)]
         $(#[$ometa])*
         pub struct $Overrides {
             $(

@@ -173,7 +173,7 @@ impl Referee {
             given,
         )
         .map_err(RefereeError::Ruleset)?;
-        let preset = find_preset(G::presets(), order.preset)
+        let preset = find_preset(G::PRESETS, order.preset)
             .map_err(RefereeError::Ruleset)?
             .name;
         let game_id = new_game_id();
@@ -255,7 +255,7 @@ impl Referee {
                 detail: format!("game {game_id} is a {} game, not {}", row.game, G::NAME),
             });
         }
-        let preset = find_preset(G::presets(), Some(&row.preset))
+        let preset = find_preset(G::PRESETS, Some(&row.preset))
             .map_err(|_| RefereeError::Corrupt(game_id.to_owned()))?
             .name;
         let options: Map<String, Value> = serde_json::from_str(&row.options)

@@ -17,7 +17,7 @@ pub struct RandomGame {
 }
 
 pub fn random_game<G: Rules>(preset: usize, seed: u64, plies: usize) -> RandomGame {
-    let preset = &G::presets()[preset % G::presets().len()];
+    let preset = &G::PRESETS[preset % G::PRESETS.len()];
     let mut rng = StdRng::seed_from_u64(seed);
     let hidden = G::deal(&preset.ruleset, &mut rng);
     let mut m = G::Match::from_position(

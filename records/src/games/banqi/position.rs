@@ -274,18 +274,13 @@ impl fmt::Display for Position {
 }
 
 /// Reading a position string: a syntax error or a position the rules reject.
-#[derive(Error, Debug, Clone, PartialEq, Eq)]
-pub enum ParsePositionError {
-    #[error(transparent)]
-    Syntax(#[from] ParseSetupError),
-    #[error(transparent)]
-    Invalid(#[from] PositionError),
-}
+pub type ParsePositionError = crate::core::ParsePositionError<ParseSetupError, PositionError>;
 
 impl FromStr for Position {
     type Err = ParsePositionError;
     fn from_str(s: &str) -> Result<Position, ParsePositionError> {
-        Ok(Position::from_setup(&s.parse::<Setup>()?)?)
+        let setup: Setup = s.parse().map_err(ParsePositionError::Syntax)?;
+        Position::from_setup(&setup).map_err(ParsePositionError::Invalid)
     }
 }
 

@@ -35,53 +35,39 @@ pub enum Repetition {
 
 crate::ruleset! {
     /// A complete Banqi ruleset. Every house rule is an independent field; they combine.
-    #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-    #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
     pub struct Ruleset;
     /// Overrides of a preset's options: each field that is present replaces the preset's.
     /// For the optional limits, `null` turns the rule off.
-    #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
-    #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-    #[serde(deny_unknown_fields)]
     pub struct Overrides;
     pub const OPTIONS;
 
     cannon: CannonRule, "cannon", "seed 000",
         "taiwan: the cannon captures only by jumping exactly one screen onto the first piece beyond, any rank; mainland: it captures like every other piece, adjacent and by rank (rank 6).";
 
-    /// 車衝: a chariot slides any distance; a capture after two or more squares ignores rank.
     chariot_rush: bool, "boolean", "seed 000",
         "車衝: a chariot moves any distance along an empty line; a capture after two or more squares ignores rank.";
 
-    /// 車直衝: a chariot captures at distance ≥ 2 along an empty line, ignoring rank;
-    /// its plain moves stay one square. With `chariot_rush` also on, rush wins.
     chariot_charge: bool, "boolean", "seed 002",
         "車直衝: moves stay one square, but a chariot captures two or more squares away along an empty line, ignoring rank. With chariot_rush also on, rush wins.";
 
-    /// 馬斜: a horse also moves one square diagonally; a diagonal capture ignores rank.
     horse_diagonal: bool, "boolean", "seed 000",
         "馬斜: a horse also moves one square diagonally; a diagonal capture ignores rank.";
 
-    /// 連殺 / 明棋連吃: after a capture the same piece may capture again.
     chain_capture: bool, "boolean", "seeds 000, 002",
         "連殺 / 明棋連吃: after a capture the same piece may capture again, any number of times, and stop after any capture.";
 
-    /// 暗殺: a revealed piece may attack a covered piece it could reach with a capture.
     dark_capture: bool, "boolean", "seed 000",
         "暗殺: a revealed piece may attack a covered piece it could reach with a capture; an enemy it beats is captured, one it cannot beat survives and the attacker dies, an own piece is simply revealed.";
 
-    /// 暗棋連吃: chain capture in which any link may be a dark capture (implies both above).
     dark_chain_capture: bool, "boolean", "seed 002",
         "暗棋連吃: chain capture in which any link, the first included, may be a dark capture.";
 
-    /// Draw after this many consecutive plies without a flip or capture (空步判和).
     no_progress: Option<u16>, "limit", "TCGA 60, Olympiad 180, seed 002 50",
         "空步判和: the game is drawn after this many consecutive plies without a flip or capture (null: off).";
 
     repetition: Repetition, "repetition", "TCGA course (cycle), Olympiad (position)",
         "cycle: drawn when the last 3·p plies are one sequence of p actions played three times; position: drawn when the same position occurs the n-th time.";
 
-    /// 長捉禁手: a player may not chase the same enemy piece this many times in a row.
     long_chase: Option<u8>, "limit", "seed 002",
         "長捉禁手: a player may not chase the same enemy piece this many times in a row (null: off).";
 }

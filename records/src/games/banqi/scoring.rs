@@ -10,7 +10,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::core::scoring::{ScoredResult, score};
-use crate::core::{Credit, Ply, Record, ReplayError, ScoreError, Seat, Table, Verdict};
+use crate::core::{
+    Credit, Opening, Ply, Reason, Record, ReplayError, ScoreError, Scoring, Seat, Table, Verdict,
+};
 
 use super::Banqi;
 use super::action::Action;
@@ -111,62 +113,6 @@ pub fn player_points(pos: &Position) -> [u32; 2] {
         Some(color) => m.of(color.other()).points_lost,
         None => 0,
     })
-}
-
-/// What `start` is missing, credited to the seat of the other colour (RULES.md §5: pieces
-/// leave a Banqi game only by capture, and only the other colour captures them, a failed
-/// dark capture included).
-pub(crate) fn start_credits(start: &Position, mut credit: impl FnMut(Credit)) {
-    for color in Color::ALL {
-        let Some(seat) = start.player_of(color.other()) else {
-            return;
-        };
-        for piece in Piece::all().filter(|p| p.side == color) {
-            let missing = (piece.role.count() as u32).saturating_sub(start.in_game(piece));
-            for _ in 0..missing {
-                credit(Credit {
-                    seat,
-                    piece: piece.char(),
-                    points: piece.role.points(),
-                });
-            }
-        }
-    }
-}
-
-/// The pieces a ply removed from the game: the mover's colour's (a failed dark capture)
-/// credited to the other seat, the other colour's to the mover.
-pub(crate) fn credits(
-    before: &Position,
-    after: &Position,
-    effect: &Effect,
-    mut credit: impl FnMut(Credit),
-) {
-    if !matches!(
-        effect,
-        Effect::Capture { .. } | Effect::DarkFailed { .. } | Effect::OwnReveal { .. }
-    ) {
-        return;
-    }
-    let mover = before.to_move();
-    let (was, is) = (before.census(), after.census());
-    for piece in Piece::all() {
-        let gone = was[piece.index()].saturating_sub(is[piece.index()]);
-        if gone == 0 {
-            continue;
-        }
-        let Some(owner) = before.player_of(piece.side) else {
-            continue;
-        };
-        let seat = if owner == mover { mover.other() } else { mover };
-        for _ in 0..gone {
-            credit(Credit {
-                seat,
-                piece: piece.char(),
-                points: piece.role.points(),
-            });
-        }
-    }
 }
 
 /// One player's side of a scored game.
@@ -294,29 +240,6 @@ pub struct ScoreSheet {
     pub settlement: Option<Settlement>,
 }
 
-/// Scores `record` and settles it at `table` with `draws_carried` drawn games before it.
-pub fn score_sheet(
-    record: &Record,
-    table: &Table,
-    draws_carried: u32,
-) -> Result<ScoreSheet, ScoreError> {
-    let score = score_record(record)?;
-    let settlement = match score.result {
-        None => None,
-        Some(result) => Some(
-            settle(
-                table,
-                result.outcome,
-                score.points(),
-                score.doubled,
-                draws_carried,
-            )
-            .map_err(|e| ScoreError::Settlement(e.to_string()))?,
-        ),
-    };
-    Ok(ScoreSheet { score, settlement })
-}
-
 /// Points won so far by each player, from the position alone.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -334,11 +257,117 @@ pub struct PositionScore {
     pub material: Material,
 }
 
-/// The score of a bare position.
-pub fn score_position(pos: &Position) -> PositionScore {
-    let [player1, player2] = player_points(pos);
-    PositionScore {
-        points: PlayerPoints { player1, player2 },
-        material: material(pos),
+impl Scoring for Banqi {
+    type Score = ScoreSheet;
+
+    type PositionScore = PositionScore;
+
+    /// TCGA writes an elimination as `NoMove` (a player with no pieces has no legal action
+    /// either): a stated `no_move` accepts a derived `elimination` (docs/rules.md 1).
+    fn reason_matches(stated: Reason, derived: Reason) -> bool {
+        stated == derived || (stated == Reason::NO_MOVE && derived == Reason::ELIMINATION)
+    }
+
+    /// What `start` is missing, credited to the seat of the other colour (RULES.md §5: pieces
+    /// leave a Banqi game only by capture, and only the other colour captures them, a failed
+    /// dark capture included).
+    fn start_credits(start: &Position, mut credit: impl FnMut(Credit)) {
+        for color in Color::ALL {
+            let Some(seat) = start.player_of(color.other()) else {
+                return;
+            };
+            for piece in Piece::all().filter(|p| p.side == color) {
+                let missing = (piece.role.count() as u32).saturating_sub(start.in_game(piece));
+                for _ in 0..missing {
+                    credit(Credit {
+                        seat,
+                        piece: piece.char(),
+                        points: piece.role.points(),
+                    });
+                }
+            }
+        }
+    }
+
+    /// The pieces a ply removed from the game: the mover's colour's (a failed dark capture)
+    /// credited to the other seat, the other colour's to the mover.
+    fn credits(
+        before: &Position,
+        after: &Position,
+        effect: &Effect,
+        mut credit: impl FnMut(Credit),
+    ) {
+        if !matches!(
+            effect,
+            Effect::Capture { .. } | Effect::DarkFailed { .. } | Effect::OwnReveal { .. }
+        ) {
+            return;
+        }
+        let mover = before.to_move();
+        let (was, is) = (before.census(), after.census());
+        for piece in Piece::all() {
+            let gone = was[piece.index()].saturating_sub(is[piece.index()]);
+            if gone == 0 {
+                continue;
+            }
+            let Some(owner) = before.player_of(piece.side) else {
+                continue;
+            };
+            let seat = if owner == mover { mover.other() } else { mover };
+            for _ in 0..gone {
+                credit(Credit {
+                    seat,
+                    piece: piece.char(),
+                    points: piece.role.points(),
+                });
+            }
+        }
+    }
+
+    /// The first two flips, and 門棋加倍 when they revealed the same kind of piece.
+    fn opening(record: &Record, first_plies: &[(Action, Effect)]) -> Opening {
+        match first_plies {
+            [(_, Effect::Flip(a)), (_, Effect::Flip(b))] => Opening {
+                moves: Some(format!("{} {}", record.actions[0], record.actions[1])),
+                doubles_stake: same_first_flips(*a, *b),
+            },
+            _ => Opening::default(),
+        }
+    }
+
+    /// Scores `record` and settles it at `table` with `draws_carried` drawn games before it.
+    fn score(
+        record: &Record,
+        table: &Table,
+        draws_carried: u32,
+    ) -> Result<Self::Score, ScoreError> {
+        let score = score_record(record)?;
+        let settlement = match score.result {
+            None => None,
+            Some(result) => Some(
+                settle(
+                    table,
+                    result.outcome,
+                    score.points(),
+                    score.doubled,
+                    draws_carried,
+                )
+                .map_err(|e| ScoreError::Settlement(e.to_string()))?,
+            ),
+        };
+        Ok(ScoreSheet { score, settlement })
+    }
+
+    /// The score of a bare position.
+    fn score_position(pos: &Position) -> Self::PositionScore {
+        let [player1, player2] = player_points(pos);
+        PositionScore {
+            points: PlayerPoints { player1, player2 },
+            material: material(pos),
+        }
+    }
+
+    fn side(pos: &Position, seat: Seat) -> Option<&'static str> {
+        pos.color_of(seat).map(|c| c.name())
     }
 }

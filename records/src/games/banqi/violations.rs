@@ -1,6 +1,7 @@
-//! Banqi's own violation codes, besides the shared ones of [`Violation`].
+//! Banqi's own violation codes, besides the shared ones of [`Violation`] (and no end reason
+//! of its own).
 
-use crate::core::Violation;
+use crate::core::{Reason, Violation};
 
 impl Violation {
     /// The rank rule forbids this capture.
@@ -16,6 +17,9 @@ impl Violation {
     /// The move would be the player's 10th (the limit's) consecutive chase of one piece.
     pub const LONG_CHASE: Violation = Violation::new("long_chase");
 }
+
+/// Banqi has no end reason of its own: its games end by the shared ones.
+pub const REASONS: &[Reason] = &[];
 
 /// Banqi's own codes, for the registry and the docs.
 pub const VIOLATIONS: &[Violation] = &[

@@ -56,14 +56,8 @@ pub enum ParseSetupError {
     Counter(String),
 }
 
-/// Why a position string is not a position.
-#[derive(Error, Debug, Clone, PartialEq, Eq)]
-pub enum ParsePositionError {
-    #[error(transparent)]
-    Syntax(#[from] ParseSetupError),
-    #[error(transparent)]
-    Invalid(#[from] PositionError),
-}
+/// Reading a position string: a syntax error or a position the rules reject.
+pub type ParsePositionError = crate::core::ParsePositionError<ParseSetupError, PositionError>;
 
 impl FromStr for Setup {
     type Err = ParseSetupError;
@@ -271,8 +265,8 @@ impl fmt::Display for Setup {
 impl FromStr for Position {
     type Err = ParsePositionError;
     fn from_str(s: &str) -> Result<Position, ParsePositionError> {
-        let setup: Setup = s.parse()?;
-        Ok(Position::from_setup(&setup)?)
+        let setup: Setup = s.parse().map_err(ParsePositionError::Syntax)?;
+        Position::from_setup(&setup).map_err(ParsePositionError::Invalid)
     }
 }
 

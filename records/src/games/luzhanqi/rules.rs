@@ -3,21 +3,17 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::core::rules::{Engine, Game, Pictures, Scoring, Truth, Visibility};
-use crate::core::{
-    Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, PositionProblem, Reason, Record,
-    ScoreError, Seat, Table, Violation,
-};
+use crate::core::rules::{Engine, Game, Pictures, Truth, Visibility};
+use crate::core::{End, IllegalAction, InvalidHidden, Misfit, NoStart, PositionProblem, Seat};
 
 use super::board::Points;
 use super::layout::Layout;
-use super::notation::{Action, ParsePositionError};
+use super::notation::Action;
 use super::pieces::{Combat, Role, Side};
 use super::play::Effect;
 use super::position::Position;
 use super::render::svg;
-use super::ruleset::{Mode, PRESETS, Preset, Ruleset};
-use super::scoring;
+use super::ruleset::{Mode, PRESETS, Ruleset};
 use super::view::{SeatView, seat_view};
 use crate::core::Turn as _;
 
@@ -114,34 +110,7 @@ impl Game for Luzhanqi {
 
     const TITLE: &'static str = "Luzhanqi (陸軍棋)";
 
-    const REASONS: &'static [Reason] = super::violations::REASONS;
-
-    const VIOLATIONS: &'static [Violation] = super::violations::VIOLATIONS;
-
-    type Ruleset = Ruleset;
-
-    type Position = Position;
-
-    type Match = Match;
-
-    type Action = Action;
-
-    type Effect = Effect;
-
-    fn presets() -> &'static [Preset] {
-        PRESETS
-    }
-
-    fn seats(_: &Ruleset) -> u8 {
-        2
-    }
-
-    fn parse_position(text: &str) -> Result<Position, PositionProblem> {
-        text.parse().map_err(|e| match e {
-            ParsePositionError::Syntax(e) => PositionProblem::Malformed(e.to_string()),
-            ParsePositionError::Invalid(e) => PositionProblem::Impossible(e.to_string()),
-        })
-    }
+    crate::game_items!();
 
     /// A flip position (face-down pieces, colours not yet decided, a flag carried) is played
     /// only under a flip ruleset, and the reverse.
@@ -273,31 +242,6 @@ impl Truth for Luzhanqi {
         Self::visibility(&m.rules)
             .secret()
             .then(|| seat_view(m, seat).position)
-    }
-}
-
-impl Scoring for Luzhanqi {
-    type Score = scoring::ScoreSheet;
-
-    type PositionScore = scoring::PositionScore;
-
-    fn start_credits(_: &Position, _: impl FnMut(Credit)) {}
-
-    fn credits(before: &Position, _: &Position, effect: &Effect, credit: impl FnMut(Credit)) {
-        scoring::credits(before, effect, credit)
-    }
-
-    /// Luzhanqi is not played for coins: the table is not used.
-    fn score(record: &Record, _: &Table, _: u32) -> Result<Self::Score, ScoreError> {
-        scoring::score_sheet(record)
-    }
-
-    fn score_position(pos: &Position) -> Self::PositionScore {
-        scoring::score_position(pos)
-    }
-
-    fn side(pos: &Position, seat: Seat) -> Option<&'static str> {
-        pos.side_of(seat).map(Side::name)
     }
 }
 

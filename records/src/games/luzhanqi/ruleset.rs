@@ -69,16 +69,11 @@ pub enum Mountains {
 
 crate::ruleset! {
     /// A complete Luzhanqi ruleset.
-    #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-    #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
     #[cfg_attr(feature = "openapi", schema(as = LuzhanqiRuleset))]
     pub struct Ruleset;
     /// Overrides of a preset's options: each field present replaces the preset's; `null` turns a
     /// limit off.
-    #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
-    #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
     #[cfg_attr(feature = "openapi", schema(as = LuzhanqiOverrides))]
-    #[serde(deny_unknown_fields)]
     pub struct Overrides;
     pub const OPTIONS;
 
@@ -94,15 +89,12 @@ crate::ruleset! {
     mountains: Mountains, "mountains", "seed 004 特殊規則",
         "closed (the default), engineers or any: who may enter the mountains (山界, points bm and dm) from a railway station around them, and leave to any empty one; a piece there cannot be attacked.";
 
-    /// When a 司令 dies, its side's flag is shown to the opponent (dark mode).
     flag_reveal: bool, "boolean", "seed 004 暗棋",
         "When a 司令 dies its side's flag is shown to the opponent (dark mode; true by default).";
 
-    /// A draw after this many consecutive plies without an attack or a flip.
     no_progress: Option<u16>, "limit", "RULES.md §8 quiet-move draw limit; the number is this project's (docs/rules.md)",
         "A draw after this many consecutive plies without an attack or a flip (100). null: no limit.";
 
-    /// A draw once this many plies have been played.
     max_plies: Option<u16>, "limit", "RULES.md §8; the number is this project's (docs/rules.md)",
         "A draw once this many plies have been played (2000). null: no cap.";
 }

@@ -4,43 +4,13 @@
 use serde::Serialize;
 
 use crate::core::scoring::{ScoredResult, score};
-use crate::core::{Credit, Reason, Record, ScoreError, Seat};
+use crate::core::{Credit, Reason, Record, ScoreError, Scoring, Seat, Table};
 
 use super::pieces::{Combat, Piece, Role, Side};
 use super::play::Effect;
 use super::position::{FlagState, Position};
 use super::rules::Luzhanqi;
 use crate::core::Turn as _;
-
-/// The pieces a ply removed, each credited to the seat whose piece removed it (a failed
-/// attack credits the defender).
-pub fn credits(before: &Position, effect: &Effect, mut credit: impl FnMut(Credit)) {
-    let Effect::Attack {
-        attacker,
-        defender,
-        combat,
-        ..
-    } = *effect
-    else {
-        return;
-    };
-    let mover = before.to_move();
-    let mut give = |seat: Seat, piece: Piece| {
-        credit(Credit {
-            seat,
-            piece: piece.char(),
-            points: 0,
-        })
-    };
-    match combat {
-        Combat::Win => give(mover, defender),
-        Combat::Loss => give(mover.other(), attacker),
-        Combat::Both => {
-            give(mover, defender);
-            give(mover.other(), attacker);
-        }
-    }
-}
 
 /// One seat's score.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -74,44 +44,6 @@ pub struct ScoreSheet {
     pub seats: Vec<SeatScore>,
 }
 
-/// Replays and scores `record`.
-pub fn score_sheet(record: &Record) -> Result<ScoreSheet, ScoreError> {
-    let mut flag_taken_by = None;
-    let scored = score::<Luzhanqi>(record, |ply| {
-        if let Effect::Attack {
-            attacker, defender, ..
-        } = ply.effect
-            && defender.role == Role::Flag
-        {
-            flag_taken_by = Some(attacker.char());
-        }
-    })?;
-    let last = &scored.last;
-    if scored.verdict.derived.end().map(|e| e.reason) == Some(Reason::FLAG_CARRIED) {
-        flag_taken_by = Side::ALL.iter().find_map(|s| match last.flag_state(*s) {
-            FlagState::Carried(p) => last.piece(p).map(|q| q.char()),
-            _ => None,
-        });
-    }
-    let rules = crate::core::rules::ruleset::<Luzhanqi>(record.preset.as_deref(), &record.options)
-        .map_err(|e| {
-            ScoreError::Replay(crate::core::ReplayError::invalid(
-                crate::core::RecordProblem::InvalidRuleset,
-                e.to_string(),
-            ))
-        })?;
-    let seats = Seat::all(2)
-        .map(|seat| seat_score(last, seat, scored.tally.captured(seat).to_owned()))
-        .collect();
-    Ok(ScoreSheet {
-        preset: scored.preset,
-        mode: rules.mode.code(),
-        result: scored.result,
-        flag_taken_by,
-        seats,
-    })
-}
-
 fn seat_score(pos: &Position, seat: Seat, removed: String) -> SeatScore {
     let side = pos.side_of(seat);
     SeatScore {
@@ -136,10 +68,89 @@ pub struct PositionScore {
     pub seats: Vec<SeatScore>,
 }
 
-pub fn score_position(pos: &Position) -> PositionScore {
-    PositionScore {
-        seats: Seat::all(2)
-            .map(|seat| seat_score(pos, seat, String::new()))
-            .collect(),
+impl Scoring for Luzhanqi {
+    type Score = ScoreSheet;
+
+    type PositionScore = PositionScore;
+
+    /// The pieces a ply removed, each credited to the seat whose piece removed it (a failed
+    /// attack credits the defender).
+    fn credits(before: &Position, _: &Position, effect: &Effect, mut credit: impl FnMut(Credit)) {
+        let Effect::Attack {
+            attacker,
+            defender,
+            combat,
+            ..
+        } = *effect
+        else {
+            return;
+        };
+        let mover = before.to_move();
+        let mut give = |seat: Seat, piece: Piece| {
+            credit(Credit {
+                seat,
+                piece: piece.char(),
+                points: 0,
+            })
+        };
+        match combat {
+            Combat::Win => give(mover, defender),
+            Combat::Loss => give(mover.other(), attacker),
+            Combat::Both => {
+                give(mover, defender);
+                give(mover.other(), attacker);
+            }
+        }
+    }
+
+    /// Luzhanqi is not played for coins: the table is not used.
+    fn score(record: &Record, _: &Table, _: u32) -> Result<Self::Score, ScoreError> {
+        let mut flag_taken_by = None;
+        let scored = score::<Luzhanqi>(record, |ply| {
+            if let Effect::Attack {
+                attacker, defender, ..
+            } = ply.effect
+                && defender.role == Role::Flag
+            {
+                flag_taken_by = Some(attacker.char());
+            }
+        })?;
+        let last = &scored.last;
+        if scored.verdict.derived.end().map(|e| e.reason) == Some(Reason::FLAG_CARRIED) {
+            flag_taken_by = Side::ALL.iter().find_map(|s| match last.flag_state(*s) {
+                FlagState::Carried(p) => last.piece(p).map(|q| q.char()),
+                _ => None,
+            });
+        }
+        let rules =
+            crate::core::rules::ruleset::<Luzhanqi>(record.preset.as_deref(), &record.options)
+                .map_err(|e| {
+                    ScoreError::Replay(crate::core::ReplayError::invalid(
+                        crate::core::RecordProblem::InvalidRuleset,
+                        e.to_string(),
+                    ))
+                })?;
+        let seats = Seat::all(2)
+            .map(|seat| seat_score(last, seat, scored.tally.captured(seat).to_owned()))
+            .collect();
+        Ok(ScoreSheet {
+            preset: scored.preset,
+            mode: rules.mode.code(),
+            result: scored.result,
+            flag_taken_by,
+            seats,
+        })
+    }
+
+    fn score_position(pos: &Position) -> Self::PositionScore {
+        PositionScore {
+            seats: Seat::all(2)
+                .map(|seat| seat_score(pos, seat, String::new()))
+                .collect(),
+        }
+    }
+
+    fn side(pos: &Position, seat: Seat) -> Option<&'static str> {
+        pos.side_of(seat).map(Side::name)
     }
 }

@@ -85,14 +85,8 @@ pub enum ParseSetupError {
     Counter { field: &'static str, text: String },
 }
 
-/// Why a position string is not a position.
-#[derive(Error, Debug, Clone, PartialEq, Eq)]
-pub enum ParsePositionError {
-    #[error(transparent)]
-    Syntax(#[from] ParseSetupError),
-    #[error(transparent)]
-    Invalid(#[from] PositionError),
-}
+/// Reading a position string: a syntax error or a position the rules reject.
+pub type ParsePositionError = crate::core::ParsePositionError<ParseSetupError, PositionError>;
 
 impl FromStr for Setup {
     type Err = ParseSetupError;
@@ -226,7 +220,8 @@ impl FromStr for Position {
     type Err = ParsePositionError;
 
     fn from_str(s: &str) -> Result<Position, ParsePositionError> {
-        Ok(Position::from_setup(&s.parse()?)?)
+        let setup: Setup = s.parse().map_err(ParsePositionError::Syntax)?;
+        Position::from_setup(&setup).map_err(ParsePositionError::Invalid)
     }
 }
 

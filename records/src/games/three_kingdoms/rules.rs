@@ -2,19 +2,15 @@
 
 use serde_json::Value;
 
-use crate::core::rules::{Engine, Game, Pictures, Scoring, Truth, Turn as _};
-use crate::core::{
-    Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, PositionProblem, Reason, Record,
-    ScoreError, Seat, Table, Violation,
-};
+use crate::core::rules::{Engine, Game, Pictures, Truth, Turn as _};
+use crate::core::{End, IllegalAction, InvalidHidden, Misfit, NoStart, Seat};
 
 use super::layout::Layout;
-use super::notation::{Action, ParsePositionError};
+use super::notation::Action;
 use super::play::Effect;
 use super::position::Position;
 use super::render::svg;
-use super::ruleset::{PRESETS, Preset, Ruleset};
-use super::scoring;
+use super::ruleset::{PRESETS, Ruleset};
 use super::view::{SeatView, seat_view};
 
 /// Three Kingdoms Banqi (三國暗棋), RULES.md §7.
@@ -66,33 +62,10 @@ impl Game for ThreeKingdoms {
 
     const TITLE: &'static str = "Three Kingdoms Banqi (三國暗棋)";
 
-    const REASONS: &'static [Reason] = super::violations::REASONS;
-
-    const VIOLATIONS: &'static [Violation] = super::violations::VIOLATIONS;
-
-    type Ruleset = Ruleset;
-
-    type Position = Position;
-
-    type Match = Match;
-
-    type Action = Action;
-
-    type Effect = Effect;
-
-    fn presets() -> &'static [Preset] {
-        PRESETS
-    }
+    crate::game_items!();
 
     fn seats(_: &Ruleset) -> u8 {
         3
-    }
-
-    fn parse_position(text: &str) -> Result<Position, PositionProblem> {
-        text.parse().map_err(|e| match e {
-            ParsePositionError::Syntax(e) => PositionProblem::Malformed(e.to_string()),
-            ParsePositionError::Invalid(e) => PositionProblem::Impossible(e.to_string()),
-        })
     }
 
     fn position_fits(rules: &Ruleset, pos: &Position) -> Result<(), Misfit> {
@@ -177,33 +150,6 @@ impl Truth for ThreeKingdoms {
 
     fn view(m: &Match, seat: Seat) -> SeatView {
         seat_view(m, seat)
-    }
-}
-
-impl Scoring for ThreeKingdoms {
-    type Score = scoring::ScoreSheet;
-
-    type PositionScore = scoring::PositionScore;
-
-    fn start_credits(start: &Position, credit: impl FnMut(Credit)) {
-        scoring::start_credits(start, credit)
-    }
-
-    fn credits(before: &Position, _: &Position, effect: &Effect, credit: impl FnMut(Credit)) {
-        scoring::credits(before, effect, credit)
-    }
-
-    /// Three Kingdoms is not played for coins: the table is not used.
-    fn score(record: &Record, _: &Table, _: u32) -> Result<Self::Score, ScoreError> {
-        scoring::score_sheet(record)
-    }
-
-    fn score_position(pos: &Position) -> Self::PositionScore {
-        scoring::score_position(pos)
-    }
-
-    fn side(pos: &Position, seat: Seat) -> Option<&'static str> {
-        pos.faction_of(seat).map(|f| pos.split().name(f))
     }
 }
 

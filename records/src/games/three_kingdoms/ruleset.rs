@@ -38,16 +38,11 @@ impl Ending {
 
 crate::ruleset! {
     /// A complete Three Kingdoms ruleset.
-    #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-    #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
     #[cfg_attr(feature = "openapi", schema(as = ThreeKingdomsRuleset))]
     pub struct Ruleset;
     /// Overrides of a preset's options: each field that is present replaces the preset's;
     /// `no_progress: null` turns the limit off.
-    #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
-    #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
     #[cfg_attr(feature = "openapi", schema(as = ThreeKingdomsOverrides))]
-    #[serde(deny_unknown_fields)]
     pub struct Overrides;
     pub const OPTIONS;
 
@@ -57,12 +52,9 @@ crate::ruleset! {
     ending: Ending, "ending", "seed 003 勝負",
         "annihilation, recall (收軍), points (320 − lost + captured) or race (first to race_target captured points).";
 
-    /// The points a seat must capture to win a race (`ending: race`).
     race_target: u32, "points", "seed 003 勝負 4",
         "The captured points that win a race (200).";
 
-    /// The game stops after this many consecutive plies without a flip, capture or recall;
-    /// seats still playing are then ranked by points.
     no_progress: Option<u16>, "limit", "RULES.md §7; the number is this project's (docs/rules.md)",
         "The game stops after this many consecutive plies without a flip, capture or recall (90, thirty rounds); the seats still playing are ranked by points. null: no limit.";
 }

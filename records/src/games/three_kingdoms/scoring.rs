@@ -6,39 +6,13 @@ use serde::Serialize;
 
 use crate::core::pieces::Piece;
 use crate::core::scoring::{ScoredResult, score};
-use crate::core::{Credit, Record, ScoreError, Seat};
+use crate::core::{Credit, Record, ScoreError, Scoring, Seat, Table};
 
 use super::pieces::points;
 use super::play::Effect;
 use super::position::Position;
 use super::rules::ThreeKingdoms;
 use crate::core::Turn as _;
-
-/// The captures a start position says were made before it.
-pub fn start_credits(start: &Position, mut credit: impl FnMut(Credit)) {
-    for seat in Seat::all(3) {
-        for piece in Piece::all() {
-            for _ in 0..start.captured(seat).count(piece) {
-                credit(Credit {
-                    seat,
-                    piece: piece.char(),
-                    points: points(piece.role),
-                });
-            }
-        }
-    }
-}
-
-/// The piece a ply captured, credited to the mover.
-pub fn credits(before: &Position, effect: &Effect, mut credit: impl FnMut(Credit)) {
-    if let Effect::Capture { piece } = effect {
-        credit(Credit {
-            seat: before.to_move(),
-            piece: piece.char(),
-            points: points(piece.role),
-        });
-    }
-}
 
 /// One seat's score.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -73,26 +47,6 @@ pub struct ScoreSheet {
     pub seats: Vec<SeatScore>,
 }
 
-/// Replays and scores `record`.
-pub fn score_sheet(record: &Record) -> Result<ScoreSheet, ScoreError> {
-    let scored = score::<ThreeKingdoms>(record, |_| {})?;
-    let seats = Seat::all(3)
-        .map(|seat| {
-            seat_score(
-                &scored.last,
-                seat,
-                scored.tally.captured(seat).to_owned(),
-                scored.result.map(|r| r.outcome.place(seat)),
-            )
-        })
-        .collect();
-    Ok(ScoreSheet {
-        preset: scored.preset,
-        result: scored.result,
-        seats,
-    })
-}
-
 fn seat_score(pos: &Position, seat: Seat, captured: String, place: Option<u8>) -> SeatScore {
     let faction = pos.faction_of(seat);
     SeatScore {
@@ -114,13 +68,69 @@ pub struct PositionScore {
     pub seats: Vec<SeatScore>,
 }
 
-/// The score of a bare position (captures in the order of the position string's pools).
-pub fn score_position(pos: &Position) -> PositionScore {
-    let seats = Seat::all(3)
-        .map(|seat| {
-            let captured = pos.captured(seat).letters();
-            seat_score(pos, seat, captured, None)
+impl Scoring for ThreeKingdoms {
+    type Score = ScoreSheet;
+
+    type PositionScore = PositionScore;
+
+    /// The captures a start position says were made before it.
+    fn start_credits(start: &Position, mut credit: impl FnMut(Credit)) {
+        for seat in Seat::all(3) {
+            for piece in Piece::all() {
+                for _ in 0..start.captured(seat).count(piece) {
+                    credit(Credit {
+                        seat,
+                        piece: piece.char(),
+                        points: points(piece.role),
+                    });
+                }
+            }
+        }
+    }
+
+    /// The piece a ply captured, credited to the mover.
+    fn credits(before: &Position, _: &Position, effect: &Effect, mut credit: impl FnMut(Credit)) {
+        if let Effect::Capture { piece } = effect {
+            credit(Credit {
+                seat: before.to_move(),
+                piece: piece.char(),
+                points: points(piece.role),
+            });
+        }
+    }
+
+    /// Three Kingdoms is not played for coins: the table is not used.
+    fn score(record: &Record, _: &Table, _: u32) -> Result<Self::Score, ScoreError> {
+        let scored = score::<ThreeKingdoms>(record, |_| {})?;
+        let seats = Seat::all(3)
+            .map(|seat| {
+                seat_score(
+                    &scored.last,
+                    seat,
+                    scored.tally.captured(seat).to_owned(),
+                    scored.result.map(|r| r.outcome.place(seat)),
+                )
+            })
+            .collect();
+        Ok(ScoreSheet {
+            preset: scored.preset,
+            result: scored.result,
+            seats,
         })
-        .collect();
-    PositionScore { seats }
+    }
+
+    /// The score of a bare position (captures in the order of the position string's pools).
+    fn score_position(pos: &Position) -> Self::PositionScore {
+        let seats = Seat::all(3)
+            .map(|seat| {
+                let captured = pos.captured(seat).letters();
+                seat_score(pos, seat, captured, None)
+            })
+            .collect();
+        PositionScore { seats }
+    }
+
+    fn side(pos: &Position, seat: Seat) -> Option<&'static str> {
+        pos.faction_of(seat).map(|f| pos.split().name(f))
+    }
 }

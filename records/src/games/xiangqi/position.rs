@@ -65,6 +65,15 @@ pub enum ParseFenError {
     Checks(String),
 }
 
+impl From<ParseFenError> for crate::core::PositionProblem {
+    fn from(e: ParseFenError) -> crate::core::PositionProblem {
+        match e {
+            ParseFenError::Illegal(e) => crate::core::PositionProblem::Impossible(e),
+            e => crate::core::PositionProblem::Malformed(e.to_string()),
+        }
+    }
+}
+
 impl Position {
     pub fn start() -> Position {
         START_FEN.parse().expect("the start FEN parses")

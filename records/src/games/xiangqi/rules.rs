@@ -4,10 +4,9 @@
 use crate::core::repetition::Repetitions;
 use serde_json::Value;
 
-use crate::core::rules::{Engine, Game, Pictures, Scoring, Truth, Visibility};
+use crate::core::rules::{Engine, Game, Pictures, Truth, Visibility};
 use crate::core::{
-    Credit, End, IllegalAction, InvalidHidden, Misfit, NoStart, Outcome, PositionProblem, Reason,
-    Record, ScoreError, Seat, Table, Violation,
+    End, IllegalAction, InvalidHidden, Misfit, NoStart, Outcome, Reason, Seat, Violation,
 };
 
 use super::action::Action;
@@ -15,8 +14,7 @@ use super::layout::{Backs, unknown_start};
 use super::pieces::{Back, Kind, Side};
 use super::play::Effect;
 use super::position::Position;
-use super::ruleset::{PRESETS, Preset, Ruleset};
-use super::scoring;
+use super::ruleset::{PRESETS, Ruleset};
 use super::view::{SeatView, seat_view};
 
 /// Third-generation xiangqi (番兵象棋), RULES.md §9.
@@ -187,35 +185,7 @@ impl Game for Xiangqi3g {
 
     const TITLE: &'static str = "Third-generation xiangqi (番兵象棋)";
 
-    const REASONS: &'static [Reason] = super::violations::REASONS;
-
-    const VIOLATIONS: &'static [Violation] = super::violations::VIOLATIONS;
-
-    type Ruleset = Ruleset;
-
-    type Position = Position;
-
-    type Match = Match;
-
-    type Action = Action;
-
-    type Effect = Effect;
-
-    fn presets() -> &'static [Preset] {
-        PRESETS
-    }
-
-    fn seats(_: &Ruleset) -> u8 {
-        2
-    }
-
-    fn parse_position(text: &str) -> Result<Position, PositionProblem> {
-        text.parse()
-            .map_err(|e: super::position::ParseFenError| match e {
-                super::position::ParseFenError::Illegal(e) => PositionProblem::Impossible(e),
-                e => PositionProblem::Malformed(e.to_string()),
-            })
-    }
+    crate::game_items!();
 
     fn position_fits(rules: &Ruleset, pos: &Position) -> Result<(), Misfit> {
         let has_backs = pos
@@ -321,30 +291,6 @@ impl Truth for Xiangqi3g {
 
     fn masked_position(m: &Match, seat: Seat) -> Option<String> {
         m.rules.backs.then(|| super::view::masked(&m.pos, seat))
-    }
-}
-
-impl Scoring for Xiangqi3g {
-    type Score = scoring::ScoreSheet;
-
-    type PositionScore = scoring::PositionScore;
-
-    fn start_credits(_: &Position, _: impl FnMut(Credit)) {}
-
-    fn credits(before: &Position, _: &Position, effect: &Effect, credit: impl FnMut(Credit)) {
-        scoring::credits(before, effect, credit)
-    }
-
-    fn score(record: &Record, _: &Table, _: u32) -> Result<Self::Score, ScoreError> {
-        scoring::score_sheet(record)
-    }
-
-    fn score_position(pos: &Position) -> Self::PositionScore {
-        scoring::score_position(pos)
-    }
-
-    fn side(_: &Position, seat: Seat) -> Option<&'static str> {
-        Some(if seat == Seat::FIRST { "red" } else { "black" })
     }
 }
 

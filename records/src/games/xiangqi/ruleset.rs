@@ -1,35 +1,23 @@
 //! Third-generation xiangqi rulesets as plain data (RULES.md §9): whether pieces carry backs,
 //! seed 001's optional soldier rule, the draw rules; and the presets.
 
-use serde::{Deserialize, Serialize};
-
 use crate::core::RulesetError;
 
 crate::ruleset! {
     /// A complete ruleset.
-    #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-    #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
     #[cfg_attr(feature = "openapi", schema(as = XiangqiRuleset))]
     pub struct Ruleset;
     /// Overrides of a preset's options.
-    #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
-    #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
     #[cfg_attr(feature = "openapi", schema(as = XiangqiOverrides))]
-    #[serde(deny_unknown_fields)]
     pub struct Overrides;
     pub const OPTIONS;
 
-    /// Pieces carry second identities (番兵象棋); off: plain xiangqi.
     backs: bool, "boolean", "seed 001; RULES.md §9",
         "Pieces carry second identities, set up by their owners before the game (true); false: plain xiangqi.";
-    /// 可選項2減規則: a soldier's flip takes effect anywhere on the enemy back rank.
     soldier_flip_anywhere: bool, "boolean", "seed 001 可選項2減規則",
         "A soldier's flip takes effect on any point of the enemy back rank; 兵仕 then moves one step diagonally anywhere and 兵相 jumps any 田, both never crossing back over the river (false).";
-    /// A draw after this many consecutive plies without a capture (120).
     no_capture: Option<u16>, "limit", "RULES.md §9",
         "A draw after this many consecutive plies without a capture (120). null: no limit.";
-    /// A position repeated a third time ends the game (a draw, or a loss for a perpetual
-    /// checker).
     repetition: bool, "boolean", "RULES.md §9",
         "A position repeated a third time is a draw, except that a side that gave check with every one of its moves since the first occurrence loses (true).";
 }

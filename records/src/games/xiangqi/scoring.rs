@@ -4,27 +4,12 @@
 use serde::Serialize;
 
 use crate::core::scoring::{ScoredResult, score};
-use crate::core::{Credit, Record, ScoreError, Seat};
+use crate::core::{Credit, Record, ScoreError, Scoring, Seat, Table};
 
 use super::pieces::{Kind, Side, side_case};
 use super::play::Effect;
 use super::position::Position;
 use super::rules::Xiangqi3g;
-
-/// The piece a capture took, credited to the mover.
-pub fn credits(before: &Position, effect: &Effect, mut credit: impl FnMut(Credit)) {
-    if let Effect::Move {
-        captured: Some(kind),
-    } = *effect
-    {
-        let mover = before.turn();
-        credit(Credit {
-            seat: Position::seat_of(mover),
-            piece: side_case(kind.letter(), mover.other()),
-            points: 0,
-        });
-    }
-}
 
 /// One seat's score.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -71,28 +56,6 @@ pub fn flip_code(effect: &Effect) -> Option<String> {
     })
 }
 
-pub fn score_sheet(record: &Record) -> Result<ScoreSheet, ScoreError> {
-    let mut flips: [Vec<String>; 2] = [Vec::new(), Vec::new()];
-    let scored = score::<Xiangqi3g>(record, |ply| {
-        if let Some(code) = flip_code(&ply.effect) {
-            flips[ply.mover.index()].push(code);
-        }
-    })?;
-    let seats = Seat::all(2)
-        .map(|seat| SeatScore {
-            seat,
-            side: Side::ALL[seat.index()].name(),
-            captured: scored.tally.captured(seat).to_owned(),
-            flips: std::mem::take(&mut flips[seat.index()]),
-        })
-        .collect();
-    Ok(ScoreSheet {
-        preset: scored.preset,
-        result: scored.result,
-        seats,
-    })
-}
-
 /// What a bare position says: each side's pieces on the board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -103,17 +66,64 @@ pub struct PositionScore {
     pub black: String,
 }
 
-pub fn score_position(pos: &Position) -> PositionScore {
-    let letters = |side: Side| -> String {
-        let mut kinds: Vec<Kind> = pos
-            .side_pieces(side)
-            .filter_map(|s| pos.piece(s).map(|p| p.kind))
+impl Scoring for Xiangqi3g {
+    type Score = ScoreSheet;
+
+    type PositionScore = PositionScore;
+
+    /// The piece a capture took, credited to the mover.
+    fn credits(before: &Position, _: &Position, effect: &Effect, mut credit: impl FnMut(Credit)) {
+        if let Effect::Move {
+            captured: Some(kind),
+        } = *effect
+        {
+            let mover = before.turn();
+            credit(Credit {
+                seat: Position::seat_of(mover),
+                piece: side_case(kind.letter(), mover.other()),
+                points: 0,
+            });
+        }
+    }
+
+    fn score(record: &Record, _: &Table, _: u32) -> Result<Self::Score, ScoreError> {
+        let mut flips: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+        let scored = score::<Xiangqi3g>(record, |ply| {
+            if let Some(code) = flip_code(&ply.effect) {
+                flips[ply.mover.index()].push(code);
+            }
+        })?;
+        let seats = Seat::all(2)
+            .map(|seat| SeatScore {
+                seat,
+                side: Side::ALL[seat.index()].name(),
+                captured: scored.tally.captured(seat).to_owned(),
+                flips: std::mem::take(&mut flips[seat.index()]),
+            })
             .collect();
-        kinds.sort();
-        kinds.iter().map(|k| side_case(k.letter(), side)).collect()
-    };
-    PositionScore {
-        red: letters(Side::Red),
-        black: letters(Side::Black),
+        Ok(ScoreSheet {
+            preset: scored.preset,
+            result: scored.result,
+            seats,
+        })
+    }
+
+    fn score_position(pos: &Position) -> Self::PositionScore {
+        let letters = |side: Side| -> String {
+            let mut kinds: Vec<Kind> = pos
+                .side_pieces(side)
+                .filter_map(|s| pos.piece(s).map(|p| p.kind))
+                .collect();
+            kinds.sort();
+            kinds.iter().map(|k| side_case(k.letter(), side)).collect()
+        };
+        PositionScore {
+            red: letters(Side::Red),
+            black: letters(Side::Black),
+        }
+    }
+
+    fn side(_: &Position, seat: Seat) -> Option<&'static str> {
+        Some(if seat == Seat::FIRST { "red" } else { "black" })
     }
 }
