@@ -1,5 +1,7 @@
 //! The board kit: what the games' boards share.
 //!
+//! - [`grid_place!`] declares a board's place type's methods (`new`, `from_coords`, `index`,
+//!   `file`, `rank`, `offset`, `all`) for a rectangular grid numbered rank by rank.
 //! - [`place_set!`] declares a game's set of places (squares or points) as one machine word
 //!   sized to its board (Banqi `u32`, Three Kingdoms and Luzhanqi `u64`, xiangqi `u128`), with
 //!   one vocabulary for all of them: `EMPTY`, `ALL`, `single`, `contains`, `with`, `without`,
@@ -30,6 +32,79 @@ pub trait PlaceSet: Copy + Eq + Iterator<Item = Self::Place> {
     fn first(self) -> Option<Self::Place>;
     /// The `k`-th place in index order (0-based).
     fn nth_place(self, k: usize) -> Option<Self::Place>;
+}
+
+/// Declares the methods of a place of a rectangular board (a square or a point, `struct
+/// Square(u8)`), numbered rank by rank from the first file of the first rank:
+/// `grid_place!(Square, files 4, ranks 8);` gives `COUNT` (files × ranks), `new`,
+/// `from_coords`, `from_index_unchecked`, `index`, `file`, `rank`, `offset` and `all`, one
+/// vocabulary in every game. A board with places off the grid (Luzhanqi's mountains, numbered
+/// after it) says `grid_place!(Point, files 5, ranks 12, count 62, own file_rank);`: `new`
+/// then takes any index below `count`, and the game writes `file`, `rank`, `offset` and `all`.
+#[macro_export]
+macro_rules! grid_place {
+    ($Place:ident, files $files:expr, ranks $ranks:expr) => {
+        $crate::grid_place!($Place, files $files, ranks $ranks, count ($files as usize * $ranks as usize), own file_rank);
+
+        impl $Place {
+            /// 0-based file (a = 0).
+            #[inline]
+            pub const fn file(self) -> u8 {
+                self.0 % ($files as u8)
+            }
+
+            /// 0-based rank.
+            #[inline]
+            pub const fn rank(self) -> u8 {
+                self.0 / ($files as u8)
+            }
+
+            /// The place `df` files and `dr` ranks away, if it is on the board.
+            #[inline]
+            pub const fn offset(self, df: i8, dr: i8) -> Option<$Place> {
+                $Place::from_coords(self.file() as i8 + df, self.rank() as i8 + dr)
+            }
+
+            /// Every place, in index order.
+            pub fn all() -> impl Iterator<Item = $Place> {
+                (0..$Place::COUNT as u8).map($Place)
+            }
+        }
+    };
+    ($Place:ident, files $files:expr, ranks $ranks:expr, count $count:expr, own file_rank) => {
+        impl $Place {
+            /// How many places the board has.
+            pub const COUNT: usize = $count;
+
+            /// The place with this index, if the board has it.
+            pub const fn new(index: u8) -> Option<$Place> {
+                if (index as usize) < $Place::COUNT {
+                    Some($Place(index))
+                } else {
+                    None
+                }
+            }
+
+            /// The grid place at `file` and `rank` (0-based), if on the grid.
+            #[inline]
+            pub const fn from_coords(file: i8, rank: i8) -> Option<$Place> {
+                if file >= 0 && file < $files as i8 && rank >= 0 && rank < $ranks as i8 {
+                    Some($Place(rank as u8 * ($files as u8) + file as u8))
+                } else {
+                    None
+                }
+            }
+
+            pub(crate) const fn from_index_unchecked(index: u8) -> $Place {
+                $Place(index)
+            }
+
+            #[inline]
+            pub const fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
 }
 
 /// Declares a set of places: `place_set!(pub struct Bitboard(u32) of Square, 32);` makes

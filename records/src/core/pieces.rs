@@ -193,6 +193,28 @@ pub enum Cell {
 }
 
 impl Cell {
+    /// The cell as a seat's view draws it: a piece letter, `X` covered, `-` empty.
+    pub fn letter(self) -> char {
+        match self {
+            Cell::Empty => '-',
+            Cell::Covered => 'X',
+            Cell::Revealed(p) => p.char(),
+        }
+    }
+
+    /// A board of `files` × `ranks` as a seat's view draws it: the last rank first, each rank
+    /// from the first file, a [`Cell::letter`] per place (`cell(index)`, indices rank by rank).
+    pub fn rows(files: u8, ranks: u8, cell: impl Fn(u8) -> Cell) -> Vec<String> {
+        (0..ranks)
+            .rev()
+            .map(|rank| {
+                (0..files)
+                    .map(|file| cell(rank * files + file).letter())
+                    .collect()
+            })
+            .collect()
+    }
+
     #[inline]
     pub(crate) const fn code(self) -> u8 {
         match self {

@@ -399,6 +399,18 @@ pub enum ParsePositionError<S, I> {
     Invalid(I),
 }
 
+impl<S, I> ParsePositionError<S, I> {
+    /// A position read as its game reads it: the text as a setup (`Setup: FromStr`), then
+    /// the setup checked into a position (`check`).
+    pub fn parse<Setup: FromStr<Err = S>, P>(
+        text: &str,
+        check: impl FnOnce(&Setup) -> Result<P, I>,
+    ) -> Result<P, ParsePositionError<S, I>> {
+        let setup: Setup = text.parse().map_err(ParsePositionError::Syntax)?;
+        check(&setup).map_err(ParsePositionError::Invalid)
+    }
+}
+
 impl<S: Display, I: Display> From<ParsePositionError<S, I>> for PositionProblem {
     fn from(e: ParsePositionError<S, I>) -> PositionProblem {
         match e {

@@ -242,7 +242,7 @@ fn parse_with_reasons(text: &str) -> Result<Action, ParseActionError> {
 fn parse_well_formed(text: &[u8]) -> Option<Action> {
     fn square(f: u8, r: u8) -> Option<Square> {
         match (f, r) {
-            (b'a'..=b'd', b'1'..=b'8') => Square::from_coords(f - b'a', r - b'1'),
+            (b'a'..=b'd', b'1'..=b'8') => Square::from_coords((f - b'a') as i8, (r - b'1') as i8),
             _ => None,
         }
     }

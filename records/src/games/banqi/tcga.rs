@@ -404,7 +404,9 @@ pub fn export(record: &Record) -> Result<String, ExportError> {
     for rank in (0..8u8).rev() {
         let row: Vec<String> = (0..4u8)
             .map(|f| {
-                match start.cell(super::types::Square::from_coords(f, rank).expect("on board")) {
+                match start
+                    .cell(super::types::Square::from_coords(f as i8, rank as i8).expect("on board"))
+                {
                     Cell::Empty => "-".to_owned(),
                     Cell::Covered => "X".to_owned(),
                     Cell::Revealed(p) => p.to_string(),

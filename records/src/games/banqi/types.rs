@@ -12,60 +12,7 @@ use thiserror::Error;
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Square(u8);
 
-impl Square {
-    pub const COUNT: usize = 32;
-
-    /// The square with this index (0 = a1, 31 = d8).
-    pub const fn new(index: u8) -> Option<Square> {
-        if index < 32 {
-            Some(Square(index))
-        } else {
-            None
-        }
-    }
-
-    /// `file` 0..4 (a–d), `rank` 0..8 (1–8).
-    pub const fn from_coords(file: u8, rank: u8) -> Option<Square> {
-        if file < 4 && rank < 8 {
-            Some(Square(rank * 4 + file))
-        } else {
-            None
-        }
-    }
-
-    pub(crate) const fn from_index_unchecked(index: u8) -> Square {
-        Square(index)
-    }
-
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    /// 0..4 for files a–d.
-    pub const fn file(self) -> u8 {
-        self.0 & 3
-    }
-
-    /// 0..8 for ranks 1–8.
-    pub const fn rank(self) -> u8 {
-        self.0 >> 2
-    }
-
-    /// The square `df` files and `dr` ranks away, if it is on the board.
-    pub const fn offset(self, df: i8, dr: i8) -> Option<Square> {
-        let f = self.file() as i8 + df;
-        let r = self.rank() as i8 + dr;
-        if f >= 0 && f < 4 && r >= 0 && r < 8 {
-            Some(Square((r * 4 + f) as u8))
-        } else {
-            None
-        }
-    }
-
-    pub fn all() -> impl Iterator<Item = Square> {
-        (0..32).map(Square)
-    }
-}
+crate::grid_place!(Square, files 4, ranks 8);
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

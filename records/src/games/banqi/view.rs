@@ -44,21 +44,7 @@ pub fn player_view(game: &Match, player: Seat) -> PlayerView {
     if your_turn {
         game.legal_actions(&mut actions);
     }
-    let board = (0..8u8)
-        .rev()
-        .map(|rank| {
-            (0..4u8)
-                .map(|file| {
-                    let sq = Square::new(rank * 4 + file).expect("on the board");
-                    match pos.cell(sq) {
-                        Cell::Empty => '-',
-                        Cell::Covered => 'X',
-                        Cell::Revealed(p) => p.char(),
-                    }
-                })
-                .collect()
-        })
-        .collect();
+    let board = Cell::rows(4, 8, |i| pos.cell(Square::new(i).expect("on the board")));
     let covered = pos.pool().letters();
     PlayerView {
         player,

@@ -16,41 +16,15 @@ pub const RANKS: u8 = 12;
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Point(u8);
 
+crate::grid_place!(Point, files FILES, ranks RANKS, count 62, own file_rank);
+
 impl Point {
     /// The points of the board proper (mountains excluded).
     pub const BOARD: usize = 60;
-    /// Board points and the two mountains.
-    pub const COUNT: usize = 62;
     /// The mountain between files a and c (between b6 and b7).
     pub const MOUNTAIN_B: Point = Point(60);
     /// The mountain between files c and e (between d6 and d7).
     pub const MOUNTAIN_D: Point = Point(61);
-
-    pub(crate) const fn from_index_unchecked(index: u8) -> Point {
-        Point(index)
-    }
-
-    pub const fn new(index: u8) -> Option<Point> {
-        if (index as usize) < Point::COUNT {
-            Some(Point(index))
-        } else {
-            None
-        }
-    }
-
-    /// `file` 0..5 (a–e), `rank` 0..12 (1–12).
-    pub const fn from_coords(file: i8, rank: i8) -> Option<Point> {
-        if file >= 0 && file < FILES as i8 && rank >= 0 && rank < RANKS as i8 {
-            Some(Point(rank as u8 * FILES + file as u8))
-        } else {
-            None
-        }
-    }
-
-    #[inline]
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
 
     #[inline]
     pub const fn bit(self) -> u64 {

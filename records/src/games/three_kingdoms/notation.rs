@@ -220,8 +220,7 @@ impl FromStr for Position {
     type Err = ParsePositionError;
 
     fn from_str(s: &str) -> Result<Position, ParsePositionError> {
-        let setup: Setup = s.parse().map_err(ParsePositionError::Syntax)?;
-        Position::from_setup(&setup).map_err(ParsePositionError::Invalid)
+        ParsePositionError::parse(s, Position::from_setup)
     }
 }
 

@@ -13,51 +13,7 @@ pub const RANKS: u8 = 5;
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Point(u8);
 
-impl Point {
-    pub const COUNT: usize = 45;
-
-    pub(crate) const fn from_index_unchecked(index: u8) -> Point {
-        Point(index)
-    }
-
-    pub const fn new(index: u8) -> Option<Point> {
-        if (index as usize) < Point::COUNT {
-            Some(Point(index))
-        } else {
-            None
-        }
-    }
-
-    /// `file` 0..9 (a–i), `rank` 0..5 (1–5).
-    pub const fn from_coords(file: i8, rank: i8) -> Option<Point> {
-        if file >= 0 && file < FILES as i8 && rank >= 0 && rank < RANKS as i8 {
-            Some(Point(rank as u8 * FILES + file as u8))
-        } else {
-            None
-        }
-    }
-
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    pub const fn file(self) -> u8 {
-        self.0 % FILES
-    }
-
-    pub const fn rank(self) -> u8 {
-        self.0 / FILES
-    }
-
-    /// The point `df` files and `dr` ranks away, if on the board.
-    pub const fn offset(self, df: i8, dr: i8) -> Option<Point> {
-        Point::from_coords(self.file() as i8 + df, self.rank() as i8 + dr)
-    }
-
-    pub fn all() -> impl Iterator<Item = Point> {
-        (0..Point::COUNT as u8).map(Point)
-    }
-}
+crate::grid_place!(Point, files FILES, ranks RANKS);
 
 impl fmt::Display for Point {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -43,20 +43,7 @@ pub fn seat_view(m: &Match, seat: Seat) -> SeatView {
     if your_turn {
         pos.legal_actions(&m.rules, &mut actions);
     }
-    let board = (0..5u8)
-        .rev()
-        .map(|rank| {
-            (0..9u8)
-                .map(
-                    |file| match pos.cell(Point::new(rank * 9 + file).expect("on the board")) {
-                        Cell::Empty => '-',
-                        Cell::Covered => 'X',
-                        Cell::Revealed(p) => p.char(),
-                    },
-                )
-                .collect()
-        })
-        .collect();
+    let board = Cell::rows(9, 5, |i| pos.cell(Point::new(i).expect("on the board")));
     SeatView {
         player: seat,
         faction: pos.faction_of(seat).map(|f| pos.split().name(f)),

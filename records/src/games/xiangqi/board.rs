@@ -15,59 +15,12 @@ pub const RANKS: u8 = 10;
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Square(u8);
 
+crate::grid_place!(Square, files FILES, ranks RANKS);
+
 impl Square {
-    pub const COUNT: usize = 90;
-
-    pub(crate) const fn from_index_unchecked(index: u8) -> Square {
-        Square(index)
-    }
-
-    pub const fn new(index: u8) -> Option<Square> {
-        if (index as usize) < Square::COUNT {
-            Some(Square(index))
-        } else {
-            None
-        }
-    }
-
-    /// `file` 0..9 (a–i), `rank` 0..10.
-    #[inline]
-    pub const fn at(file: i8, rank: i8) -> Option<Square> {
-        if file >= 0 && file < FILES as i8 && rank >= 0 && rank < RANKS as i8 {
-            Some(Square(rank as u8 * FILES + file as u8))
-        } else {
-            None
-        }
-    }
-
-    #[inline]
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    #[inline]
-    pub const fn file(self) -> u8 {
-        self.0 % FILES
-    }
-
-    #[inline]
-    pub const fn rank(self) -> u8 {
-        self.0 / FILES
-    }
-
     #[inline]
     pub const fn bit(self) -> u128 {
         1 << self.0
-    }
-
-    /// The point `df` files and `dr` ranks away, if on the board.
-    #[inline]
-    pub const fn offset(self, df: i8, dr: i8) -> Option<Square> {
-        Square::at(self.file() as i8 + df, self.rank() as i8 + dr)
-    }
-
-    pub fn all() -> impl Iterator<Item = Square> {
-        (0..Square::COUNT as u8).map(Square)
     }
 }
 

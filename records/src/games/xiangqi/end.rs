@@ -25,7 +25,8 @@ impl Position {
             return win(side.other(), Reason::WRONG_DOUBLE_FLIP);
         }
         for side in Side::ALL {
-            let home = Square::at(4, Position::enemy_back_rank(side) as i8).expect("e0 or e9");
+            let home =
+                Square::from_coords(4, Position::enemy_back_rank(side) as i8).expect("e0 or e9");
             if self.board[home.index()].is_some_and(|p| p.side == side && p.kind == Kind::Minister)
             {
                 return win(side, Reason::MINISTER_HOME);

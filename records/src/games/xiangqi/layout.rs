@@ -22,7 +22,7 @@ fn start_points(side: Side) -> [Square; 16] {
         Side::Red => (0, 2, 3),
         Side::Black => (9, 7, 6),
     };
-    let at = |file: i8, rank: i8| Square::at(file, rank).expect("on the board");
+    let at = |file: i8, rank: i8| Square::from_coords(file, rank).expect("on the board");
     [
         at(0, back),
         at(1, back),

@@ -232,7 +232,7 @@ pub(crate) fn parse_board(board: &str, pos: &mut Position) -> Result<(), ParseFe
             if file >= u32::from(FILES) {
                 return Err(too_long());
             }
-            let s = Square::at(file as i8, rank as i8).expect("on the board");
+            let s = Square::from_coords(file as i8, rank as i8).expect("on the board");
             if piece.kind == Kind::General && pos.generals[piece.side.index()].is_some() {
                 return Err(ParseFenError::Illegal(format!(
                     "two {} generals",
@@ -314,7 +314,7 @@ fn parse_backs(field: &str, pos: &mut Position) -> Result<(), ParseFenError> {
                 }
                 continue;
             }
-            let s = Square::at(file as i8, rank as i8)
+            let s = Square::from_coords(file as i8, rank as i8)
                 .ok_or_else(|| bad(format!("rank {rank} describes more than 9 points")))?;
             let Some(mut piece) = pos.piece(s) else {
                 return Err(bad(format!("a back on the empty point {s}")));

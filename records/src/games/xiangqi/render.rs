@@ -34,7 +34,7 @@ pub fn svg(pos: &Position, last: Option<&Action>) -> String {
             a.0, a.1, b.0, b.1
         );
     };
-    let at = |f: i8, r: i8| centre(Square::at(f, r).expect("on the board"));
+    let at = |f: i8, r: i8| centre(Square::from_coords(f, r).expect("on the board"));
     for r in 0..10 {
         line(&mut s, at(0, r), at(8, r));
     }

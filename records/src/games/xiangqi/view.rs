@@ -64,7 +64,7 @@ pub fn seat_view(m: &Match, seat: Seat) -> SeatView {
             .rev()
             .map(|r| {
                 (0..FILES)
-                    .map(|c| f(Square::at(c as i8, r as i8).expect("on the board")))
+                    .map(|c| f(Square::from_coords(c as i8, r as i8).expect("on the board")))
                     .collect()
             })
             .collect()
