@@ -24,13 +24,14 @@ pub trait Tool: Rules {
     const BOTS: &'static [&'static str];
 
     /// One of the legal actions of `m`, as `bot` (an index into [`Tool::BOTS`]) plays it;
-    /// identities left open (the dealer fills them in). `buffer` is reused between calls.
+    /// identities left open (the dealer fills them in); None when there is none. `buffer` is
+    /// reused between calls.
     fn choose(
         bot: usize,
         m: &Self::Match,
         rng: &mut SmallRng,
         buffer: &mut Vec<Self::Action>,
-    ) -> Self::Action;
+    ) -> Option<Self::Action>;
 
     /// `anqi perft`'s move counts, for a game whose move generator has published ones to
     /// match (xiangqi-3g: plain xiangqi's, from a FEN); None for the others.

@@ -23,24 +23,34 @@ pub struct Step<G: Rules> {
 }
 
 /// Plays a game on from `m` until it ends or `max_plies` are played: `choose` picks each
-/// action (identities it reveals left open: they are filled in from `hidden`), `on_ply` sees
-/// the match after it. Gives the match and how the game ended (None when cut at `max_plies`).
-/// The one loop of random playouts and of `anqi simulate`'s bots.
+/// action (identities it reveals left open: they are filled in from `hidden`), None when the
+/// side to move has none; `on_ply` sees the match after it. Gives the match and how the game
+/// ended (None when cut at `max_plies`). The one loop of random playouts and of `anqi
+/// simulate`'s bots.
 pub fn play_out<G: Rules>(
     mut m: G::Match,
     hidden: Option<&G::Hidden>,
     max_plies: u32,
-    mut choose: impl FnMut(&G::Match) -> G::Action,
+    mut choose: impl FnMut(&G::Match) -> Option<G::Action>,
     mut on_ply: impl FnMut(&G::Match, &G::Action),
 ) -> (G::Match, Option<End>) {
     loop {
-        if let Some(end) = m.end() {
+        // As replay does: a game that tells the endings other than "no legal action" apart
+        // cheaply is asked that, and the search for a legal action is `choose`'s.
+        let ended = match m.end_when_movable() {
+            Some(None) => None,
+            _ => m.end(),
+        };
+        if let Some(end) = ended {
             return (m, Some(end));
         }
         if m.position().ply() >= max_plies {
             return (m, None);
         }
-        let choice = choose(&m);
+        let Some(choice) = choose(&m) else {
+            let end = m.end();
+            return (m, end);
+        };
         let action = G::reveal(choice, m.position(), hidden)
             .expect("the hidden truth fills in what a chosen action reveals");
         m.play(&action).expect("a chosen action is legal");
@@ -64,7 +74,7 @@ pub fn random_playout<G: Rules, R: rand::RngExt + ?Sized>(
     let start = G::start(&rules, Some(hidden)).expect("a hidden truth sets up its start");
     let choose = |m: &G::Match| {
         m.legal_actions(buffer);
-        buffer[rng.random_range(0..buffer.len())].clone()
+        (!buffer.is_empty()).then(|| buffer[rng.random_range(0..buffer.len())].clone())
     };
     play_out::<G>(
         G::Match::from_position(rules, start),

@@ -25,17 +25,25 @@ impl Bot {
     pub const NAMES: &'static [&'static str] = &["random", "greedy", "search"];
 
     /// Picks one of the game's legal actions (identities of flips and dark captures left
-    /// open: the dealer fills them in). `buffer` is reused between calls.
-    pub fn choose(self, game: &Match, rng: &mut SmallRng, buffer: &mut Vec<Action>) -> Action {
+    /// open: the dealer fills them in); None when there is none. `buffer` is reused between
+    /// calls.
+    pub fn choose(
+        self,
+        game: &Match,
+        rng: &mut SmallRng,
+        buffer: &mut Vec<Action>,
+    ) -> Option<Action> {
         game.legal_actions(buffer);
-        debug_assert!(!buffer.is_empty(), "asked to move in a finished game");
-        match self {
+        if buffer.is_empty() {
+            return None;
+        }
+        Some(match self {
             Bot::Random => buffer[rng.random_range(0..buffer.len())],
             Bot::Greedy => best_by(buffer, rng, |a| greedy_value(game, a)),
             Bot::Search => best_by(buffer, rng, |a| {
                 expectimax(game.position(), game.rules(), a)
             }),
-        }
+        })
     }
 }
 
@@ -172,7 +180,7 @@ mod tests {
         let mut buf = Vec::new();
         for bot in [Bot::Greedy, Bot::Search] {
             assert_eq!(
-                bot.choose(&g, &mut rng, &mut buf).to_string(),
+                bot.choose(&g, &mut rng, &mut buf).unwrap().to_string(),
                 "a1-a2",
                 "{bot:?}"
             );
@@ -186,7 +194,10 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(2);
         let mut buf = Vec::new();
         for _ in 0..20 {
-            let a = Bot::Greedy.choose(&g, &mut rng, &mut buf).to_string();
+            let a = Bot::Greedy
+                .choose(&g, &mut rng, &mut buf)
+                .unwrap()
+                .to_string();
             assert_ne!(a, "b1-b2");
         }
     }

@@ -27,7 +27,12 @@ impl Tool for Banqi {
 
     const BOTS: &'static [&'static str] = Bot::NAMES;
 
-    fn choose(bot: usize, m: &Match, rng: &mut SmallRng, buffer: &mut Vec<Action>) -> Action {
+    fn choose(
+        bot: usize,
+        m: &Match,
+        rng: &mut SmallRng,
+        buffer: &mut Vec<Action>,
+    ) -> Option<Action> {
         Bot::ALL[bot].choose(m, rng, buffer)
     }
 

@@ -36,11 +36,18 @@ impl Tool for ThreeKingdoms {
 
     const BOTS: &'static [&'static str] = &["random", "greedy"];
 
-    fn choose(bot: usize, m: &Match, rng: &mut SmallRng, buffer: &mut Vec<Action>) -> Action {
+    fn choose(
+        bot: usize,
+        m: &Match,
+        rng: &mut SmallRng,
+        buffer: &mut Vec<Action>,
+    ) -> Option<Action> {
         m.pos.legal_actions(&m.rules, buffer);
-        debug_assert!(!buffer.is_empty(), "asked to move in a finished game");
+        if buffer.is_empty() {
+            return None;
+        }
         if bot == RANDOM {
-            return buffer[rng.random_range(0..buffer.len())];
+            return Some(buffer[rng.random_range(0..buffer.len())]);
         }
         let value = |a: &Action| match a {
             Action::Recall => 1000,
@@ -53,11 +60,13 @@ impl Tool for ThreeKingdoms {
         let best = buffer.iter().map(value).max().unwrap_or(0);
         let ties = buffer.iter().filter(|a| value(a) == best).count();
         let pick = rng.random_range(0..ties);
-        *buffer
-            .iter()
-            .filter(|a| value(a) == best)
-            .nth(pick)
-            .expect("pick < ties")
+        Some(
+            *buffer
+                .iter()
+                .filter(|a| value(a) == best)
+                .nth(pick)
+                .expect("pick < ties"),
+        )
     }
 
     fn outcome(sheet: &ScoreSheet) -> Option<Outcome> {

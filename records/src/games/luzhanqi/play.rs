@@ -338,6 +338,11 @@ impl Position {
     /// How the game has ended by the rules, if it has: a flag captured (open, dark) or
     /// carried home (flip), the side to move without an action, then the draw limits.
     pub fn end(&self, rules: &Ruleset) -> Option<End> {
+        self.end_given(rules, self.has_action(rules))
+    }
+
+    /// [`Position::end`] when the caller knows whether the side to move has a legal action.
+    pub fn end_given(&self, rules: &Ruleset, has_action: bool) -> Option<End> {
         let win = |side: Side, reason: Reason| {
             let seat = self.seat_of(side)?;
             Some(End::new(Outcome::win(seat, 2), reason))
@@ -356,7 +361,7 @@ impl Position {
             }
         }
         if let Some(side) = self.turn
-            && !self.has_action(rules)
+            && !has_action
         {
             return win(side.other(), Reason::NO_MOVE);
         }

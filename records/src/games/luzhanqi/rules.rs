@@ -71,6 +71,12 @@ impl Engine<Luzhanqi> for Match {
         self.pos.end(&self.rules)
     }
 
+    /// A refused action leaves the match as it was (`Position::play` checks before it
+    /// changes anything).
+    fn end_when_movable(&self) -> Option<Option<End>> {
+        Some(self.pos.end_given(&self.rules, true))
+    }
+
     fn legal_actions(&self, out: &mut Vec<Action>) {
         self.pos.legal_actions(&self.rules, out)
     }
