@@ -58,7 +58,8 @@ pub fn play<G: Tool>(
     let mut buffer = Vec::with_capacity(64);
     let choose = |m: &G::Match| {
         let bot = bots[m.position().to_move().index() % bots.len()];
-        G::choose(bot, m, &mut rng, &mut buffer)
+        m.legal_actions(&mut buffer);
+        (!buffer.is_empty()).then(|| G::choose(bot, m, &buffer, &mut rng))
     };
     let (_, end) = records::core::play::play_out::<G>(
         G::Match::from_position(*rules, start),

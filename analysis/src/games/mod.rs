@@ -23,15 +23,14 @@ pub trait Tool: Rules {
     /// The bots of `anqi simulate`, by name.
     const BOTS: &'static [&'static str];
 
-    /// One of the legal actions of `m`, as `bot` (an index into [`Tool::BOTS`]) plays it;
-    /// identities left open (the dealer fills them in); None when there is none. `buffer` is
-    /// reused between calls.
+    /// The action `bot` (an index into [`Tool::BOTS`]) plays among `actions`, the legal
+    /// actions of `m` (never empty; identities left open: the dealer fills them in).
     fn choose(
         bot: usize,
         m: &Self::Match,
+        actions: &[Self::Action],
         rng: &mut SmallRng,
-        buffer: &mut Vec<Self::Action>,
-    ) -> Option<Self::Action>;
+    ) -> Self::Action;
 
     /// `anqi perft`'s move counts, for a game whose move generator has published ones to
     /// match (xiangqi-3g: plain xiangqi's, from a FEN); None for the others.

@@ -24,26 +24,16 @@ impl Bot {
     pub const ALL: [Bot; 3] = [Bot::Random, Bot::Greedy, Bot::Search];
     pub const NAMES: &'static [&'static str] = &["random", "greedy", "search"];
 
-    /// Picks one of the game's legal actions (identities of flips and dark captures left
-    /// open: the dealer fills them in); None when there is none. `buffer` is reused between
-    /// calls.
-    pub fn choose(
-        self,
-        game: &Match,
-        rng: &mut SmallRng,
-        buffer: &mut Vec<Action>,
-    ) -> Option<Action> {
-        game.legal_actions(buffer);
-        if buffer.is_empty() {
-            return None;
-        }
-        Some(match self {
-            Bot::Random => buffer[rng.random_range(0..buffer.len())],
-            Bot::Greedy => best_by(buffer, rng, |a| greedy_value(game, a)),
-            Bot::Search => best_by(buffer, rng, |a| {
+    /// Picks one of `actions`, the game's legal actions (never empty; identities of flips
+    /// and dark captures left open: the dealer fills them in).
+    pub fn choose(self, game: &Match, actions: &[Action], rng: &mut SmallRng) -> Action {
+        match self {
+            Bot::Random => actions[rng.random_range(0..actions.len())],
+            Bot::Greedy => best_by(actions, rng, |a| greedy_value(game, a)),
+            Bot::Search => best_by(actions, rng, |a| {
                 expectimax(game.position(), game.rules(), a)
             }),
-        })
+        }
     }
 }
 
@@ -177,10 +167,11 @@ mod tests {
         // Red's soldier on a1 can take black's general on a2 or move away.
         let g = game("4/4/4/4/4/p3/k3/P2K r - 0 10");
         let mut rng = SmallRng::seed_from_u64(1);
-        let mut buf = Vec::new();
+        let mut actions = Vec::new();
+        g.legal_actions(&mut actions);
         for bot in [Bot::Greedy, Bot::Search] {
             assert_eq!(
-                bot.choose(&g, &mut rng, &mut buf).unwrap().to_string(),
+                bot.choose(&g, &actions, &mut rng).to_string(),
                 "a1-a2",
                 "{bot:?}"
             );
@@ -192,12 +183,10 @@ mod tests {
         // Red's advisor on b1 may step to b2 (next to black's general on b3: lost) or a1.
         let g = game("4/4/4/4/4/1k2/4/1G2 r - 0 10");
         let mut rng = SmallRng::seed_from_u64(2);
-        let mut buf = Vec::new();
+        let mut actions = Vec::new();
+        g.legal_actions(&mut actions);
         for _ in 0..20 {
-            let a = Bot::Greedy
-                .choose(&g, &mut rng, &mut buf)
-                .unwrap()
-                .to_string();
+            let a = Bot::Greedy.choose(&g, &actions, &mut rng).to_string();
             assert_ne!(a, "b1-b2");
         }
     }

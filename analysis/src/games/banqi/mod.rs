@@ -27,13 +27,8 @@ impl Tool for Banqi {
 
     const BOTS: &'static [&'static str] = Bot::NAMES;
 
-    fn choose(
-        bot: usize,
-        m: &Match,
-        rng: &mut SmallRng,
-        buffer: &mut Vec<Action>,
-    ) -> Option<Action> {
-        Bot::ALL[bot].choose(m, rng, buffer)
+    fn choose(bot: usize, m: &Match, actions: &[Action], rng: &mut SmallRng) -> Action {
+        Bot::ALL[bot].choose(m, actions, rng)
     }
 
     fn outcome(sheet: &ScoreSheet) -> Option<Outcome> {

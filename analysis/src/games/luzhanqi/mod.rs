@@ -64,29 +64,18 @@ impl Tool for Luzhanqi {
 
     const BOTS: &'static [&'static str] = &["random", "greedy"];
 
-    fn choose(
-        bot: usize,
-        m: &Match,
-        rng: &mut SmallRng,
-        buffer: &mut Vec<Action>,
-    ) -> Option<Action> {
-        m.pos.legal_actions(&m.rules, buffer);
-        if buffer.is_empty() {
-            return None;
-        }
+    fn choose(bot: usize, m: &Match, actions: &[Action], rng: &mut SmallRng) -> Action {
         if bot == RANDOM {
-            return Some(buffer[rng.random_range(0..buffer.len())]);
+            return actions[rng.random_range(0..actions.len())];
         }
-        let best = buffer.iter().map(|a| value(m, a)).max().unwrap_or(0);
-        let ties = buffer.iter().filter(|a| value(m, a) == best).count();
+        let best = actions.iter().map(|a| value(m, a)).max().unwrap_or(0);
+        let ties = actions.iter().filter(|a| value(m, a) == best).count();
         let pick = rng.random_range(0..ties);
-        Some(
-            *buffer
-                .iter()
-                .filter(|a| value(m, a) == best)
-                .nth(pick)
-                .expect("pick < ties"),
-        )
+        *actions
+            .iter()
+            .filter(|a| value(m, a) == best)
+            .nth(pick)
+            .expect("pick < ties")
     }
 
     fn outcome(sheet: &ScoreSheet) -> Option<Outcome> {
