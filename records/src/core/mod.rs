@@ -10,6 +10,7 @@
 //! Nothing here knows a particular game: games depend on the core, never the reverse.
 
 pub mod board;
+pub mod glyphs;
 pub mod outcome;
 pub mod pieces;
 pub mod play;

@@ -4,6 +4,8 @@
 
 use std::fmt::Write;
 
+use crate::core::glyphs::{Anchor, Glyphs};
+
 use super::action::Action;
 use super::position::{Cell, Position};
 use super::types::{Color, Square};
@@ -35,6 +37,7 @@ impl RenderOptions {
 pub fn svg(pos: &Position, options: &RenderOptions) -> String {
     let (w, h) = (MARGIN + 4 * CELL + 8, 8 + 8 * CELL + MARGIN);
     let mut s = String::with_capacity(8 * 1024);
+    let mut glyphs = Glyphs::new();
     let _ = write!(
         s,
         r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="'Noto Serif CJK TC','Noto Serif TC','Songti TC','SimSun',serif">"##
@@ -66,22 +69,24 @@ pub fn svg(pos: &Position, options: &RenderOptions) -> String {
         8 * CELL
     );
     for file in 0..4u32 {
-        let _ = write!(
-            s,
-            r##"<text x="{}" y="{}" font-size="14" text-anchor="middle" fill="#5a4020" font-family="sans-serif">{}</text>"##,
-            x0 + file * CELL + CELL / 2,
-            y0 + 8 * CELL + 18,
-            (b'a' + file as u8) as char
-        );
+        s.push_str(&glyphs.text(
+            (x0 + file * CELL + CELL / 2) as f64,
+            (y0 + 8 * CELL + 18) as f64,
+            14.0,
+            Anchor::Middle,
+            "#5a4020",
+            &((b'a' + file as u8) as char).to_string(),
+        ));
     }
     for rank in 0..8u32 {
-        let _ = write!(
-            s,
-            r##"<text x="{}" y="{}" font-size="14" text-anchor="middle" fill="#5a4020" font-family="sans-serif">{}</text>"##,
-            MARGIN / 2,
-            y0 + (7 - rank) * CELL + CELL / 2 + 5,
-            rank + 1
-        );
+        s.push_str(&glyphs.text(
+            (MARGIN / 2) as f64,
+            (y0 + (7 - rank) * CELL + CELL / 2 + 5) as f64,
+            14.0,
+            Anchor::Middle,
+            "#5a4020",
+            &(rank + 1).to_string(),
+        ));
     }
     for sq in Square::all() {
         let (x, y) = corner(sq);
@@ -102,15 +107,22 @@ pub fn svg(pos: &Position, options: &RenderOptions) -> String {
                 };
                 let _ = write!(
                     s,
-                    r##"<g class="piece" data-square="{sq}" data-piece="{}"><circle cx="{cx}" cy="{cy}" r="{r}" fill="#fbf1da" stroke="{ink}" stroke-width="2"/><circle cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="{ink}" stroke-width="1"/><text x="{cx}" y="{}" font-size="28" text-anchor="middle" fill="{ink}">{}</text></g>"##,
+                    r##"<g class="piece" data-square="{sq}" data-piece="{}"><circle cx="{cx}" cy="{cy}" r="{r}" fill="#fbf1da" stroke="{ink}" stroke-width="2"/><circle cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="{ink}" stroke-width="1"/>{}</g>"##,
                     piece.char(),
                     r - 4,
-                    cy + 10,
-                    piece.chinese()
+                    glyphs.text(
+                        cx as f64,
+                        (cy + 10) as f64,
+                        28.0,
+                        Anchor::Middle,
+                        ink,
+                        &piece.chinese().to_string()
+                    )
                 );
             }
         }
     }
+    s.push_str(&glyphs.defs());
     s.push_str("</svg>");
     s
 }

@@ -6,6 +6,8 @@
 
 use std::fmt::Write;
 
+use crate::core::glyphs::{Anchor, Glyphs};
+
 use crate::core::PositionProblem;
 
 use super::board::{CAMPS, HQS, MOUNTAIN_RING, Point, neighbours_of, rail_neighbours_of};
@@ -66,6 +68,7 @@ pub fn picture(
 ) -> String {
     let (w, h) = (2 * MARGIN + 4 * GAP_X, 2 * MARGIN + 11 * GAP_Y + FRONT);
     let mut s = String::with_capacity(24 * 1024);
+    let mut glyphs = Glyphs::new();
     let _ = write!(
         s,
         r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="'Noto Serif CJK TC','Noto Serif TC','Songti TC','SimSun',serif"><title>{}</title><rect x="0" y="0" width="{w}" height="{h}" fill="#e9dcb8"/>"##,
@@ -93,14 +96,21 @@ pub fn picture(
         let (cx, cy) = centre(m);
         let _ = write!(
             s,
-            r##"<g class="mountain" data-point="{m}" data-ring="{}"><path d="M{} {} L{cx} {} L{} {} Z" fill="#8d7a52" opacity="0.6"/><text x="{cx}" y="{}" font-size="13" text-anchor="middle" fill="#3d2412">山界</text></g>"##,
+            r##"<g class="mountain" data-point="{m}" data-ring="{}"><path d="M{} {} L{cx} {} L{} {} Z" fill="#8d7a52" opacity="0.6"/>{}</g>"##,
             ring.map(|p| p.to_string()).collect::<Vec<_>>().join(" "),
             cx - 26,
             cy + 12,
             cy - 14,
             cx + 26,
             cy + 12,
-            cy + 26
+            glyphs.text(
+                cx as f64,
+                (cy + 26) as f64,
+                13.0,
+                Anchor::Middle,
+                "#3d2412",
+                "山界"
+            )
         );
     }
     for p in Point::all() {
@@ -158,14 +168,21 @@ pub fn picture(
                 let flag = if flags.contains(&p) { "+旗" } else { "" };
                 let _ = write!(
                     s,
-                    r##"<g class="piece" data-point="{p}" data-piece="{}"><rect x="{x}" y="{y}" width="56" height="28" rx="4" fill="#fbf6e6" stroke="{ink}" stroke-width="2"/><text x="{cx}" y="{}" font-size="18" text-anchor="middle" fill="{ink}">{}{flag}</text></g>"##,
+                    r##"<g class="piece" data-point="{p}" data-piece="{}"><rect x="{x}" y="{y}" width="56" height="28" rx="4" fill="#fbf6e6" stroke="{ink}" stroke-width="2"/>{}</g>"##,
                     piece.char(),
-                    cy + 6,
-                    piece.role.chinese()
+                    glyphs.text(
+                        cx as f64,
+                        (cy + 6) as f64,
+                        18.0,
+                        Anchor::Middle,
+                        ink,
+                        &format!("{}{flag}", piece.role.chinese())
+                    )
                 );
             }
         }
     }
+    s.push_str(&glyphs.defs());
     s.push_str("</svg>");
     s
 }

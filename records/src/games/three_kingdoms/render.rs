@@ -5,6 +5,8 @@
 
 use std::fmt::Write;
 
+use crate::core::glyphs::{Anchor, Glyphs};
+
 use crate::core::Seat;
 use crate::core::Side;
 use crate::core::pieces::Cell;
@@ -42,6 +44,7 @@ fn centre(p: Point) -> (u32, u32) {
 pub fn svg(pos: &Position, last: Option<&Action>) -> String {
     let (w, h) = (2 * MARGIN + 8 * GAP, 2 * MARGIN + 4 * GAP + LEGEND);
     let mut s = String::with_capacity(12 * 1024);
+    let mut glyphs = Glyphs::new();
     let _ = write!(
         s,
         r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="'Noto Serif CJK TC','Noto Serif TC','Songti TC','SimSun',serif"><title>{pos}</title><rect x="0" y="0" width="{w}" height="{h}" fill="#f3e3c0"/>"##
@@ -50,21 +53,32 @@ pub fn svg(pos: &Position, last: Option<&Action>) -> String {
         let y = MARGIN + rank * GAP;
         let _ = write!(
             s,
-            r##"<line x1="{MARGIN}" y1="{y}" x2="{}" y2="{y}" stroke="#5a4020" stroke-width="1.5"/><text x="{}" y="{}" font-size="14" text-anchor="middle" fill="#5a4020" font-family="sans-serif">{}</text>"##,
+            r##"<line x1="{MARGIN}" y1="{y}" x2="{}" y2="{y}" stroke="#5a4020" stroke-width="1.5"/>{}"##,
             MARGIN + 8 * GAP,
-            MARGIN / 2 - 4,
-            y + 5,
-            5 - rank
+            glyphs.text(
+                (MARGIN / 2 - 4) as f64,
+                (y + 5) as f64,
+                14.0,
+                Anchor::Middle,
+                "#5a4020",
+                &(5 - rank).to_string()
+            )
         );
     }
     for file in 0..9 {
         let x = MARGIN + file * GAP;
         let _ = write!(
             s,
-            r##"<line x1="{x}" y1="{MARGIN}" x2="{x}" y2="{}" stroke="#5a4020" stroke-width="1.5"/><text x="{x}" y="{}" font-size="14" text-anchor="middle" fill="#5a4020" font-family="sans-serif">{}</text>"##,
+            r##"<line x1="{x}" y1="{MARGIN}" x2="{x}" y2="{}" stroke="#5a4020" stroke-width="1.5"/>{}"##,
             MARGIN + 4 * GAP,
-            MARGIN + 4 * GAP + 26,
-            (b'a' + file as u8) as char
+            glyphs.text(
+                x as f64,
+                (MARGIN + 4 * GAP + 26) as f64,
+                14.0,
+                Anchor::Middle,
+                "#5a4020",
+                &((b'a' + file as u8) as char).to_string()
+            )
         );
     }
     let r = GAP / 2 - 5;
@@ -96,22 +110,29 @@ pub fn svg(pos: &Position, last: Option<&Action>) -> String {
                 };
                 let _ = write!(
                     s,
-                    r##"<g class="piece" data-point="{p}" data-piece="{}" data-faction="{}"><circle cx="{cx}" cy="{cy}" r="{r}" fill="#fbf1da" stroke="{ring}" stroke-width="4"/><text x="{cx}" y="{}" font-size="26" text-anchor="middle" fill="{ink}">{}</text></g>"##,
+                    r##"<g class="piece" data-point="{p}" data-piece="{}" data-faction="{}"><circle cx="{cx}" cy="{cy}" r="{r}" fill="#fbf1da" stroke="{ring}" stroke-width="4"/>{}</g>"##,
                     piece.char(),
                     pos.split().name(faction),
-                    cy + 9,
-                    piece.chinese()
+                    glyphs.text(
+                        cx as f64,
+                        (cy + 9) as f64,
+                        26.0,
+                        Anchor::Middle,
+                        ink,
+                        &piece.chinese().to_string()
+                    )
                 );
             }
         }
     }
-    legend(&mut s, pos, h - LEGEND + 8);
+    legend(&mut s, &mut glyphs, pos, h - LEGEND + 8);
+    s.push_str(&glyphs.defs());
     s.push_str("</svg>");
     s
 }
 
 /// A line under the board: each seat, its faction in its colour, and who is to move.
-fn legend(s: &mut String, pos: &Position, y: u32) {
+fn legend(s: &mut String, glyphs: &mut Glyphs, pos: &Position, y: u32) {
     for seat in Seat::all(3) {
         let x = MARGIN + seat.index() as u32 * 3 * GAP;
         let (name, colour) = match pos.faction_of(seat) {
@@ -121,11 +142,17 @@ fn legend(s: &mut String, pos: &Position, y: u32) {
         let mark = if pos.to_move() == seat { " ◀" } else { "" };
         let _ = write!(
             s,
-            r##"<g class="seat" data-seat="{}"><circle cx="{x}" cy="{}" r="7" fill="{colour}"/><text x="{}" y="{}" font-size="14" fill="#3d2412" font-family="sans-serif">{seat}: {name}{mark}</text></g>"##,
+            r##"<g class="seat" data-seat="{}"><circle cx="{x}" cy="{}" r="7" fill="{colour}"/>{}</g>"##,
             seat.code(),
             y + 6,
-            x + 12,
-            y + 11
+            glyphs.text(
+                (x + 12) as f64,
+                (y + 11) as f64,
+                14.0,
+                Anchor::Start,
+                "#3d2412",
+                &format!("{seat}: {name}{mark}")
+            )
         );
     }
 }

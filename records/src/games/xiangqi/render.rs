@@ -5,6 +5,8 @@
 
 use std::fmt::Write;
 
+use crate::core::glyphs::{Anchor, Glyphs};
+
 use super::action::Action;
 use super::board::Square;
 use super::pieces::{Back, Side, side_case};
@@ -23,6 +25,7 @@ fn centre(s: Square) -> (u32, u32) {
 pub fn svg(pos: &Position, last: Option<&Action>) -> String {
     let (w, h) = (2 * MARGIN + 8 * GAP, 2 * MARGIN + 9 * GAP);
     let mut s = String::with_capacity(16 * 1024);
+    let mut glyphs = Glyphs::new();
     let _ = write!(
         s,
         r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="'Noto Serif CJK TC','Noto Serif TC','Songti TC','SimSun',serif"><title>{pos}</title><rect x="0" y="0" width="{w}" height="{h}" fill="#f0d9a8"/>"##
@@ -54,8 +57,15 @@ pub fn svg(pos: &Position, last: Option<&Action>) -> String {
     let (rx, ry) = at(4, 5);
     let _ = write!(
         s,
-        r##"<text class="river" x="{rx}" y="{}" font-size="22" text-anchor="middle" fill="#5a4020">楚河　　漢界</text>"##,
-        ry + GAP / 2 + 8
+        r##"<g class="river">{}</g>"##,
+        glyphs.text(
+            rx as f64,
+            (ry + GAP / 2 + 8) as f64,
+            22.0,
+            Anchor::Middle,
+            "#5a4020",
+            "楚河　　漢界"
+        )
     );
     let marked: Vec<Square> = match last {
         Some(Action::Move(m)) => vec![m.from, m.to],
@@ -85,23 +95,35 @@ pub fn svg(pos: &Position, last: Option<&Action>) -> String {
         };
         let _ = write!(
             s,
-            r##"<g class="piece" data-point="{sq}" data-piece="{}"><circle cx="{cx}" cy="{cy}" r="{r}" fill="#fbf1da" stroke="{ink}" stroke-width="2"/><text x="{cx}" y="{}" font-size="24" text-anchor="middle" fill="{ink}">{}</text>"##,
+            r##"<g class="piece" data-point="{sq}" data-piece="{}"><circle cx="{cx}" cy="{cy}" r="{r}" fill="#fbf1da" stroke="{ink}" stroke-width="2"/>{}"##,
             p.char(),
-            cy + 8,
-            p.kind.chinese(p.side)
+            glyphs.text(
+                cx as f64,
+                (cy + 8) as f64,
+                24.0,
+                Anchor::Middle,
+                ink,
+                p.kind.chinese(p.side)
+            )
         );
         if let Back::Known(k) = p.back {
             let _ = write!(
                 s,
-                r##"<text class="back" data-back="{}" x="{}" y="{}" font-size="12" text-anchor="middle" fill="#5a4020">{}</text>"##,
+                r##"<g class="back" data-back="{}">{}</g>"##,
                 side_case(k.letter(), p.side),
-                cx + r - 4,
-                cy - r + 8,
-                k.chinese(p.side)
+                glyphs.text(
+                    (cx + r - 4) as f64,
+                    (cy - r + 8) as f64,
+                    12.0,
+                    Anchor::Middle,
+                    "#5a4020",
+                    k.chinese(p.side)
+                )
             );
         }
         s.push_str("</g>");
     }
+    s.push_str(&glyphs.defs());
     s.push_str("</svg>");
     s
 }
