@@ -4,25 +4,9 @@
 //! lacks: every character beyond U+2000 in a string or character literal of `records`, `api`
 //! and `analysis` (the script's own rule), and printable ASCII. Run the script again then.
 
-use std::path::{Path, PathBuf};
+mod sources;
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+use sources::{rust_files, workspace};
 
 /// The characters inside string and character literals of `text` (as the script reads them:
 /// a quote to the next unescaped quote of the same kind, character literals one character).

@@ -8,7 +8,9 @@
 //! modules only by its registry line.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+mod sources;
+
+use sources::{rust_files, workspace};
 
 /// The game modules and what names a game: its module, its `Rules` type, its record name.
 const MODULES: &[&str] = &["banqi", "three_kingdoms", "luzhanqi", "xiangqi"];
@@ -28,24 +30,6 @@ const NAMES: &[&str] = &[
 /// Files that still name a game outside its modules, and how many times (none: every seat of
 /// the toolkit is derived from the registry). A new name outside a game's modules fails.
 const REMAINING: &[(&str, usize)] = &[];
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// Whether `path` (relative to the workspace) is one game's own module.
 fn own_module(path: &str) -> bool {
