@@ -40,30 +40,22 @@ pub fn run(game: Option<&str>, position: Option<&str>, depth: u32, divide: bool)
     };
     let position = position.unwrap_or(perft.start);
     let started = Instant::now();
-    let nodes = if depth == 0 {
-        // The position itself, if it is one.
-        match (perft.divide)(position, 1) {
-            Ok(_) => 1,
-            Err(e) => {
-                eprintln!("anqi perft: {e}");
-                return ExitCode::from(2);
+    let counted = if divide && depth > 0 {
+        (perft.divide)(position, depth).map(|moves| {
+            for (m, n) in &moves {
+                println!("{m}: {n}");
             }
-        }
+            println!();
+            moves.iter().map(|(_, n)| n).sum()
+        })
     } else {
-        match (perft.divide)(position, depth) {
-            Ok(moves) => {
-                if divide {
-                    for (m, n) in &moves {
-                        println!("{m}: {n}");
-                    }
-                    println!();
-                }
-                moves.iter().map(|(_, n)| n).sum()
-            }
-            Err(e) => {
-                eprintln!("anqi perft: {e}");
-                return ExitCode::from(2);
-            }
+        (perft.count)(position, depth)
+    };
+    let nodes: u64 = match counted {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("anqi perft: {e}");
+            return ExitCode::from(2);
         }
     };
     let seconds = started.elapsed().as_secs_f64();

@@ -34,11 +34,7 @@ impl Eq for Format {}
 impl Format {
     /// The text format of a text that is not JSON: the first the games declare (TCGA).
     pub fn text() -> Format {
-        Format::Text(
-            crate::games::text_formats()
-                .next()
-                .expect("a game declares a text format"),
-        )
+        Format::Text(crate::games::default_text_format())
     }
 
     /// The format a file name suggests: `.json`, `.jsonl`/`.ndjson`, a text format's name

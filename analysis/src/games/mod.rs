@@ -94,11 +94,12 @@ pub enum ChartSpec {
     },
 }
 
-/// A game's perft: the position it counts from by default, and the count under each legal
-/// move of a position (its move in notation), `depth` plies ahead.
+/// A game's perft: the position it counts from by default; the leaves `depth` plies ahead of
+/// a position; the same under each legal move (its move in notation, `depth` ≥ 1).
 #[derive(Copy, Clone)]
 pub struct Perft {
     pub start: &'static str,
+    pub count: fn(position: &str, depth: u32) -> Result<u64, String>,
     pub divide: fn(position: &str, depth: u32) -> Result<Vec<(String, u64)>, String>,
 }
 

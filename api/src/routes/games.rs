@@ -272,7 +272,7 @@ pub async fn get(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("text/plain"));
     let format = match query.format.as_deref() {
-        None if accept_text => records::games::text_formats().next(),
+        None if accept_text => Some(records::games::default_text_format()),
         None | Some("json") => None,
         Some(name) => Some(records::games::text_format(name).ok_or_else(|| {
             let names: Vec<&str> = records::games::text_formats().map(|f| f.name).collect();

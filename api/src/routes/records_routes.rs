@@ -82,9 +82,7 @@ fn read_record(req: &HttpRequest, bytes: &[u8], limits: &Limits) -> Result<Recor
             "the TCGA record is not UTF-8 text",
         )
     })?;
-    let format = records::games::text_formats()
-        .next()
-        .expect("a game declares a text format");
+    let format = records::games::default_text_format();
     let mut games = (format.parse)(text).map_err(|e| {
         let mut p = Problem::new(ProblemKind::MalformedRecord, e.message.clone());
         p.line = Some(e.line);

@@ -58,7 +58,7 @@ impl Glyphs {
         let scale = size / face.units_per_em() as f64;
         if text
             .chars()
-            .any(|c| c != ' ' && c != '\u{3000}' && face.glyph_index(c).is_none())
+            .any(|c| !c.is_whitespace() && face.glyph_index(c).is_none())
         {
             return fallback(x, y, size, anchor, fill, text);
         }
@@ -84,7 +84,8 @@ impl Glyphs {
         );
         let mut pen = 0.0;
         for c in text.chars() {
-            if face.glyph_index(c).is_some_and(|g| has_outline(face, g)) {
+            // A space has an advance but no outline.
+            if !c.is_whitespace() {
                 self.used.insert(c);
                 let _ = write!(out, r##"<use href="#{}" x="{}"/>"##, id(c), pen);
             }
@@ -104,16 +105,13 @@ impl Glyphs {
         for &c in &self.used {
             let g = face.glyph_index(c).expect("collected glyphs exist");
             let mut path = Path(String::new());
-            face.outline_glyph(g, &mut path);
-            let _ = write!(out, r#"<path id="{}" d="{}"/>"#, id(c), path.0.trim_end());
+            if face.outline_glyph(g, &mut path).is_some() {
+                let _ = write!(out, r#"<path id="{}" d="{}"/>"#, id(c), path.0.trim_end());
+            }
         }
         out.push_str("</defs>");
         out
     }
-}
-
-fn has_outline(face: &ttf_parser::Face, g: ttf_parser::GlyphId) -> bool {
-    face.outline_glyph(g, &mut Path(String::new())).is_some()
 }
 
 /// A `<text>` for what the font cannot draw: the viewer's fonts do.
@@ -132,7 +130,8 @@ fn fallback(x: f64, y: f64, size: f64, anchor: Anchor, fill: &str, text: &str) -
     )
 }
 
-fn escape(text: &str) -> String {
+/// `text` as SVG character data or an attribute value.
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -205,7 +204,10 @@ mod tests {
                 .chars()
         {
             let g = face.glyph_index(c).unwrap_or_else(|| panic!("{c}"));
-            assert!(has_outline(face, g), "{c}");
+            assert!(
+                face.outline_glyph(g, &mut Path(String::new())).is_some(),
+                "{c}"
+            );
         }
     }
 }

@@ -124,6 +124,14 @@ pub fn text_formats() -> impl Iterator<Item = &'static TextFormat> {
         .flat_map(|kind| with_game!(*kind, G => G::TEXT_FORMATS))
 }
 
+/// The text format of a text that names no format (a `text/plain` body, a file that is not
+/// JSON): the first the games declare (TCGA).
+pub fn default_text_format() -> &'static TextFormat {
+    text_formats()
+        .next()
+        .expect("a game declares a text format")
+}
+
 /// The text format named `name` (`tcga`), if a game declares it.
 pub fn text_format(name: &str) -> Option<&'static TextFormat> {
     text_formats().find(|format| format.name == name)

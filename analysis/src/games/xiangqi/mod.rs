@@ -70,15 +70,19 @@ fn score(m: &Match, action: &Action) -> i32 {
     }
 }
 
+/// A plain xiangqi position from its FEN, for perft.
+fn fen_position(fen: &str) -> Result<records::games::xiangqi::Position, String> {
+    fen.parse().map_err(|e| format!("{fen:?}: {e}"))
+}
+
 impl Tool for Xiangqi3g {
     const TABLES: &'static [crate::report::contract::TableSpec] = contract::TABLES;
 
     const PERFT: Option<Perft> = Some(Perft {
         start: records::games::xiangqi::START_FEN,
+        count: |fen, depth| Ok(fen_position(fen)?.perft(depth)),
         divide: |fen, depth| {
-            let pos: records::games::xiangqi::Position =
-                fen.parse().map_err(|e| format!("{fen:?}: {e}"))?;
-            Ok(pos
+            Ok(fen_position(fen)?
                 .divide(depth)
                 .into_iter()
                 .map(|(m, n)| (m.to_string(), n))

@@ -338,11 +338,12 @@ impl Position {
     /// How the game has ended by the rules, if it has: a flag captured (open, dark) or
     /// carried home (flip), the side to move without an action, then the draw limits.
     pub fn end(&self, rules: &Ruleset) -> Option<End> {
-        self.end_given(rules, self.has_action(rules))
+        self.end_given(rules, || self.has_action(rules))
     }
 
-    /// [`Position::end`] when the caller knows whether the side to move has a legal action.
-    pub fn end_given(&self, rules: &Ruleset, has_action: bool) -> Option<End> {
+    /// [`Position::end`] with `has_action` saying whether the side to move has a legal action,
+    /// asked only when no other ending comes first (the search is the costly part).
+    pub fn end_given(&self, rules: &Ruleset, has_action: impl FnOnce() -> bool) -> Option<End> {
         let win = |side: Side, reason: Reason| {
             let seat = self.seat_of(side)?;
             Some(End::new(Outcome::win(seat, 2), reason))
@@ -361,7 +362,7 @@ impl Position {
             }
         }
         if let Some(side) = self.turn
-            && !has_action
+            && !has_action()
         {
             return win(side.other(), Reason::NO_MOVE);
         }

@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use crate::core::glyphs::{Anchor, Glyphs};
+use crate::core::glyphs::{Anchor, Glyphs, escape};
 
 use crate::core::PositionProblem;
 
@@ -192,12 +192,6 @@ fn side_colour(side: Side) -> &'static str {
         Side::Red => "#b3121b",
         Side::Black => "#1a1a1a",
     }
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 /// The picture of a seat's view as its masked position string gives it (`?` an enemy piece

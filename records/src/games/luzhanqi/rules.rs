@@ -74,7 +74,7 @@ impl Engine<Luzhanqi> for Match {
     /// A refused action leaves the match as it was (`Position::play` checks before it
     /// changes anything).
     fn end_when_movable(&self) -> Option<Option<End>> {
-        Some(self.pos.end_given(&self.rules, true))
+        Some(self.pos.end_given(&self.rules, || true))
     }
 
     fn legal_actions(&self, out: &mut Vec<Action>) {
