@@ -10,7 +10,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use records::core::replay::final_match;
 use records::core::rules::parts::*;
-use records::core::{Record, Rules, Seat};
+use records::core::{Record, Rules, Seat, Told};
 use records::games::GameKind;
 use records::with_game;
 use serde_json::Map;
@@ -45,6 +45,12 @@ fn views_hide_what_a_seat_may_not_know<G: Rules>(preset: usize, seed: u64, plies
     let mut rng = StdRng::seed_from_u64(seed ^ 0xD15C);
     for seat in Seat::all(G::seats(&rules)) {
         let seen = serde_json::to_vec(&G::view(&m, seat)).unwrap();
+        let told = G::told(&m, seat);
+        let told_text = told.to_string();
+        let read_back = Told::<G>::parse(&told_text)
+            .unwrap_or_else(|e| panic!("{} {told_text:?} reads back: {e}", G::NAME));
+        assert_eq!(read_back.to_string(), told_text, "{}: told reads back", G::NAME);
+        assert_eq!(read_back.svg(None), told.svg(None), "{}: told draws alike", G::NAME);
         for _ in 0..4 {
             let other = G::disguise(&hidden, &m, seat, &mut rng);
             let mut disguised = record.clone();
@@ -57,6 +63,9 @@ fn views_hide_what_a_seat_may_not_know<G: Rules>(preset: usize, seed: u64, plies
                 "{} seed {seed}: {seat}'s view changed with what it cannot know",
                 G::NAME
             );
+            let told2 = G::told(&m2, seat);
+            assert_eq!(told2.to_string(), told_text, "{}: {seat} is told alike", G::NAME);
+            assert_eq!(told2.svg(None), told.svg(None), "{}: {seat}'s picture", G::NAME);
         }
     }
 }

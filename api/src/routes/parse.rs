@@ -60,14 +60,19 @@ pub(crate) fn position<G: Rules>(
 
 /// A position string, parsed and checked as a position (not against a ruleset).
 pub(crate) fn parsed_position<G: Rules>(text: &str) -> Result<G::Position, Problem> {
-    G::parse_position(text).map_err(|e| match e {
+    G::parse_position(text).map_err(position_problem)
+}
+
+/// The problem of a `position` field that cannot be read.
+pub(crate) fn position_problem(e: PositionProblem) -> Problem {
+    match e {
         PositionProblem::Malformed(e) => {
             Problem::new(ProblemKind::MalformedPosition, e).field("position")
         }
         PositionProblem::Impossible(e) => {
             Problem::new(ProblemKind::InvalidPosition, e).field("position")
         }
-    })
+    }
 }
 
 /// An action in notation.

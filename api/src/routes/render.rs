@@ -1,7 +1,7 @@
 //! Pictures: a position (or a seat's masked view) as SVG, by POST or as an `<img src>`.
 
 use actix_web::{HttpResponse, web};
-use records::core::Rules;
+use records::core::{Rules, Told};
 use records::games::GameKind;
 use records::with_game;
 use serde::Deserialize;
@@ -10,8 +10,8 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::body::{GameBody, GameJson};
 use crate::examples;
-use crate::problem::{Problem, ProblemKind};
-use crate::routes::parse::{action, default_game, game_kind, parsed_position, position, ruleset};
+use crate::problem::Problem;
+use crate::routes::parse::{action, default_game, game_kind, position, position_problem, ruleset};
 
 #[derive(Deserialize, ToSchema, IntoParams)]
 #[serde(deny_unknown_fields)]
@@ -70,21 +70,14 @@ fn svg_of<G: Rules>(request: &RenderRequest) -> Result<String, Problem> {
         Some(text) => Some(action::<G>(text, "last_action")?),
         None => None,
     };
-    if let Some(text) = request.position.as_deref()
-        && let Some(picture) = G::svg_of_masked(text, last.as_ref())
-    {
-        return picture.map_err(|e| {
-            Problem::new(ProblemKind::MalformedPosition, e.to_string()).field("position")
-        });
-    }
-    let pos = match request.position.as_deref() {
-        Some(text) => parsed_position::<G>(text)?,
+    let told = match request.position.as_deref() {
+        Some(text) => Told::<G>::parse(text).map_err(position_problem)?,
         None => {
             let rules = ruleset::<G>(None, &Map::new())?;
-            position::<G>(None, &rules, None)?
+            Told::Position(position::<G>(None, &rules, None)?)
         }
     };
-    Ok(G::svg(&pos, last.as_ref()))
+    Ok(told.svg(last.as_ref()))
 }
 
 impl GameBody for RenderRequest {

@@ -28,8 +28,8 @@ pub use outcome::{End, Outcome, ParseOutcomeError, Reason};
 pub use record::{Record, StatedOutcome, StatedResult, canonical_json};
 pub use replay::{Ply, Prepared, RecordProblem, ReplayError, Status, Verdict};
 pub use rules::{
-    Engine, Game, InvalidHidden, Misfit, NoStart, OptionInfo, ParsePositionError, Pictures,
-    PositionProblem, Preset, Rules, RulesetError, Scoring, Truth, Turn, Visibility,
+    Engine, Game, InvalidHidden, Masked, Misfit, NoStart, OptionInfo, ParsePositionError, Pictures,
+    PositionProblem, Preset, Rules, RulesetError, Scoring, Told, Truth, Turn, Unmasked, Visibility,
 };
 pub use scoring::{
     Credit, Opening, ScoreError, Scored, ScoredResult, SeatSummary, Summary, Table, Tally,

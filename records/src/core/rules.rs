@@ -18,6 +18,9 @@ use super::seat::Seat;
 use super::text::TextFormat;
 use super::violation::{IllegalAction, Violation};
 
+pub mod visibility;
+pub use visibility::{Masked, Told, Unmasked, Visibility};
+
 /// A kind of game and its notation: its name, rulesets as data, and how positions and actions
 /// are written.
 pub trait Game: Sized + Send + Sync + 'static {
@@ -193,13 +196,16 @@ pub trait Truth: Game {
     /// What `seat` may see of the match.
     fn view(m: &Self::Match, seat: Seat) -> Self::View;
 
-    /// The position string as `seat` may be told it, when the game's positions hold what a
-    /// seat may not see (a dark Luzhanqi game's referee position): answers to a player (a
-    /// caller with a sealed token) give this instead. None when the position string is
-    /// public, as in Banqi, whose covered pieces are written `X`.
-    fn masked_position(m: &Self::Match, seat: Seat) -> Option<String> {
-        let _ = (m, seat);
-        None
+    /// What a position that holds what some seat may not see is told as (see
+    /// [`visibility`](super::visibility)); [`Unmasked`] where positions are always told.
+    type Masked: Masked<Self::Action>;
+
+    /// What `seat` is told of the match's position (answers to a player, a caller with a sealed
+    /// token, give this): the position itself unless the game's positions hold what the seat may
+    /// not see ([`Visibility::Secret`]).
+    fn told(m: &Self::Match, seat: Seat) -> Told<Self> {
+        let _ = seat;
+        Told::Position(m.position().clone())
     }
 }
 
@@ -250,18 +256,8 @@ pub trait Scoring: Game {
     fn side(pos: &Self::Position, seat: Seat) -> Option<&'static str>;
 }
 
-/// Pictures of positions.
+/// Pictures of positions (what a seat is told is drawn by [`Told::svg`]).
 pub trait Pictures: Truth {
-    /// The picture of a seat's view written as [`Truth::masked_position`] writes it (which
-    /// is not a position string); None for games without masked positions.
-    fn svg_of_masked(
-        text: &str,
-        last: Option<&Self::Action>,
-    ) -> Option<Result<String, PositionProblem>> {
-        let _ = (text, last);
-        None
-    }
-
     /// The position as an SVG picture, the last action's squares marked.
     fn svg(pos: &Self::Position, last: Option<&Self::Action>) -> String;
 }
@@ -281,32 +277,6 @@ pub mod parts {
 }
 
 impl<G: Game + Truth + Scoring + Pictures> Rules for G {}
-
-/// What a game's positions let each seat see, per ruleset.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Visibility {
-    /// Nothing is hidden (plain xiangqi): records carry no layout.
-    Open,
-    /// A hidden truth, but position strings are public (Banqi's covered pieces are written
-    /// `X`): anybody may be told a position.
-    Covered,
-    /// Position strings hold what a seat may not see (a dark Luzhanqi game, third-generation
-    /// xiangqi's backs): a seat is told its [`Truth::masked_position`] and its picture
-    /// ([`Pictures::svg_of_masked`]) instead.
-    Secret,
-}
-
-impl Visibility {
-    /// Whether games have a hidden truth at all (a record's `layout`).
-    pub fn has_hidden(self) -> bool {
-        self != Visibility::Open
-    }
-
-    /// Whether a position string may hold what a seat may not see.
-    pub fn secret(self) -> bool {
-        self == Visibility::Secret
-    }
-}
 
 /// A type written in a game's notation: read with `FromStr` (its error said in words), written
 /// with `Display`.

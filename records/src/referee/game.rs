@@ -143,7 +143,7 @@ impl<G: Rules> Refereed<G> {
 
     /// The position string as `seat` is told it.
     fn told(&self, m: &G::Match, seat: Seat) -> String {
-        G::masked_position(m, seat).unwrap_or_else(|| m.position().to_string())
+        G::told(m, seat).to_string()
     }
 
     /// The seat whose eyes an answer is for: the token's, or for the game's own token the

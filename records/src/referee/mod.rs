@@ -9,7 +9,7 @@
 //! request with one names an action, or a committed ply to look at, never a history, a start or
 //! rules of its own; whatever it states besides must agree with the ledger ([`Stated`]).
 //!
-//! What each seat is told: positions masked for it ([`Rules::masked_position`]), its own legal
+//! What each seat is told: positions as it is told them ([`Truth::told`](crate::core::Truth::told)), its own legal
 //! actions on its turn, problems that name nothing it cannot see. Whether an action is legal
 //! never depends on what its seat cannot see: a seat plays an action as the legal actions list
 //! it, and the referee writes in what it reveals.

@@ -41,6 +41,8 @@ impl Game for Banqi {
 }
 
 impl Truth for Banqi {
+    type Masked = crate::core::Unmasked;
+
     fn start(_: &Ruleset, _: Option<&Layout>) -> Result<Position, NoStart> {
         Ok(Position::start())
     }

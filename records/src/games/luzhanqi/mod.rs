@@ -10,6 +10,7 @@
 
 pub mod board;
 mod layout;
+mod masked;
 mod movegen;
 mod notation;
 pub mod pieces;
@@ -24,6 +25,7 @@ mod violations;
 
 pub use board::{Point, PointKind, Points};
 pub use layout::{Layout, ParseLayoutError, SetupError, SideSetup};
+pub use masked::MaskedPosition;
 pub use movegen::Reach;
 pub use notation::{
     Action, FLIP_START, ParseActionError, ParsePositionError, ParseSetupError, Setup,

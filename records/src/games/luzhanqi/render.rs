@@ -8,8 +8,6 @@ use std::fmt::Write;
 
 use crate::core::glyphs::{Anchor, Glyphs, escape};
 
-use crate::core::PositionProblem;
-
 use super::board::{CAMPS, HQS, MOUNTAIN_RING, Point, neighbours_of, rail_neighbours_of};
 use super::notation::Action;
 use super::pieces::{Piece, Side};
@@ -29,6 +27,19 @@ pub enum Shown {
     /// An enemy piece the seat may not identify (dark views): a back in its side's colour.
     Unknown(Side),
     Piece(Piece),
+}
+
+impl Shown {
+    /// The point as a seat's view writes it: a piece letter, `X` face down, `?` an enemy piece
+    /// not identified, `-` empty.
+    pub fn letter(self) -> char {
+        match self {
+            Shown::Empty => '-',
+            Shown::Covered => 'X',
+            Shown::Unknown(_) => '?',
+            Shown::Piece(p) => p.char(),
+        }
+    }
 }
 
 fn centre(p: Point) -> (u32, u32) {
@@ -192,77 +203,4 @@ fn side_colour(side: Side) -> &'static str {
         Side::Red => "#b3121b",
         Side::Black => "#1a1a1a",
     }
-}
-
-/// The picture of a seat's view as its masked position string gives it (`?` an enemy piece
-/// not identified).
-pub fn view_svg(masked: &str, last: Option<&Action>) -> Result<String, PositionProblem> {
-    let mut fields = masked.split(' ');
-    let board = fields.next().unwrap_or_default();
-    let mountains: Vec<char> = fields.next().unwrap_or("--").chars().collect();
-    let mut cells = [' '; Point::COUNT];
-    let ranks: Vec<&str> = board.split('/').collect();
-    if ranks.len() != 12 || mountains.len() != 2 {
-        return Err(PositionProblem::Malformed(
-            "a view's position has 12 ranks and two mountain characters".into(),
-        ));
-    }
-    for (row, text) in ranks.iter().enumerate() {
-        let rank = 11 - row;
-        let mut file = 0;
-        for c in text.chars() {
-            if let Some(n) = c.to_digit(10).filter(|n| (1..=5).contains(n)) {
-                for _ in 0..n {
-                    if file < 5 {
-                        cells[rank * 5 + file] = '-';
-                    }
-                    file += 1;
-                }
-            } else {
-                if file < 5 {
-                    cells[rank * 5 + file] = c;
-                }
-                file += 1;
-            }
-        }
-        if file != 5 {
-            return Err(PositionProblem::Malformed(format!(
-                "rank {} does not describe 5 points",
-                rank + 1
-            )));
-        }
-    }
-    cells[Point::BOARD] = mountains[0];
-    cells[Point::BOARD + 1] = mountains[1];
-    // Every `?` is the viewer's enemy. The viewer identifies all its own pieces and at most
-    // one enemy piece (a shown flag), so its side is the one with more letters.
-    let mut sides = [0u32; 2];
-    for c in cells {
-        if let Some(p) = Piece::from_char(c) {
-            sides[p.side.index()] += 1;
-        }
-    }
-    let unknown_side = if sides[0] >= sides[1] {
-        Side::Black
-    } else {
-        Side::Red
-    };
-    let mut bad = None;
-    let shown = |p: Point| match cells[p.index()] {
-        '-' => Shown::Empty,
-        'X' => Shown::Covered,
-        '?' => Shown::Unknown(unknown_side),
-        c => Piece::from_char(c).map_or(Shown::Empty, Shown::Piece),
-    };
-    for c in cells {
-        if !matches!(c, '-' | 'X' | '?') && Piece::from_char(c).is_none() {
-            bad = Some(c);
-        }
-    }
-    if let Some(c) = bad {
-        return Err(PositionProblem::Malformed(format!(
-            "unknown piece letter {c:?}"
-        )));
-    }
-    Ok(picture(&shown, &[], last, masked))
 }

@@ -3,8 +3,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::core::rules::{Engine, Game, Pictures, Truth, Visibility};
-use crate::core::{End, IllegalAction, InvalidHidden, Misfit, NoStart, PositionProblem, Seat};
+use super::masked::MaskedPosition;
+use crate::core::rules::{Engine, Game, Pictures, Told, Truth, Visibility};
+use crate::core::{End, IllegalAction, InvalidHidden, Misfit, NoStart, Seat};
 
 use super::board::Points;
 use super::layout::Layout;
@@ -243,20 +244,15 @@ impl Truth for Luzhanqi {
         }
     }
 
-    /// A seat of a dark game is told its view of the position.
-    fn masked_position(m: &Match, seat: Seat) -> Option<String> {
-        Self::visibility(&m.rules)
-            .secret()
-            .then(|| seat_view(m, seat).position)
+    type Masked = MaskedPosition;
+
+    /// A seat of a dark game is told its masked position.
+    fn told(m: &Match, seat: Seat) -> Told<Self> {
+        super::view::told(m, seat)
     }
 }
 
 impl Pictures for Luzhanqi {
-    fn svg_of_masked(text: &str, last: Option<&Action>) -> Option<Result<String, PositionProblem>> {
-        text.contains('?')
-            .then(|| super::render::view_svg(text, last))
-    }
-
     fn svg(pos: &Position, last: Option<&Action>) -> String {
         svg(pos, last)
     }

@@ -9,12 +9,16 @@ use serde::Serialize;
 
 use crate::core::Seat;
 
-use super::board::{FILES, Point, RANKS};
+use super::board::Point;
 use super::layout::{Layout, SideSetup};
+use super::masked::MaskedPosition;
 use super::pieces::{Piece, Role, Side};
 use super::position::{Cell, Position};
+use super::render::Shown;
+use super::rules::Luzhanqi;
 use super::rules::{Announcement, Match};
 use super::ruleset::{Mode, Ruleset};
+use crate::core::Told;
 use crate::core::Turn as _;
 
 /// One seat's view.
@@ -60,37 +64,25 @@ fn visible(rules: &Ruleset, pos: &Position, own: Option<Side>, piece: Piece) -> 
         && pos.remaining(Piece::new(piece.side, Role::Marshal)) == 0
 }
 
-/// The view of `m` for `seat`.
-pub fn seat_view(m: &Match, seat: Seat) -> SeatView {
-    let pos = &m.pos;
-    let own = pos.side_of(seat).or(match m.rules.mode {
+/// The side `seat` plays; None before a flip game's first flip.
+fn seat_side(m: &Match, seat: Seat) -> Option<Side> {
+    m.pos.side_of(seat).or(match m.rules.mode {
         Mode::Flip => None,
         _ => Some(if seat == Seat::FIRST {
             Side::Red
         } else {
             Side::Black
         }),
-    });
-    let show = |cell: Cell| -> char {
-        match cell {
-            Cell::Empty => '-',
-            Cell::Covered => 'X',
-            Cell::Piece(piece) if visible(&m.rules, pos, own, piece) => piece.char(),
-            Cell::Piece(_) => '?',
-        }
-    };
-    let board: Vec<String> = (0..RANKS)
-        .rev()
-        .map(|rank| {
-            (0..FILES)
-                .map(|file| show(pos.cell(Point::new(rank * FILES + file).expect("a point"))))
-                .collect()
-        })
-        .collect();
-    let mountains: String = [Point::MOUNTAIN_B, Point::MOUNTAIN_D]
-        .iter()
-        .map(|p| show(pos.cell(*p)))
-        .collect();
+    })
+}
+
+/// The view of `m` for `seat`.
+pub fn seat_view(m: &Match, seat: Seat) -> SeatView {
+    let pos = &m.pos;
+    let own = seat_side(m, seat);
+    let masked = masked(m, own);
+    let board = masked.rows();
+    let mountains = masked.mountains();
     let to_move = pos.to_move();
     let your_turn = to_move == seat && pos.end(&m.rules).is_none();
     let mut actions = Vec::new();
@@ -109,7 +101,7 @@ pub fn seat_view(m: &Match, seat: Seat) -> SeatView {
         side: own.filter(|_| pos.turn().is_some()).map(Side::name),
         to_move,
         your_turn,
-        position: masked(pos, &board, &mountains),
+        position: masked.to_string(),
         board,
         mountains,
         covered: pos.pool().letters(),
@@ -119,32 +111,28 @@ pub fn seat_view(m: &Match, seat: Seat) -> SeatView {
     }
 }
 
-/// The position string with the board and mountains as the seat sees them.
-fn masked(pos: &Position, board: &[String], mountains: &str) -> String {
+/// The position as a seat playing `own` is told it (`own` None: before a flip game's first
+/// flip).
+fn masked(m: &Match, own: Option<Side>) -> MaskedPosition {
+    let pos = &m.pos;
+    let shown = |p: Point| match pos.cell(p) {
+        Cell::Empty => Shown::Empty,
+        Cell::Covered => Shown::Covered,
+        Cell::Piece(piece) if visible(&m.rules, pos, own, piece) => Shown::Piece(piece),
+        Cell::Piece(piece) => Shown::Unknown(piece.side),
+    };
     let full = pos.to_string();
     let rest = full.splitn(3, ' ').nth(2).unwrap_or_default();
-    let mut text = String::new();
-    for (i, rank) in board.iter().enumerate() {
-        if i > 0 {
-            text.push('/');
-        }
-        let mut empty = 0;
-        for c in rank.chars() {
-            if c == '-' {
-                empty += 1;
-                continue;
-            }
-            if empty > 0 {
-                text.push_str(&empty.to_string());
-                empty = 0;
-            }
-            text.push(c);
-        }
-        if empty > 0 {
-            text.push_str(&empty.to_string());
-        }
+    MaskedPosition::new(shown, rest.to_owned())
+}
+
+/// What `seat` is told of the match's position: its masked position in a dark game.
+pub fn told(m: &Match, seat: Seat) -> Told<Luzhanqi> {
+    if m.rules.mode == Mode::Dark {
+        Told::Masked(masked(m, seat_side(m, seat)))
+    } else {
+        Told::Position(m.pos.clone())
     }
-    format!("{text} {mountains} {rest}")
 }
 
 /// Another pair of setups the dark game's `seat` cannot tell from `layout` after `m`: the

@@ -94,6 +94,8 @@ impl Game for ThreeKingdoms {
 }
 
 impl Truth for ThreeKingdoms {
+    type Masked = crate::core::Unmasked;
+
     fn start(rules: &Ruleset, _: Option<&Layout>) -> Result<Position, NoStart> {
         Ok(Position::start(rules.split))
     }

@@ -440,8 +440,21 @@ impl Position {
             })
     }
 
+    /// This position as `own` may know it: the backs of the other side's pieces it has not
+    /// seen are unknown (written `?`). What a seat is told and shown; the referee plays on
+    /// from the full position.
+    pub fn masked(&self, own: Side) -> Position {
+        let mut pos = self.clone();
+        for p in pos.board.iter_mut().flatten() {
+            if p.side != own && !p.back_public && matches!(p.back, Back::Known(_)) {
+                p.back = Back::Unknown;
+            }
+        }
+        pos
+    }
+
     /// The backs field.
-    pub fn backs_fen(&self, shown: impl Fn(&Piece) -> bool) -> String {
+    pub fn backs_fen(&self) -> String {
         let mut s = String::with_capacity(90);
         for rank in (0..RANKS).rev() {
             let mut empty = 0;
@@ -450,7 +463,6 @@ impl Position {
                     Some(p) => match p.back {
                         Back::None => None,
                         Back::Unknown => Some('?'),
-                        Back::Known(_) if !shown(&p) => Some('?'),
                         Back::Known(k) => Some(side_case(k.letter(), p.side)),
                     },
                     None => None,
@@ -476,8 +488,8 @@ impl Position {
         s
     }
 
-    /// The position string, with only the backs `shown` accepts written out (the others `?`).
-    pub fn to_string_showing(&self, shown: impl Fn(&Piece) -> bool) -> String {
+    /// The position string.
+    fn fen(&self) -> String {
         let side = match self.turn {
             Side::Red => 'w',
             Side::Black => 'b',
@@ -535,7 +547,7 @@ impl Position {
         let backs = if self.board.iter().flatten().all(|p| p.back == Back::None) {
             "-".to_owned()
         } else {
-            self.backs_fen(shown)
+            self.backs_fen()
         };
         format!(
             "{} {side} {backs} {marks} {last} {checks} {counters}",
@@ -546,7 +558,7 @@ impl Position {
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_string_showing(|_| true))
+        f.write_str(&self.fen())
     }
 }
 

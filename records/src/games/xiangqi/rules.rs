@@ -4,7 +4,7 @@
 use crate::core::repetition::Repetitions;
 use serde_json::Value;
 
-use crate::core::rules::{Engine, Game, Pictures, Truth, Visibility};
+use crate::core::rules::{Engine, Game, Pictures, Told, Truth, Unmasked, Visibility};
 use crate::core::{
     End, IllegalAction, InvalidHidden, Misfit, NoStart, Outcome, Reason, Seat, Violation,
 };
@@ -289,8 +289,15 @@ impl Truth for Xiangqi3g {
         seat_view(m, seat)
     }
 
-    fn masked_position(m: &Match, seat: Seat) -> Option<String> {
-        m.rules.backs.then(|| super::view::masked(&m.pos, seat))
+    type Masked = Unmasked;
+
+    /// With backs, a seat is told the position with the backs it has not seen unknown.
+    fn told(m: &Match, seat: Seat) -> Told<Self> {
+        Told::Position(if m.rules.backs {
+            super::view::masked(&m.pos, seat)
+        } else {
+            m.pos.clone()
+        })
     }
 }
 

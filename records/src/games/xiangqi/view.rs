@@ -45,9 +45,8 @@ fn side_of(seat: Seat) -> Side {
 }
 
 /// The position string as `seat` may see it.
-pub fn masked(pos: &Position, seat: Seat) -> String {
-    let own = side_of(seat);
-    pos.to_string_showing(|p| p.side == own || p.back_public)
+pub fn masked(pos: &Position, seat: Seat) -> Position {
+    pos.masked(side_of(seat))
 }
 
 pub fn seat_view(m: &Match, seat: Seat) -> SeatView {
@@ -86,7 +85,7 @@ pub fn seat_view(m: &Match, seat: Seat) -> SeatView {
         to_move,
         your_turn,
         in_check: pos.in_check(own),
-        position: masked(pos, seat),
+        position: masked(pos, seat).to_string(),
         board,
         backs,
         actions: actions.iter().map(|a| a.to_string()).collect(),
