@@ -10,6 +10,7 @@ mod games;
 mod import;
 mod inputs;
 mod perft;
+mod render;
 mod report;
 mod score;
 mod simulate;
@@ -33,6 +34,31 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Draw a game record to share: its replay as an animated PNG (the start, then one frame
+    /// per ply with the action marked; browsers and chat apps play it), or with --ply the
+    /// position after one ply as PNG or SVG. Reads JSON, JSON Lines and TCGA files (--game picks
+    /// one of a file's games) and prints where the picture went.
+    Render {
+        /// The record file (`-`: standard input).
+        path: PathBuf,
+        /// Which game of the file, counting from 1.
+        #[arg(long, default_value_t = 1)]
+        game: usize,
+        /// The picture's file, `.png` or (with --ply) `.svg`; by default `<file>-<game>.png`
+        /// in the current directory.
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+        /// Draw the position after this ply (0: the start) instead of the whole replay.
+        #[arg(long)]
+        ply: Option<usize>,
+        /// The picture's width in pixels (64–2048; the board's own width by default).
+        #[arg(long)]
+        width: Option<u32>,
+        /// How long each position of an animation shows, in milliseconds (100–10000; the last
+        /// three times as long).
+        #[arg(long, default_value_t = 1000)]
+        frame_ms: u32,
+    },
     /// Count the leaf positions N plies ahead (perft), the move generator's reference test:
     /// from xiangqi's start, 44, 1,920, 79,666 and 3,290,240 for depths 1–4. Prints the count
     /// (with --divide, first the count under each legal move) and the speed on stderr.
@@ -325,6 +351,21 @@ fn main() -> ExitCode {
                 },
                 flip_depth: 2,
             },
+        }),
+        Command::Render {
+            path,
+            game,
+            out,
+            ply,
+            width,
+            frame_ms,
+        } => render::run(&render::Order {
+            path,
+            game,
+            out,
+            ply,
+            width,
+            frame_ms,
         }),
         Command::Score {
             paths,

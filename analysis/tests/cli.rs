@@ -221,7 +221,7 @@ fn every_command_has_help() {
         .filter(|c| *c != "help")
         .collect();
     for expected in [
-        "validate", "score", "import", "simulate", "perft", "report", "export",
+        "validate", "score", "import", "simulate", "perft", "report", "export", "render",
     ] {
         assert!(commands.contains(&expected), "{expected} in {commands:?}");
     }

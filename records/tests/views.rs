@@ -49,8 +49,18 @@ fn views_hide_what_a_seat_may_not_know<G: Rules>(preset: usize, seed: u64, plies
         let told_text = told.to_string();
         let read_back = Told::<G>::parse(&told_text)
             .unwrap_or_else(|e| panic!("{} {told_text:?} reads back: {e}", G::NAME));
-        assert_eq!(read_back.to_string(), told_text, "{}: told reads back", G::NAME);
-        assert_eq!(read_back.svg(None), told.svg(None), "{}: told draws alike", G::NAME);
+        assert_eq!(
+            read_back.to_string(),
+            told_text,
+            "{}: told reads back",
+            G::NAME
+        );
+        assert_eq!(
+            read_back.svg(None),
+            told.svg(None),
+            "{}: told draws alike",
+            G::NAME
+        );
         for _ in 0..4 {
             let other = G::disguise(&hidden, &m, seat, &mut rng);
             let mut disguised = record.clone();
@@ -64,8 +74,18 @@ fn views_hide_what_a_seat_may_not_know<G: Rules>(preset: usize, seed: u64, plies
                 G::NAME
             );
             let told2 = G::told(&m2, seat);
-            assert_eq!(told2.to_string(), told_text, "{}: {seat} is told alike", G::NAME);
-            assert_eq!(told2.svg(None), told.svg(None), "{}: {seat}'s picture", G::NAME);
+            assert_eq!(
+                told2.to_string(),
+                told_text,
+                "{}: {seat} is told alike",
+                G::NAME
+            );
+            assert_eq!(
+                told2.svg(None),
+                told.svg(None),
+                "{}: {seat}'s picture",
+                G::NAME
+            );
         }
     }
 }

@@ -40,6 +40,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(post("/v1/render", web::post().to(render::render)))
         .service(get("/v1/render.svg", web::get().to(render::render_get)))
         .service(
+            web::resource("/v1/render.png")
+                .route(web::get().to(render::render_png_get))
+                .route(web::post().to(render::render_png))
+                .default_service(web::to(|| method_not_allowed("GET, POST"))),
+        )
+        .service(post("/v1/replay.png", web::post().to(render::replay_png)))
+        .service(
             web::resource("/v1/games")
                 .route(web::get().to(games::list))
                 .route(web::post().to(games::create))

@@ -49,6 +49,8 @@ CROSS_FIELD = {
     ("bad-parameter", "layout"): "a token and a layout together: one or the other",
     ("bad-parameter", "game"): "a record of another game than `game`",
     ("bad-parameter", "player"): "a seat the game does not have (Banqi has two seats)",
+    ("bad-parameter", "width"): "an animation's frames (its record's plies) times a frame's "
+    "pixels (its width) stay within the service's pixel budget",
 }
 
 SEMANTIC = {
@@ -58,6 +60,9 @@ SEMANTIC = {
     "POST /v1/view": GAME_SEMANTICS,
     "POST /v1/render": GAME_SEMANTICS,
     "GET /v1/render.svg": GAME_SEMANTICS,
+    "POST /v1/render.png": GAME_SEMANTICS,
+    "GET /v1/render.png": GAME_SEMANTICS,
+    "POST /v1/replay.png": GAME_SEMANTICS,
     "POST /v1/score": GAME_SEMANTICS,
     "POST /v1/score/position": GAME_SEMANTICS,
     "POST /v1/validate": GAME_SEMANTICS,

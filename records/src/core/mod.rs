@@ -14,12 +14,15 @@ pub mod glyphs;
 pub mod outcome;
 pub mod pieces;
 pub mod play;
+#[cfg(feature = "raster")]
+pub mod raster;
 pub mod record;
 pub mod repetition;
 pub mod replay;
 pub mod rules;
 pub mod scoring;
 pub mod seat;
+pub mod svg;
 pub mod text;
 pub mod violation;
 

@@ -128,6 +128,21 @@ pub fn render_request() -> Value {
     json!({"position": "k3/4/4/4/4/4/1p2/P2X r C1 5 30", "last_action": "a2-a1"})
 }
 
+pub fn render_png_request() -> Value {
+    json!({"position": "k3/4/4/4/4/4/1p2/P2X r C1 5 30", "last_action": "a2-a1", "width": 480})
+}
+
+/// A PNG's first bytes (its signature), then the picture.
+pub fn png_response() -> Value {
+    Value::String("\u{89}PNG\r\n\u{1a}\n…".into())
+}
+
+/// A short game to animate (three plies: four frames).
+pub fn replay_png_request() -> Value {
+    json!({"record": {"preset": "tcga", "players": ["chan", "ai"], "actions": ["b8(p)", "b6(R)", "c8(M)"]},
+           "width": 240, "frame_ms": 800})
+}
+
 /// The picture starts like this (the whole SVG is a few kilobytes).
 const RENDER_PREFIX: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 276 516" width="276" height="516" font-family="'Noto Serif CJK TC','Noto Serif TC','Songti TC','SimSun',serif"><title>k3/4/4/4/4/4/1p2/P2X r C1 5 30</title><rect x="0" y="0" width="276" height="516" fill="#f3e3c0"/>"##;
 

@@ -1,0 +1,142 @@
+//! `anqi render`: a game record as a picture to share: its replay as an animated PNG (one frame
+//! per position, the last action marked), or the position after one ply as PNG or SVG. Any
+//! game, any record format the other commands read.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use records::core::Record;
+use records::core::raster::{self, Animation};
+use records::core::replay::replay_with;
+use records::core::rules::Rules;
+use records::games::GameKind;
+use records::with_game;
+
+use crate::inputs;
+
+/// What to draw and where.
+pub struct Order {
+    pub path: PathBuf,
+    /// Which game of the file (1-based).
+    pub game: usize,
+    /// The picture's file: `.png` or `.svg` (an animation is PNG).
+    pub out: Option<PathBuf>,
+    /// The position after this ply (0: the start) instead of the animation.
+    pub ply: Option<usize>,
+    pub width: Option<u32>,
+    pub frame_ms: u32,
+}
+
+pub fn run(order: &Order) -> ExitCode {
+    match render(order) {
+        Ok(message) => {
+            eprintln!("{message}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("anqi render: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn render(order: &Order) -> Result<String, String> {
+    let record = read(&order.path, order.game)?;
+    let kind: GameKind = record.game.parse().map_err(|e| format!("{e}"))?;
+    let out = order.out.clone().unwrap_or_else(|| {
+        let stem = order
+            .path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .filter(|s| *s != "-")
+            .unwrap_or("game");
+        let ply = order.ply.map(|p| format!("-ply{p}")).unwrap_or_default();
+        PathBuf::from(format!("{stem}-{}{ply}.png", order.game))
+    });
+    let svg_out = out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+    let bytes = match order.ply {
+        None if svg_out => {
+            return Err("an animation is a PNG: name a .png file, or draw one --ply as SVG".into());
+        }
+        None => {
+            let how = Animation {
+                width: order.width,
+                frame_millis: order.frame_ms,
+                ..Animation::default()
+            };
+            with_game!(kind, G => raster::replay_apng::<G>(&record, &how))
+                .map_err(|e| e.to_string())?
+        }
+        Some(ply) => {
+            let svg = with_game!(kind, G => position_svg::<G>(&record, ply))?;
+            if svg_out {
+                match order.width {
+                    Some(w) => records::core::svg::scaled(&svg, w).map_err(|e| e.to_string())?,
+                    None => svg,
+                }
+                .into_bytes()
+            } else {
+                raster::png(&svg, order.width).map_err(|e| e.to_string())?
+            }
+        }
+    };
+    std::fs::write(&out, &bytes).map_err(|e| format!("{}: {e}", out.display()))?;
+    let what = match order.ply {
+        None => format!("{} frames", record.actions.len() + 1),
+        Some(ply) => format!("the position after ply {ply}"),
+    };
+    Ok(format!(
+        "{}: {what}, {} KB",
+        out.display(),
+        bytes.len().div_ceil(1024)
+    ))
+}
+
+/// Game `n` (1-based) of the file; memory holds one game at a time while the file is read.
+fn read(path: &Path, n: usize) -> Result<Record, String> {
+    if n == 0 {
+        return Err("--game counts from 1".into());
+    }
+    let (mut seen, mut found) = (0, None);
+    inputs::each(path, None, |raw| {
+        seen += 1;
+        if seen == n {
+            found = Some(raw.parse());
+        }
+    });
+    let entry = found.ok_or_else(|| {
+        format!(
+            "{}: holds {seen} game(s); --game {n} is not one",
+            path.display()
+        )
+    })?;
+    entry
+        .record
+        .map_err(|e| format!("{}: unreadable: {e}", entry.source))
+}
+
+/// The picture of the position after `ply` (0: the start), that ply's action marked.
+fn position_svg<G: Rules>(record: &Record, ply: usize) -> Result<String, String> {
+    if ply > record.actions.len() {
+        return Err(format!(
+            "the record has {} plies; --ply {ply} is not one",
+            record.actions.len()
+        ));
+    }
+    let start = records::core::replay::prepare::<G>(record)
+        .map_err(|e| e.to_string())?
+        .start;
+    let mut picture = (ply == 0).then(|| G::svg(&start, None));
+    let verdict = replay_with::<G>(record, |p| {
+        if p.number == ply {
+            picture = Some(G::svg(p.after, Some(p.action)));
+        }
+    });
+    match (picture, verdict.error) {
+        (Some(svg), _) => Ok(svg),
+        (None, Some(e)) => Err(e.to_string()),
+        (None, None) => Err(format!("ply {ply} was not replayed")),
+    }
+}
