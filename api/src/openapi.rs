@@ -15,7 +15,7 @@ use crate::routes::{games, meta, positions, records_routes, render};
     ),
     paths(
         meta::health, meta::games, meta::presets, meta::preset, meta::options,
-        records_routes::validate, records_routes::score, records_routes::score_position,
+        records_routes::validate, records_routes::replay, records_routes::score, records_routes::score_position,
         positions::actions, positions::play, positions::deal, positions::view,
         render::render, render::render_get, render::render_png, render::render_png_get,
         render::replay_png,

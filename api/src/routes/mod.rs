@@ -13,6 +13,7 @@ pub mod positions;
 pub mod records_routes;
 pub mod referee;
 pub mod render;
+pub mod viewer;
 
 /// Registers every route. Each path answers its own methods; any other method gets 405 with
 /// an `Allow` header.
@@ -28,6 +29,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             "/v1/validate",
             web::post().to(records_routes::validate),
         ))
+        .service(post("/v1/replay", web::post().to(records_routes::replay)))
         .service(post("/v1/score", web::post().to(records_routes::score)))
         .service(post(
             "/v1/score/position",
@@ -52,7 +54,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route(web::post().to(games::create))
                 .default_service(web::to(|| method_not_allowed("GET, POST"))),
         )
-        .service(get("/v1/games/{id}", web::get().to(games::get)));
+        .service(get("/v1/games/{id}", web::get().to(games::get)))
+        .service(get("/view/", web::get().to(viewer::page)))
+        .service(get("/view", web::get().to(viewer::redirect)));
     crate::games::routes(cfg);
 }
 

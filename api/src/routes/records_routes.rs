@@ -1,7 +1,9 @@
-//! Records: validate one, score one (points and coins), score a bare position.
+//! Records: validate one, replay one step by step, score one (points and coins), score a bare
+//! position.
 
 use actix_web::HttpResponse;
 use actix_web::{HttpRequest, web};
+use records::core::replay::{Steps, steps};
 use records::core::{Record, ScoreError, Table, Verdict};
 use records::games::{AnyPositionScore, AnyScore};
 use records::with_game;
@@ -52,6 +54,33 @@ pub async fn validate(
         .map(web::Json);
     }
     Ok(web::Json(records::games::validate(&record)))
+}
+
+/// Replays a record step by step, for a viewer: every position from the start (as position
+/// strings, to draw with `/v1/render.svg`), each legal ply's action as played (revealed
+/// identities written out) and its mover, and the verdict (where the legal plies stop and
+/// why: an invalid record is still a 200, its steps up to the first problem). A JSON record or
+/// one TCGA game record, as `/v1/validate` takes them.
+#[utoipa::path(post, path = "/v1/replay", tag = "records",
+    request_body(description = "A JSON record, or a TCGA record as text.", content(
+        (Record = "application/json", example = examples::validate_request),
+        (String = "text/plain", example = examples::tcga_text))),
+    responses(
+        (status = 200, description = "The steps and the verdict.", body = Steps, example = examples::replay_response),
+        (status = 400, description = "Not a record (malformed JSON or TCGA text).", body = Problem,
+            content_type = "application/problem+json", example = examples::malformed_json),
+        (status = 413, description = "Body too large, or more plies than one request replays.", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Neither JSON nor text.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A game the service does not play.", body = Problem, content_type = "application/problem+json")))]
+pub async fn replay(
+    req: HttpRequest,
+    body: web::Bytes,
+    settings: web::Data<crate::Settings>,
+) -> Result<web::Json<Steps>, Problem> {
+    let record = read_record(&req, &body, &settings.limits)?;
+    settings.limits.plies(&record)?;
+    let kind = game_kind(&record.game)?;
+    Ok(web::Json(with_game!(kind, G => steps::<G>(&record))))
 }
 
 /// The header that carries a token to `/v1/validate`.

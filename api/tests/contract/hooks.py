@@ -66,6 +66,7 @@ SEMANTIC = {
     "POST /v1/score": GAME_SEMANTICS,
     "POST /v1/score/position": GAME_SEMANTICS,
     "POST /v1/validate": GAME_SEMANTICS,
+    "POST /v1/replay": GAME_SEMANTICS,
     "POST /v1/games": GAME_SEMANTICS,
     "POST /v1/luzhanqi/setup": GAME_SEMANTICS,
     "GET /v1/presets/{name}": {

@@ -256,6 +256,42 @@ pub fn replay<G: Rules>(record: &Record) -> (Vec<G::Position>, Verdict) {
     (positions, verdict)
 }
 
+/// A record's replay step by step, for a viewer: every position from the start, the actions
+/// as played (each revealed identity written out) and who played them, and the verdict.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Steps {
+    /// The start, then the position after each legal ply (one more than `actions`); empty when
+    /// the record cannot be prepared (its verdict says why).
+    pub positions: Vec<String>,
+    /// The legal plies' actions as played.
+    pub actions: Vec<String>,
+    /// Who played each of them.
+    pub movers: Vec<Seat>,
+    /// The record's verdict: where its legal plies stop, and why.
+    pub verdict: Verdict,
+}
+
+/// Replays `record` step by step ([`Steps`]).
+pub fn steps<G: Rules>(record: &Record) -> Steps {
+    let mut positions = match prepare::<G>(record) {
+        Ok(prepared) => vec![prepared.start.to_string()],
+        Err(_) => Vec::new(),
+    };
+    let (mut actions, mut movers) = (Vec::new(), Vec::new());
+    let verdict = replay_with::<G>(record, |ply| {
+        positions.push(ply.after.to_string());
+        actions.push(ply.action.to_string());
+        movers.push(ply.mover);
+    });
+    Steps {
+        positions,
+        actions,
+        movers,
+        verdict,
+    }
+}
+
 /// Validates `record`.
 pub fn validate<G: Rules>(record: &Record) -> Verdict {
     replay_with::<G>(record, |_| {})

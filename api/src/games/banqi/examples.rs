@@ -14,6 +14,14 @@ pub fn validate_request() -> Value {
     json!({"preset": "tcga", "players": ["chan", "ai"], "actions": ["b8(p)", "b6(R)", "c8(M)", "b5(p)"]})
 }
 
+pub fn replay_response() -> Value {
+    parse(
+        r#"{"positions": ["XXXX/XXXX/XXXX/XXXX/XXXX/XXXX/XXXX/XXXX - K1G2M2R2N2C2P5k1g2m2r2n2c2p5 0 0", "XpXX/XXXX/XXXX/XXXX/XXXX/XXXX/XXXX/XXXX r K1G2M2R2N2C2P5k1g2m2r2n2c2p4 0 1", "XpXX/XXXX/XRXX/XXXX/XXXX/XXXX/XXXX/XXXX b K1G2M2R1N2C2P5k1g2m2r2n2c2p4 0 2", "XpMX/XXXX/XRXX/XXXX/XXXX/XXXX/XXXX/XXXX r K1G2M1R1N2C2P5k1g2m2r2n2c2p4 0 3", "XpMX/XXXX/XRXX/XpXX/XXXX/XXXX/XXXX/XXXX b K1G2M1R1N2C2P5k1g2m2r2n2c2p3 0 4"],
+            "actions": ["b8(p)", "b6(R)", "c8(M)", "b5(p)"], "movers": ["player1", "player2", "player1", "player2"],
+            "verdict": {"valid": true, "plies": 4, "derived": {"status": "ongoing"}, "final_position": "XpMX/XXXX/XRXX/XpXX/XXXX/XXXX/XXXX/XXXX b K1G2M1R1N2C2P5k1g2m2r2n2c2p3 0 4"}}"#,
+    )
+}
+
 pub fn tcga_text() -> Value {
     Value::String(
         "INITIAL\n* 10:49am Jan 10, 2022\n* chan vs ai\n* 1 2 2 2 2 2 5 1 2 2 2 2 2 5\n* X X X X\n* X X X X\n* X X X X\n* X X X X\n* X X X X\n* X X X X\n* X X X X\n* X X X X\n* first 1\n* time 900\n* 1. b8(p) b6(R)\n* 2. c8(M) b5(p)\n".into(),

@@ -1,0 +1,127 @@
+"""Drives the viewer (`GET /view/`) in headless Chromium, as a person would: for each stored
+game it opens `/view/?id=N`, presses the right-arrow key once per ply and checks that the board
+changes at every step and shows the ply asked for, that the last position is the record's final
+position and the verdict is shown, that Home goes back to the start; then the previous/next
+buttons and a click on the ply list. It saves a screenshot of the first screen of the first game.
+
+Then, for each seat token given, it opens the viewer on that seat's game and checks it shows
+exactly the positions as that seat is told them, ply by ply.
+
+Usage: viewer.py BASE_URL GAMES_JSON SCREENSHOT_PNG
+GAMES_JSON: {"games": [{"id": 1, "game": "banqi", "plies": 12, "final_position": "..."}, ...],
+             "seats": [{"path": "/view/?game=…&game_id=…&token=…", "positions": ["...", ...]}]}
+Prints one line per game; exits 1 with the reason on the first failure.
+"""
+
+import json
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    # No network but the service (Chromium's background connections are refused here).
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+                 "--force-device-scale-factor=1", "--window-size=1000,720"):
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def board(driver):
+    b = driver.find_element(By.ID, "board")
+    return b.get_attribute("data-ply"), b.get_attribute("data-position"), b.get_attribute("innerHTML")
+
+
+def wait_for_ply(driver, ply, what):
+    try:
+        WebDriverWait(driver, 20).until(lambda d: board(d)[0] == str(ply))
+    except Exception:
+        message = driver.find_element(By.ID, "message").text
+        raise AssertionError(f"{what}: the board never showed ply {ply} (at {board(driver)[0]}; {message})")
+
+
+def check_game(driver, base, game, shot=None):
+    name = f"{game['game']} (stored game {game['id']})"
+    driver.get(f"{base}/view/?id={game['id']}")
+    wait_for_ply(driver, 0, name)
+    if shot:
+        time.sleep(0.3)  # the score line arrives after the board
+        driver.save_screenshot(shot)
+    body = driver.find_element(By.TAG_NAME, "body")
+    seen = {board(driver)[2]}
+    previous = board(driver)[2]
+    for ply in range(1, game["plies"] + 1):
+        body.send_keys(Keys.ARROW_RIGHT)
+        wait_for_ply(driver, ply, name)
+        picture = board(driver)[2]
+        assert picture != previous, f"{name}: ply {ply} did not change the board"
+        previous = picture
+        seen.add(picture)
+    _, position, picture = board(driver)
+    assert position == game["final_position"], f"{name}: ends at {position!r}, the record at {game['final_position']!r}"
+    # The picture is the service's drawing of that position (its title is the position).
+    title = driver.find_element(By.CSS_SELECTOR, "#board svg title").get_attribute("textContent")
+    assert title.split(" ")[0] == game["final_position"].split(" ")[0], f"{name}: the picture shows {title!r}"
+    status = driver.find_element(By.ID, "status").text
+    assert "record" in status.lower(), f"{name}: no verdict at the end ({status!r})"
+    where = driver.find_element(By.ID, "where").text
+    assert where == f"ply {game['plies']} / {game['plies']}", f"{name}: {where!r}"
+    body.send_keys(Keys.HOME)
+    wait_for_ply(driver, 0, name)
+    # The buttons and the ply list step too.
+    driver.find_element(By.ID, "next").click()
+    wait_for_ply(driver, 1, name)
+    driver.find_element(By.ID, "prev").click()
+    wait_for_ply(driver, 0, name)
+    items = driver.find_elements(By.CSS_SELECTOR, "#plies li")
+    assert len(items) == game["plies"], f"{name}: {len(items)} plies listed"
+    items[-1].click()
+    wait_for_ply(driver, game["plies"], name)
+    assert "current" in items[-1].get_attribute("class"), f"{name}: the last ply is not marked"
+    print(f"{name}: {game['plies']} plies stepped, {len(seen)} distinct boards, ends at the record's final position")
+
+
+def check_seat(driver, base, seat):
+    positions = seat["positions"]
+    last = len(positions) - 1
+    name = f"seat view {seat['path'].split('token=')[0]}"
+    driver.get(base + seat["path"])
+    wait_for_ply(driver, last, name)
+    body = driver.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.HOME)
+    for ply, told in enumerate(positions):
+        if ply > 0:
+            body.send_keys(Keys.ARROW_RIGHT)
+        wait_for_ply(driver, ply, name)
+        shown = board(driver)[1]
+        assert shown == told, f"{name}: ply {ply} shows {shown!r}, the seat is told {told!r}"
+    print(f"{name}: {last} plies, each the position as the seat is told it")
+
+
+def main():
+    base, games_file, shot = sys.argv[1:4]
+    plan = json.load(open(games_file))
+    driver = browser()
+    try:
+        for i, game in enumerate(plan["games"]):
+            check_game(driver, base, game, shot if i == 0 else None)
+        for seat in plan["seats"]:
+            check_seat(driver, base, seat)
+    except AssertionError as e:
+        print(f"FAILED: {e}")
+        sys.exit(1)
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    main()
