@@ -240,12 +240,12 @@ fn statistics_of_a_hand_made_set() {
             .starts_with("game,preset,games,finished")
     );
     for chart in [
-        "heatmap-tcga",
-        "win-rates",
+        "heatmaps",
+        "results-banqi",
         "margins",
         "settlements",
-        "lengths",
-        "endings",
+        "lengths-banqi",
+        "endings-banqi",
     ] {
         let png = std::fs::read(out.join(format!("charts/{chart}.png"))).unwrap();
         assert_eq!(&png[..4], b"\x89PNG", "{chart}");
@@ -253,8 +253,29 @@ fn statistics_of_a_hand_made_set() {
         assert!(svg.contains("<svg"), "{chart}");
     }
     assert!(
-        html.contains("a1 0.500"),
+        html.contains("a1 50%"),
         "the heatmap names a1 and its score"
+    );
+    // The page is for people: a contents list, a section per game with sentences, rates
+    // with their intervals, and no raw keys (they are in stats.json).
+    assert!(html.contains(r##"<a href="#banqi">"##) && html.contains(r#"<section id="banqi">"#));
+    assert!(
+        html.contains("Player 1, who moves first, wins 33.3% ("),
+        "the first mover's share with its interval"
+    );
+    assert!(html.contains("Banqi's coins are settled at a stake of 100"));
+    for raw in [
+        "bonus_per_point",
+        "flip_depth",
+        "rejected_listed",
+        "win_low",
+        "score_sum",
+    ] {
+        assert!(!html.contains(raw), "{raw} is for stats.json only");
+    }
+    assert!(
+        html.contains("@font-face") && html.contains("Anqi Serif"),
+        "the page's own glyphs"
     );
     for (table, preset, n) in [
         ("games", "tcga", 3),
@@ -469,8 +490,19 @@ fn three_kingdoms_statistics_of_a_hand_made_set() {
         json!({"game": "three-kingdoms", "preset": "three-kingdoms-points",
                "start": "9/9/9/9/R7c rgb 1 - k1/R1r1/- -3- 0 50", "actions": ["a1-i1"]}),
     ];
-    let (_, stats) = report_of("tk", &lines);
+    let (out, stats) = report_of("tk", &lines);
     assert_eq!(stats["summary"]["games"], 2);
+    // A report without Banqi says nothing of Banqi's options; three seats are told as places.
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(
+        !html.contains("stake") && !html.contains("Banqi's coins"),
+        "no Banqi options"
+    );
+    assert!(
+        html.contains("Placed first (player 1 moves first): player 1 "),
+        "three seats' words"
+    );
+    assert!(!html.contains(r#"<section id="banqi">"#));
     let tk = json!("three-kingdoms");
     let rank = |r: u64| {
         row(

@@ -156,14 +156,23 @@ macro_rules! define_parts {
         /// Every game's own tables, for the games in the dataset.
         pub fn part_tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
             let mut tables = Vec::new();
-            $(tables.extend(<records::games::$module::$G as Tool>::tables(data, options)?);)+
+            $(tables.extend(
+                <records::games::$module::$G as Tool>::tables(data, options)?
+                    .into_iter()
+                    .map(|mut t| {
+                        t.game = Some(<records::games::$module::$G as records::core::Game>::NAME.to_owned());
+                        t
+                    }),
+            );)+
             Ok(tables)
         }
 
-        /// Every game's own charts, in the registry's order.
-        pub fn charts() -> impl Iterator<Item = ChartSpec> {
+        /// Every game's own charts with the game's name, in the registry's order.
+        pub fn charts() -> impl Iterator<Item = (&'static str, ChartSpec)> {
             std::iter::empty()
-                $(.chain(<records::games::$module::$G as Tool>::CHARTS.iter().copied()))+
+                $(.chain(<records::games::$module::$G as Tool>::CHARTS.iter().map(|c| {
+                    (<records::games::$module::$G as records::core::Game>::NAME, *c)
+                })))+
         }
 
         /// Every game's own tables in the data contract, in the registry's order.

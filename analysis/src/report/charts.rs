@@ -1,14 +1,18 @@
-//! The report's charts, drawn with plotters as PNG and SVG. Text uses an embedded font (a
-//! Latin subset of DejaVu Sans, in `assets/`), so no system font is needed.
+//! The report's charts, drawn with plotters as PNG and SVG, per game: its results by preset
+//! (dots and 95% intervals in the seat count's own words), its game length and endings, its
+//! own charts (Banqi: the first-flip squares of every preset on one colour scale). Text uses
+//! an embedded font (a Latin subset of DejaVu Sans, in `assets/`), so no system font is
+//! needed; every chart has a title, labelled axes and its legend outside the data.
 
 use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::sync::Once;
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
+use records::games::GameKind;
 use serde_json::Value;
 
+use super::draw;
 use super::table::Table;
 use crate::games::ChartSpec;
 
@@ -46,9 +50,12 @@ macro_rules! render {
     }};
 }
 
-/// A chart of the report: its title and files.
+/// A chart of the report: the game whose section shows it, its title, a caption that says
+/// how to read it, and its files.
 pub struct Chart {
+    pub game: &'static str,
     pub title: String,
+    pub caption: String,
     pub png: PathBuf,
     pub svg: PathBuf,
 }
@@ -69,295 +76,318 @@ fn find<'a>(tables: &'a [Table], name: &str) -> Option<&'a Table> {
     tables.iter().find(|t| t.name == name)
 }
 
-/// The histograms of the tables every game's part gives (when its games are in the data).
-const COMMON_CHARTS: &[ChartSpec] = &[
-    ChartSpec::Histogram {
-        table: "margin",
-        column: "margin",
-        file: "margins",
-        title: "Winner's point margin",
-        x_label: "winner's points − loser's points",
-    },
-    ChartSpec::Histogram {
-        table: "settlement",
-        column: "settlement",
-        file: "settlements",
-        title: "Coins settled per decided game",
-        x_label: "coins",
-    },
-    ChartSpec::Histogram {
-        table: "length",
-        column: "plies_from",
-        file: "lengths",
-        title: "Game length",
-        x_label: "plies",
-    },
-];
+/// The rows of `t` for `game` (every row of a game's own table).
+fn rows_of<'a>(t: &'a Table, game: &str) -> Vec<&'a Vec<Value>> {
+    match t.columns.iter().position(|c| c == "game") {
+        Some(i) => t.rows.iter().filter(|r| r[i] == game).collect(),
+        None => t.rows.iter().collect(),
+    }
+}
 
-/// Every chart, written under `dir`.
+fn at<'a>(t: &Table, row: &'a [Value], column: &str) -> &'a Value {
+    let i = t
+        .columns
+        .iter()
+        .position(|c| c == column)
+        .unwrap_or_else(|| panic!("no column {column} in {}", t.name));
+    &row[i]
+}
+
+/// The games in the report, in the registry's order.
+pub fn games_in(tables: &[Table]) -> Vec<GameKind> {
+    let present: Vec<String> = find(tables, "overview")
+        .map(|t| t.column("game").iter().map(|v| s(v)).collect())
+        .unwrap_or_default();
+    GameKind::ALL
+        .iter()
+        .copied()
+        .filter(|k| present.iter().any(|p| p == k.name()))
+        .collect()
+}
+
+/// A game's title without its parenthesis (`Banqi (暗棋, Chinese Dark Chess)`: `Banqi`).
+fn latin(title: &str) -> &str {
+    title.split(" (").next().unwrap_or(title)
+}
+
+/// A seat column's value (`"1"` or 1).
+fn seat(v: &Value) -> Option<u64> {
+    v.as_u64()
+        .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+}
+
+/// Fewer finished games than this on a first-flip square: its score is too uncertain to
+/// colour (its 95% interval is wider than ±0.18).
+pub const FEW_GAMES: u64 = 30;
+
+/// Every chart, written under `dir`: per game, its results, length, endings and its own.
 pub fn draw_all(tables: &[Table], dir: &Path) -> Result<Vec<Chart>> {
     register_font();
     std::fs::create_dir_all(dir)?;
     let mut charts = Vec::new();
-    // A heatmap per Banqi preset.
-    let squares = find(tables, "first_square");
-    let mut presets: Vec<String> = squares
-        .map(|t| t.column("preset").iter().map(|v| s(v)).collect())
-        .unwrap_or_default();
-    presets.dedup();
-    for preset in presets {
-        let squares = squares.expect("presets come from it");
-        let cells: Vec<(String, f64, u64)> = squares
-            .rows
-            .iter()
-            .filter(|r| s(&r[0]) == preset)
-            .map(|r| {
-                let at = |c: &str| &r[squares.columns.iter().position(|x| x == c).unwrap()];
-                (
-                    s(at("first_square")),
-                    f(at("score")),
-                    at("finished").as_u64().unwrap_or(0),
-                )
-            })
-            .collect();
-        let title = format!("Player 1's score by first-flip square ({preset})");
-        let (png, svg) = render!(dir, format!("heatmap-{preset}"), (420, 760), |a| heatmap(
-            a, &title, &cells
-        ));
-        charts.push(Chart { title, png, svg });
-    }
-    if let Some(variants) = find(tables, "by_variant") {
-        let title = "Results by variant, with 95% intervals".to_owned();
-        let (png, svg) = render!(dir, "win-rates", (900, 520), |a| win_rates(
-            a, &title, variants
-        ));
-        charts.push(Chart { title, png, svg });
-    }
-    for spec in COMMON_CHARTS.iter().copied().chain(crate::games::charts()) {
-        match spec {
-            ChartSpec::Histogram {
-                table,
-                column,
-                file,
-                title,
-                x_label,
-            } => {
-                let Some(t) = find(tables, table) else {
-                    continue;
-                };
-                let bars = pooled(t, column);
-                let title = title.to_owned();
-                let (png, svg) = render!(dir, file, (900, 480), |a| histogram(
-                    a, &title, x_label, &bars
-                ));
-                charts.push(Chart { title, png, svg });
-            }
-            ChartSpec::Bars {
-                table,
-                key,
-                count,
-                file,
-                title,
-            } => {
-                let Some(t) = find(tables, table) else {
-                    continue;
-                };
-                let mut by_key: Vec<(String, f64)> = Vec::new();
-                for (k, n) in t.column(key).iter().zip(t.column(count)) {
-                    let k = s(k);
-                    match by_key.iter_mut().find(|(x, _)| *x == k) {
-                        Some(e) => e.1 += f(n),
-                        None => by_key.push((k, f(n))),
-                    }
-                }
-                let title = title.to_owned();
-                let (png, svg) = render!(dir, file, (900, 480), |a| bars(a, &title, &by_key));
-                charts.push(Chart { title, png, svg });
+    for kind in games_in(tables) {
+        // The charts' font is Latin: the game's name without its Chinese.
+        let (game, title) = (kind.name(), latin(kind.title()));
+        if let Some(t) = find(tables, "by_seat") {
+            let series = results(t, game);
+            let chart_title = format!("{title}: results by preset, with 95% intervals");
+            let (png, svg) = render!(dir, format!("results-{game}"), (900, 470), |a| {
+                draw::dots(a, &chart_title, &series)
+            });
+            charts.push(Chart {
+                game,
+                title: chart_title,
+                caption: "Each dot is a share of the finished games; its bar, the 95% Wilson \
+                          interval."
+                    .into(),
+                png,
+                svg,
+            });
+        }
+        if let Some(t) = find(tables, "length") {
+            let chart_title = format!("{title}: game length");
+            let bins = binned(&pooled(t, game, "plies_from"));
+            let (png, svg) = render!(dir, format!("lengths-{game}"), (900, 420), |a| {
+                draw::histogram(a, &chart_title, "plies (bins of 20)", &bins)
+            });
+            charts.push(Chart {
+                game,
+                title: chart_title,
+                caption: tail_caption(&bins, "plies"),
+                png,
+                svg,
+            });
+        }
+        if let Some(t) = find(tables, "endings") {
+            let chart_title = format!("{title}: how games end");
+            let mut by_reason = summed(t, game, "reason", "games");
+            by_reason.retain(|(reason, _)| reason != "unfinished" && reason != "none");
+            let (png, svg) = render!(dir, format!("endings-{game}"), (900, 420), |a| {
+                draw::bars(a, &chart_title, "games", &by_reason)
+            });
+            charts.push(Chart {
+                game,
+                title: chart_title,
+                caption: "Finished games by the rule that ended them, all presets together.".into(),
+                png,
+                svg,
+            });
+        }
+        if let Some(t) = find(tables, "first_square").filter(|_| game == "banqi") {
+            let panels = heat_panels(t);
+            let chart_title = "Banqi: player 1's score by the square it flips first".to_owned();
+            let width = 40 + 250 * panels.len().max(1) as u32;
+            let (png, svg) = render!(dir, "heatmaps", (width.max(640), 620), |a| {
+                draw::heatmaps(a, &chart_title, &panels, FEW_GAMES)
+            });
+            charts.push(Chart {
+                game,
+                title: chart_title,
+                caption: format!(
+                    "Every preset on one colour scale: red, player 1 scores more than half; \
+                     blue, less. Squares with fewer than {FEW_GAMES} finished games are grey."
+                ),
+                png,
+                svg,
+            });
+        }
+        for (owner, spec) in crate::games::charts() {
+            if owner == game {
+                charts.extend(own_chart(tables, dir, game, spec)?);
             }
         }
     }
-    let Some(endings) = find(tables, "endings") else {
-        return Ok(charts);
-    };
-    let mut by_reason: Vec<(String, f64)> = Vec::new();
-    for (reason, n) in endings.column("reason").iter().zip(endings.column("games")) {
-        let reason = s(reason);
-        match by_reason.iter_mut().find(|(k, _)| *k == reason) {
-            Some(e) => e.1 += f(n),
-            None => by_reason.push((reason, f(n))),
-        }
-    }
-    let title = "How games end".to_owned();
-    let (png, svg) = render!(dir, "endings", (900, 480), |a| bars(a, &title, &by_reason));
-    charts.push(Chart { title, png, svg });
     Ok(charts)
 }
 
-/// (x, count) summed over presets, sorted by x.
-fn pooled(t: &Table, column: &str) -> Vec<(f64, f64)> {
-    let xs = t.column(column);
-    let ns = t.column("games");
+/// One of a game's own charts, when its table is in the report.
+fn own_chart(
+    tables: &[Table],
+    dir: &Path,
+    game: &'static str,
+    spec: ChartSpec,
+) -> Result<Option<Chart>> {
+    match spec {
+        ChartSpec::Histogram {
+            table,
+            column,
+            file,
+            title,
+            x_label,
+        } => {
+            let Some(t) = find(tables, table) else {
+                return Ok(None);
+            };
+            let bins = binned(&pooled(t, game, column));
+            let title = title.to_owned();
+            let (png, svg) = render!(dir, file, (900, 420), |a| {
+                draw::histogram(a, &title, x_label, &bins)
+            });
+            Ok(Some(Chart {
+                game,
+                caption: tail_caption(&bins, x_label),
+                title,
+                png,
+                svg,
+            }))
+        }
+        ChartSpec::Bars {
+            table,
+            key,
+            count,
+            file,
+            title,
+        } => {
+            let Some(t) = find(tables, table) else {
+                return Ok(None);
+            };
+            let by_key = summed(t, game, key, count);
+            let title = title.to_owned();
+            let (png, svg) = render!(dir, file, (900, 420), |a| {
+                draw::bars(a, &title, "games", &by_key)
+            });
+            Ok(Some(Chart {
+                game,
+                caption: String::new(),
+                title,
+                png,
+                svg,
+            }))
+        }
+    }
+}
+
+/// `count` of `t`'s rows for `game`, summed by `key`, in first-seen order.
+fn summed(t: &Table, game: &str, key: &str, count: &str) -> Vec<(String, f64)> {
+    let mut out: Vec<(String, f64)> = Vec::new();
+    for row in rows_of(t, game) {
+        let k = s(at(t, row, key)).replace('_', " ");
+        let n = f(at(t, row, count));
+        match out.iter_mut().find(|(x, _)| *x == k) {
+            Some(e) => e.1 += n,
+            None => out.push((k, n)),
+        }
+    }
+    out
+}
+
+/// One series of a results chart: its legend and, per preset, (rate, low, high) in percent.
+pub struct Series {
+    pub legend: String,
+    pub colour: RGBColor,
+    pub points: Vec<(f64, f64, f64)>,
+}
+
+/// The results of `game` per preset in the seat count's own words: with two seats, player 1
+/// wins, draws, player 2 wins; with three, each seat placing first.
+fn results(t: &Table, game: &str) -> (Vec<String>, Vec<Series>) {
+    let rows = rows_of(t, game);
+    let mut presets: Vec<String> = rows.iter().map(|r| s(at(t, r, "preset"))).collect();
+    presets.dedup();
+    let seats = rows
+        .iter()
+        .filter_map(|r| self::seat(at(t, r, "seat")))
+        .max()
+        .unwrap_or(2);
+    let triple = |k: u64, what: &str, preset: &str| -> (f64, f64, f64) {
+        rows.iter()
+            .find(|r| s(at(t, r, "preset")) == preset && self::seat(at(t, r, "seat")) == Some(k))
+            .map(|r| {
+                (
+                    100.0 * f(at(t, r, &format!("{what}_rate"))),
+                    100.0 * f(at(t, r, &format!("{what}_low"))),
+                    100.0 * f(at(t, r, &format!("{what}_high"))),
+                )
+            })
+            .unwrap_or((0.0, 0.0, 0.0))
+    };
+    let series = |legend: String, colour: RGBColor, seat: u64, what: &str| Series {
+        legend,
+        colour,
+        points: presets.iter().map(|p| triple(seat, what, p)).collect(),
+    };
+    let out = if seats <= 2 {
+        vec![
+            series(
+                "player 1 (moves first) wins".into(),
+                draw::RED_INK,
+                1,
+                "win",
+            ),
+            series("draw".into(), draw::GREY_INK, 1, "draw"),
+            series("player 2 wins".into(), draw::BLUE_INK, 2, "win"),
+        ]
+    } else {
+        let colours = [
+            draw::RED_INK,
+            draw::GREEN_INK,
+            draw::BLUE_INK,
+            draw::GREY_INK,
+        ];
+        (1..=seats)
+            .map(|k| {
+                let first = if k == 1 { " (moves first)" } else { "" };
+                series(
+                    format!("player {k}{first} places first"),
+                    colours[(k as usize - 1) % colours.len()],
+                    k,
+                    "win",
+                )
+            })
+            .collect()
+    };
+    (presets, out)
+}
+
+/// Each Banqi preset's squares: (square, score, finished games).
+fn heat_panels(t: &Table) -> Vec<(String, Vec<(String, f64, u64)>)> {
+    let mut out: Vec<(String, Vec<(String, f64, u64)>)> = Vec::new();
+    for row in &t.rows {
+        let preset = s(at(t, row, "preset"));
+        let cell = (
+            s(at(t, row, "first_square")),
+            f(at(t, row, "score")),
+            at(t, row, "finished").as_u64().unwrap_or(0),
+        );
+        match out.iter_mut().find(|(p, _)| *p == preset) {
+            Some((_, cells)) => cells.push(cell),
+            None => out.push((preset, vec![cell])),
+        }
+    }
+    out
+}
+
+/// (x, count) of `game`'s rows summed over presets, sorted by x.
+fn pooled(t: &Table, game: &str, column: &str) -> Vec<(f64, f64)> {
     let mut out: Vec<(f64, f64)> = Vec::new();
-    for (x, n) in xs.iter().zip(ns) {
+    for row in rows_of(t, game) {
+        let x = at(t, row, column);
         let Some(x) = x
             .as_f64()
             .or_else(|| x.as_str().and_then(|s| s.parse().ok()))
         else {
             continue;
         };
+        let n = f(at(t, row, "games"));
         match out.iter_mut().find(|(k, _)| *k == x) {
-            Some(e) => e.1 += f(n),
-            None => out.push((x, f(n))),
+            Some(e) => e.1 += n,
+            None => out.push((x, n)),
         }
     }
     out.sort_by(|a, b| a.0.total_cmp(&b.0));
     out
 }
 
-/// The label of a category axis at `x`: the name of category `x` when x is a whole number.
-fn category(names: &[String], x: f64) -> String {
-    let i = x.round();
-    if (x - i).abs() < 0.01 && i >= 0.0 {
-        names.get(i as usize).cloned().unwrap_or_default()
-    } else {
-        String::new()
-    }
+/// A histogram's bars, (x, count), and its tail: the games past the 99th percentile counted
+/// as one bar, so that a few long games do not squeeze the rest.
+pub struct Bins {
+    pub bars: Vec<(f64, f64)>,
+    pub tail: Option<(f64, f64)>,
+    pub step: f64,
 }
 
-fn heatmap<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    title: &str,
-    cells: &[(String, f64, u64)],
-) -> Result<()>
-where
-    DB::ErrorType: 'static,
-{
-    let (title_area, rest) = area.split_vertically(50);
-    title_area.titled(title, (FONT, 16))?;
-    // No axes: every cell names its square.
-    let mut chart = ChartBuilder::on(&rest)
-        .margin(10)
-        .build_cartesian_2d(0f64..4f64, 0f64..8f64)?;
-    for (square, score, n) in cells {
-        let b = square.as_bytes();
-        let (file, rank) = ((b[0] - b'a') as f64, (b[1] - b'1') as f64);
-        // Blue (player 1 does badly) through white (0.5) to red (player 1 does well).
-        let t = (score - 0.5).clamp(-0.5, 0.5) * 2.0;
-        let color = if t >= 0.0 {
-            RGBColor(255, (255.0 * (1.0 - t)) as u8, (255.0 * (1.0 - t)) as u8)
-        } else {
-            RGBColor((255.0 * (1.0 + t)) as u8, (255.0 * (1.0 + t)) as u8, 255)
-        };
-        chart.draw_series(std::iter::once(Rectangle::new(
-            [(file, rank), (file + 1.0, rank + 1.0)],
-            color.filled(),
-        )))?;
-        chart.draw_series(std::iter::once(Text::new(
-            format!("{square} {score:.3}"),
-            (file + 0.1, rank + 0.65),
-            (FONT, 13),
-        )))?;
-        chart.draw_series(std::iter::once(Text::new(
-            format!("n={n}"),
-            (file + 0.1, rank + 0.35),
-            (FONT, 11),
-        )))?;
-    }
-    Ok(())
-}
-
-fn win_rates<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    title: &str,
-    t: &Table,
-) -> Result<()>
-where
-    DB::ErrorType: 'static,
-{
-    let games: Vec<String> = t.column("game").iter().map(|v| s(v)).collect();
-    let several = games.iter().any(|g| *g != games[0]);
-    let names: Vec<String> = t
-        .column("variant")
-        .iter()
-        .zip(&games)
-        .map(|(v, g)| {
-            if several {
-                format!("{g} {}", s(v))
-            } else {
-                s(v)
-            }
-        })
-        .collect();
-    let n = names.len().max(1) as f64;
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, (FONT, 18))
-        .margin(15)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
-        .build_cartesian_2d(-0.5f64..n - 0.5, 0f64..1f64)?;
-    chart
-        .configure_mesh()
-        .x_labels(names.len().max(1))
-        .x_label_formatter(&|x| category(&names, *x))
-        .y_desc("rate of finished games")
-        .label_style((FONT, 13))
-        .axis_desc_style((FONT, 14))
-        .draw()?;
-    for (offset, (rate, low, high), color, legend) in [
-        (
-            -0.2,
-            ("win_rate", "win_low", "win_high"),
-            RED,
-            "player 1 wins (first)",
-        ),
-        (0.0, ("draw_rate", "draw_low", "draw_high"), BLACK, "draws"),
-        (
-            0.2,
-            ("loss_rate", "loss_low", "loss_high"),
-            BLUE,
-            "player 1 loses",
-        ),
-    ] {
-        let (r, l, h) = (t.column(rate), t.column(low), t.column(high));
-        let points: Vec<(f64, f64, f64, f64)> = (0..r.len())
-            .map(|i| (i as f64 + offset, f(l[i]), f(r[i]), f(h[i])))
-            .collect();
-        chart
-            .draw_series(points.iter().map(|&(x, lo, mid, hi)| {
-                ErrorBar::new_vertical(x, lo, mid, hi, color.filled(), 8)
-            }))?
-            .label(legend)
-            .legend(move |(x, y)| Circle::new((x, y), 4, color.filled()));
-        chart.draw_series(
-            points
-                .iter()
-                .map(|&(x, _, mid, _)| Circle::new((x, mid), 4, color.filled())),
-        )?;
-    }
-    chart
-        .configure_series_labels()
-        .label_font((FONT, 13))
-        .border_style(BLACK)
-        .background_style(WHITE.mix(0.8))
-        .draw()?;
-    Ok(())
-}
-
-fn histogram<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    title: &str,
-    x_label: &str,
-    bars: &[(f64, f64)],
-) -> Result<()>
-where
-    DB::ErrorType: 'static,
-{
-    let (lo, hi) = match (bars.first(), bars.last()) {
-        (Some(a), Some(b)) => (a.0, b.0),
-        _ => (0.0, 1.0),
-    };
-    // Bar width: the smallest step between values (1 for margins, 20 for lengths …).
-    let step = bars
+fn binned(values: &[(f64, f64)]) -> Bins {
+    let step = values
         .windows(2)
         .map(|w| w[1].0 - w[0].0)
         .fold(f64::INFINITY, f64::min);
@@ -366,59 +396,49 @@ where
     } else {
         1.0
     };
-    let top = bars.iter().map(|b| b.1).fold(1.0, f64::max) * 1.08;
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, (FONT, 18))
-        .margin(15)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(lo - step..hi + step * 2.0, 0f64..top)?;
-    chart
-        .configure_mesh()
-        .x_desc(x_label)
-        .y_desc("games")
-        .label_style((FONT, 13))
-        .axis_desc_style((FONT, 14))
-        .draw()?;
-    chart.draw_series(bars.iter().map(|&(x, n)| {
-        Rectangle::new(
-            [(x, 0.0), (x + step * 0.9, n)],
-            RGBColor(70, 110, 170).filled(),
-        )
-    }))?;
-    Ok(())
+    let total: f64 = values.iter().map(|v| v.1).sum();
+    let mut seen = 0.0;
+    let mut cut = values.len();
+    for (i, (_, n)) in values.iter().enumerate() {
+        seen += n;
+        if seen >= 0.99 * total {
+            cut = i + 1;
+            break;
+        }
+    }
+    let (bars, rest) = values.split_at(cut);
+    let tail = (!rest.is_empty()).then(|| (rest[0].0, rest.iter().map(|r| r.1).sum()));
+    Bins {
+        bars: bars.to_vec(),
+        tail,
+        step,
+    }
 }
 
-fn bars<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    title: &str,
-    bars: &[(String, f64)],
-) -> Result<()>
-where
-    DB::ErrorType: 'static,
-{
-    let n = bars.len().max(1) as f64;
-    let top = bars.iter().map(|b| b.1).fold(1.0, f64::max) * 1.1;
-    let names: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, (FONT, 18))
-        .margin(15)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(-0.5f64..n - 0.5, 0f64..top)?;
-    chart
-        .configure_mesh()
-        .x_labels(bars.len().max(1))
-        .x_label_formatter(&|x| category(&names, *x))
-        .y_desc("games")
-        .label_style((FONT, 13))
-        .axis_desc_style((FONT, 14))
-        .draw()?;
-    chart.draw_series(bars.iter().enumerate().map(|(i, b)| {
-        Rectangle::new(
-            [(i as f64 - 0.35, 0.0), (i as f64 + 0.35, b.1)],
-            RGBColor(70, 110, 170).filled(),
-        )
-    }))?;
-    Ok(())
+fn tail_caption(bins: &Bins, unit: &str) -> String {
+    match bins.tail {
+        Some((from, n)) => format!(
+            "The grey bar is the last 1% together: {} games at {from} {unit} or more.",
+            draw::thousands(n as u64)
+        ),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_percent_is_one_bar() {
+        let mut values: Vec<(f64, f64)> = (0..50).map(|i| (i as f64 * 20.0, 10.0)).collect();
+        values.push((2000.0, 2.0));
+        values.push((4000.0, 1.0));
+        let bins = binned(&values);
+        assert_eq!(bins.step, 20.0);
+        assert_eq!(bins.bars.len(), 50);
+        assert_eq!(bins.tail, Some((2000.0, 3.0)));
+        let even = binned(&[(1.0, 5.0), (2.0, 5.0)]);
+        assert_eq!((even.bars.len(), even.tail), (2, None));
+    }
 }

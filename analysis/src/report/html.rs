@@ -1,27 +1,64 @@
-//! The self-contained HTML page: the charts inline (SVG), every table, the rejected games.
+//! The self-contained HTML page, for people: what the data holds in a sentence, a table of
+//! contents, then a section per game (the headline sentences per preset, its charts, its
+//! tables written for people: percentages with their intervals, thousands separated), the
+//! rejected games and where the raw numbers are. The raw keys are only in `stats.json`. The
+//! page carries its own glyphs for the CJK it shows (the project's font, embedded).
 
 use std::fmt::Write;
 use std::path::Path;
 
+use base64::Engine as _;
+use records::games::GameKind;
 use serde_json::Value;
 
-use super::charts::Chart;
+use super::charts::{Chart, games_in};
+use super::draw::thousands;
+use super::headlines::{self, percent_with_interval};
 use super::ingest::Rejected;
-use super::table::Table;
+use super::table::{Derived, Table};
 
+/// The project's glyphs (assets/fonts, a subset of Noto Serif CJK under the OFL).
+const FONT: &[u8] = include_bytes!("../../../assets/fonts/AnqiSerif-Regular.otf");
+
+/// Tables longer than this are folded (the CSV has every row).
+const FOLD_ROWS: usize = 40;
+
+/// Text for the page: escaped, and each run of Chinese characters marked as such, so that
+/// the browser draws it with the page's own glyphs (a heading's bold Chinese otherwise falls
+/// to a font that lacks it, seen in Chromium).
 fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut in_cjk = false;
+    for c in s.chars() {
+        let cjk = matches!(c, '\u{2E80}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}');
+        if cjk != in_cjk {
+            out.push_str(if cjk {
+                "<span class=\"cjk\" lang=\"zh-Hant\">"
+            } else {
+                "</span>"
+            });
+            in_cjk = cjk;
+        }
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    if in_cjk {
+        out.push_str("</span>");
+    }
+    out
+}
+
+/// An attribute's value: escaped, nothing marked.
+fn attribute(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
-}
-
-fn cell(v: &Value) -> String {
-    match v {
-        Value::String(s) => escape(s),
-        Value::Null => "—".into(),
-        other => other.to_string(),
-    }
 }
 
 pub fn page(
@@ -31,36 +68,145 @@ pub fn page(
     rejected: &[Rejected],
     out: &Path,
 ) -> std::io::Result<String> {
+    let games = games_in(tables);
     let mut h = String::with_capacity(1 << 20);
+    let font = base64::engine::general_purpose::STANDARD.encode(FONT);
+    let title = escape("暗棋");
     let _ = write!(
         h,
         r#"<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Anqi report</title>
 <style>
-body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }}
-table {{ border-collapse: collapse; margin: 0.5em 0 2em; font-size: 13px; }}
+@font-face {{ font-family: "Anqi Serif"; src: url(data:font/otf;base64,{font}) format("opentype"); font-weight: 100 900; }}
+body {{ font-family: system-ui, "Anqi Serif", sans-serif; margin: 2em auto; max-width: 1100px; color: #222; line-height: 1.45; padding: 0 1em; }}
+h2 {{ border-bottom: 1px solid #ddd; padding-bottom: .2em; margin-top: 2em; }}
+nav ol {{ columns: 2; }}
+.lede {{ font-size: 1.1em; }}
+ul.headlines li {{ margin: .25em 0; }}
+table {{ border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 13px; font-variant-numeric: tabular-nums; }}
 th, td {{ border: 1px solid #ccc; padding: 2px 6px; text-align: right; }}
 th {{ background: #f3f3f3; }} td:first-child, th:first-child {{ text-align: left; }}
 figure {{ margin: 1em 0 2em; }} figure svg {{ max-width: 100%; height: auto; }}
-.summary td {{ text-align: left; }}
+figcaption {{ color: #555; font-size: .95em; }}
+.muted {{ color: #666; }}
+.cjk {{ font-family: "Anqi Serif", serif; }}
 </style></head><body>
-<h1>Anqi (暗棋) statistics report</h1>
+<h1>Anqi ({title}) statistics report</h1>
 "#
     );
-    let _ = writeln!(h, "<table class=\"summary\">");
-    for (k, v) in summary.as_object().expect("an object") {
-        let _ = writeln!(h, "<tr><th>{}</th><td>{}</td></tr>", escape(k), cell(v));
+    lede(&mut h, summary, &games);
+    let _ = writeln!(h, "<nav><h2>Contents</h2><ol>");
+    for kind in &games {
+        let _ = writeln!(
+            h,
+            "<li><a href=\"#{}\">{}</a></li>",
+            kind.name(),
+            escape(kind.title())
+        );
     }
     let _ = writeln!(
         h,
-        "</table><p>Rates are of finished games, with 95% Wilson intervals. The numbers are also in \
-         <code>stats.json</code> and <code>tables/*.csv</code>; the games, seats and each \
-         game's own facts in <code>data/</code> as Parquet (hive layout by game and preset). \
-         Every table is counts: reports of parts merge into the whole with \
-         <code>anqi report --merge</code>.</p>"
+        "<li><a href=\"#rejected\">Rejected games</a></li><li><a href=\"#files\">The numbers \
+         as data</a></li></ol></nav>"
     );
-    let _ = writeln!(h, "<h2>Charts</h2>");
-    for c in charts {
+    for kind in &games {
+        section(&mut h, *kind, tables, charts, out)?;
+    }
+    rejected_games(&mut h, rejected);
+    let _ = writeln!(
+        h,
+        "<h2 id=\"files\">The numbers as data</h2><p>Every number of this page, and the raw \
+         counts behind it, is in <code>stats.json</code> and <code>tables/*.csv</code> (column \
+         names as the data contract says, docs/analysis.md); the games, seats and each game's \
+         own facts in <code>data/</code> as Parquet (hive layout by game and preset). Every \
+         table is counts: reports of parts of a data set merge into the whole with \
+         <code>anqi report --merge</code>. Rates are of finished games, with 95% Wilson \
+         intervals.</p>"
+    );
+    let _ = writeln!(h, "</body></html>");
+    Ok(h)
+}
+
+/// What the report holds, in a sentence or two; the settings only where they apply.
+fn lede(h: &mut String, summary: &Value, games: &[GameKind]) {
+    let n = |k: &str| summary[k].as_u64().unwrap_or(0);
+    let mut per_game: Vec<String> = Vec::new();
+    for kind in games {
+        let presets: Vec<&str> = summary["presets"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p.as_str())
+            .filter_map(|p| p.strip_prefix(&format!("{}/", kind.name())))
+            .collect();
+        per_game.push(format!(
+            "{} ({})",
+            escape(kind.title()),
+            escape(&presets.join(", "))
+        ));
+    }
+    let _ = writeln!(
+        h,
+        "<p class=\"lede\">{} games of {}: {}. {} rejected (listed <a href=\"#rejected\">below</a>).</p>",
+        thousands(n("games")),
+        words_for(games.len()),
+        per_game.join("; "),
+        thousands(n("rejected"))
+    );
+    if games.contains(&GameKind::Banqi) {
+        let _ = writeln!(
+            h,
+            "<p class=\"muted\">Banqi's coins are settled at a stake of {} with {} per point of \
+             margin; its flip statistics count the first {} flips of each game ({} flips in \
+             all).</p>",
+            n("stake"),
+            n("bonus_per_point"),
+            n("flip_depth"),
+            thousands(n("flips"))
+        );
+    }
+}
+
+fn words_for(games: usize) -> &'static str {
+    match games {
+        1 => "one game",
+        2 => "two games",
+        3 => "three games",
+        _ => "four games",
+    }
+}
+
+fn section(
+    h: &mut String,
+    kind: GameKind,
+    tables: &[Table],
+    charts: &[Chart],
+    out: &Path,
+) -> std::io::Result<()> {
+    let game = kind.name();
+    let _ = writeln!(
+        h,
+        "<section id=\"{game}\"><h2>{}</h2><h3>In short</h3>",
+        escape(kind.title())
+    );
+    for preset in headlines::presets(tables, game) {
+        let _ = writeln!(
+            h,
+            "<p><b>{}</b></p><ul class=\"headlines\">",
+            escape(&preset)
+        );
+        for sentence in headlines::sentences(tables, game, &preset) {
+            let _ = writeln!(h, "<li>{}</li>", escape(&sentence));
+        }
+        let _ = writeln!(h, "</ul>");
+    }
+    if game == "luzhanqi"
+        && let Some(sentence) = headlines::luzhanqi(tables)
+    {
+        let _ = writeln!(h, "<p>{}</p>", escape(&sentence));
+    }
+    let _ = writeln!(h, "<h3>Charts</h3>");
+    for c in charts.iter().filter(|c| c.game == game) {
         let svg = std::fs::read_to_string(&c.svg)?;
         let png = c
             .png
@@ -70,52 +216,172 @@ figure {{ margin: 1em 0 2em; }} figure svg {{ max-width: 100%; height: auto; }}
             .to_string();
         let _ = writeln!(
             h,
-            "<figure>{svg}<figcaption>{} (<a href=\"{}\">PNG</a>)</figcaption></figure>",
-            escape(&c.title),
-            escape(&png)
+            "<figure aria-label=\"{}\">{svg}<figcaption>{} (<a href=\"{}\">PNG</a>)</figcaption></figure>",
+            attribute(&c.title),
+            escape(&c.caption),
+            attribute(&png)
         );
     }
-    let _ = writeln!(h, "<h2>Tables</h2>");
+    let _ = writeln!(h, "<h3>Tables</h3>");
     for t in tables {
+        let mine = match &t.game {
+            Some(g) => g == game,
+            None => t.columns.iter().any(|c| c == "game"),
+        };
+        if mine {
+            people_table(h, t, game);
+        }
+    }
+    let _ = writeln!(h, "</section>");
+    Ok(())
+}
+
+/// One cell of a table for people.
+enum Cell {
+    Text(String),
+    Count(u64),
+    Number(f64),
+    Percent(f64),
+    Rate(f64, f64, f64),
+}
+
+impl Cell {
+    fn html(&self) -> String {
+        match self {
+            Cell::Text(s) => escape(s),
+            Cell::Count(n) => thousands(*n),
+            Cell::Number(x) => format!("{x:.1}"),
+            Cell::Percent(x) => format!("{:.1}%", x * 100.0),
+            Cell::Rate(r, lo, hi) => percent_with_interval(*r, *lo, *hi),
+        }
+    }
+}
+
+/// `t`'s rows for `game`, for people: one column per rate with its interval, counts with
+/// thousands separated, the sums behind the means left out (they are in the CSV).
+fn people_table(h: &mut String, t: &Table, game: &str) {
+    let index = |c: &str| t.columns.iter().position(|x| x == c);
+    let game_column = index("game");
+    let rows: Vec<&Vec<Value>> = t
+        .rows
+        .iter()
+        .filter(|r| game_column.is_none_or(|i| r[i] == game))
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    // (heading, how to read the cell from a row)
+    let mut columns: Vec<(String, Box<dyn Fn(&[Value]) -> Cell>)> = Vec::new();
+    for key in t.keys.iter().filter(|k| *k != "game") {
+        let i = index(key).expect("a key column");
+        columns.push((
+            key.replace('_', " "),
+            Box::new(move |r| match &r[i] {
+                Value::String(s) => Cell::Text(s.clone()),
+                Value::Null => Cell::Text("—".into()),
+                other => Cell::Text(other.to_string()),
+            }),
+        ));
+    }
+    let means: Vec<&str> = t
+        .derived
+        .iter()
+        .filter_map(|d| match d {
+            Derived::Mean { sum, .. } => Some(sum.as_str()),
+            _ => None,
+        })
+        .collect();
+    for count in t.counts.iter().filter(|c| !means.contains(&c.as_str())) {
+        let i = index(count).expect("a count column");
+        columns.push((
+            count.replace('_', " "),
+            Box::new(move |r| match r[i].as_u64() {
+                Some(n) => Cell::Count(n),
+                None => Cell::Number(r[i].as_f64().unwrap_or(0.0)),
+            }),
+        ));
+    }
+    for d in &t.derived {
+        match d {
+            Derived::Rate { name, .. } => {
+                let (r, lo, hi) = (
+                    index(&format!("{name}_rate")).expect("a rate"),
+                    index(&format!("{name}_low")).expect("a rate"),
+                    index(&format!("{name}_high")).expect("a rate"),
+                );
+                let f = |v: &Value| v.as_f64().unwrap_or(0.0);
+                columns.push((
+                    format!("{} rate (95%)", name.replace('_', " ")),
+                    Box::new(move |row| Cell::Rate(f(&row[r]), f(&row[lo]), f(&row[hi]))),
+                ));
+            }
+            Derived::Mean { name, .. } => {
+                let i = index(name).expect("a mean");
+                // A score is a share of the points (1 a win, ½ a draw): a percentage.
+                let share = name == "score";
+                columns.push((
+                    name.replace('_', " "),
+                    Box::new(move |r| match r[i].as_f64() {
+                        None => Cell::Text("—".into()),
+                        Some(x) if share => Cell::Percent(x),
+                        Some(x) => Cell::Number(x),
+                    }),
+                ));
+            }
+        }
+    }
+    let _ = writeln!(
+        h,
+        "<h4 id=\"{}-{}\">{}</h4>",
+        game,
+        t.name,
+        escape(&t.title)
+    );
+    let folded = rows.len() > FOLD_ROWS;
+    if folded {
         let _ = writeln!(
             h,
-            "<h3 id=\"{}\">{}</h3><p><code>tables/{}.csv</code></p><table><tr>",
-            t.name,
-            escape(&t.title),
+            "<details><summary>{} rows (also <code>tables/{}.csv</code>)</summary>",
+            thousands(rows.len() as u64),
             t.name
         );
-        for c in &t.columns {
-            let _ = write!(h, "<th>{}</th>", escape(c));
+    }
+    let _ = write!(h, "<table><tr>");
+    for (heading, _) in &columns {
+        let _ = write!(h, "<th>{}</th>", escape(heading));
+    }
+    let _ = writeln!(h, "</tr>");
+    for row in rows {
+        let _ = write!(h, "<tr>");
+        for (_, read) in &columns {
+            let _ = write!(h, "<td>{}</td>", read(row).html());
         }
         let _ = writeln!(h, "</tr>");
-        for row in &t.rows {
-            let _ = write!(h, "<tr>");
-            for v in row {
-                let _ = write!(h, "<td>{}</td>", cell(v));
-            }
-            let _ = writeln!(h, "</tr>");
-        }
-        let _ = writeln!(h, "</table>");
     }
+    let _ = writeln!(h, "</table>");
+    if folded {
+        let _ = writeln!(h, "</details>");
+    }
+}
+
+fn rejected_games(h: &mut String, rejected: &[Rejected]) {
     let _ = writeln!(h, "<h2 id=\"rejected\">Rejected games</h2>");
     if rejected.is_empty() {
         let _ = writeln!(h, "<p>None: every game replayed.</p>");
-    } else {
+        return;
+    }
+    let _ = writeln!(
+        h,
+        "<p>Also in <code>invalid.csv</code>.</p><table><tr><th>source</th><th>code</th><th>error</th></tr>"
+    );
+    for r in rejected {
         let _ = writeln!(
             h,
-            "<p>Also in <code>invalid.csv</code>.</p><table><tr><th>source</th><th>code</th><th>error</th></tr>"
+            "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&r.source),
+            escape(&r.code),
+            escape(&r.error)
         );
-        for r in rejected {
-            let _ = writeln!(
-                h,
-                "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
-                escape(&r.source),
-                escape(&r.code),
-                escape(&r.error)
-            );
-        }
-        let _ = writeln!(h, "</table>");
     }
-    let _ = writeln!(h, "</body></html>");
-    Ok(h)
+    let _ = writeln!(h, "</table>");
 }

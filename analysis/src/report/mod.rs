@@ -24,7 +24,9 @@ use crate::games::PartOptions;
 
 mod charts;
 pub mod contract;
+mod draw;
 pub mod facts;
+mod headlines;
 mod html;
 pub mod ingest;
 pub mod stats;
@@ -101,8 +103,12 @@ fn write_report(
     tables: &[Table],
     rejected: &[ingest::Rejected],
 ) -> Result<String, String> {
-    let charts =
-        charts::draw_all(tables, &out.join("charts")).map_err(|e| format!("charts: {e}"))?;
+    // The charts are drawn again: one of an earlier report's games would stay behind.
+    let chart_dir = out.join("charts");
+    if chart_dir.exists() {
+        std::fs::remove_dir_all(&chart_dir).map_err(|e| format!("{}: {e}", chart_dir.display()))?;
+    }
+    let charts = charts::draw_all(tables, &chart_dir).map_err(|e| format!("charts: {e}"))?;
     write_tables(out, tables).map_err(|e| format!("tables: {e}"))?;
     let mut invalid = csv::Writer::from_path(out.join("invalid.csv")).map_err(|e| e.to_string())?;
     invalid

@@ -36,6 +36,10 @@ pub struct Table {
     /// The count columns, which add up across parts (`max_…` ones take the largest).
     pub counts: Vec<String>,
     pub derived: Vec<Derived>,
+    /// The game whose own table this is; None for the tables of every game, which have a
+    /// `game` column.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
 }
 
 impl Table {
@@ -56,6 +60,7 @@ impl Table {
             keys: keys.iter().map(|s| s.to_string()).collect(),
             counts: counts.iter().map(|s| s.to_string()).collect(),
             derived,
+            game: None,
         };
         t.render(rows);
         t

@@ -12,7 +12,7 @@ use records::games::banqi::{Action, Banqi, Match};
 
 use records::games::banqi::settlement::SeriesBook;
 
-use super::{Part, PartOptions, Tool};
+use super::{ChartSpec, Part, PartOptions, Tool};
 use crate::report::facts::{GameFacts, SeatFacts};
 use crate::report::table::Table;
 
@@ -24,6 +24,23 @@ use bots::Bot;
 
 impl Tool for Banqi {
     const TABLES: &'static [crate::report::contract::TableSpec] = contract::TABLES;
+
+    const CHARTS: &'static [ChartSpec] = &[
+        ChartSpec::Histogram {
+            table: "margin",
+            column: "margin",
+            file: "margins",
+            title: "Banqi: the winner's point margin",
+            x_label: "winner's points − loser's points",
+        },
+        ChartSpec::Histogram {
+            table: "settlement",
+            column: "settlement",
+            file: "settlements",
+            title: "Banqi: coins settled per decided game",
+            x_label: "coins",
+        },
+    ];
 
     const BOTS: &'static [&'static str] = Bot::NAMES;
 

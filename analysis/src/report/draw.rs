@@ -1,0 +1,291 @@
+//! Drawing the report's charts with plotters: dots with intervals, side-by-side heatmaps on
+//! one colour scale, histograms with their tail apart, bars. The data is shaped in
+//! [`super::charts`].
+
+use std::error::Error;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::charts::{Bins, Series};
+
+const FONT: &str = "sans-serif";
+
+type Result<T> = std::result::Result<T, Box<dyn Error>>;
+
+pub const RED_INK: RGBColor = RGBColor(200, 40, 40);
+pub const BLUE_INK: RGBColor = RGBColor(40, 80, 190);
+pub const GREEN_INK: RGBColor = RGBColor(40, 140, 70);
+pub const GREY_INK: RGBColor = RGBColor(90, 90, 90);
+const BAR: RGBColor = RGBColor(70, 110, 170);
+const TAIL: RGBColor = RGBColor(170, 170, 170);
+const MUTED: RGBColor = RGBColor(232, 232, 232);
+
+/// A number with thousands separators.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The label of a category axis at `x`: the name of category `x` when x is a whole number.
+fn category(names: &[String], x: f64) -> String {
+    let i = x.round();
+    if (x - i).abs() < 0.01 && i >= 0.0 {
+        names.get(i as usize).cloned().unwrap_or_default()
+    } else {
+        String::new()
+    }
+}
+
+/// Dots with 95% intervals per category (preset), one colour per series; the legend in a
+/// strip under the plot.
+pub fn dots<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    (presets, series): &(Vec<String>, Vec<Series>),
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let (plot, legend) = area.split_vertically(area.dim_in_pixel().1 - 40);
+    let n = presets.len().max(1) as f64;
+    let mut chart = ChartBuilder::on(&plot)
+        .caption(title, (FONT, 18))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.5f64..n - 0.5, 0f64..100f64)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(presets.len().max(1))
+        .x_label_formatter(&|x| category(presets, *x))
+        .x_desc("preset")
+        .y_desc("share of finished games (%)")
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 14))
+        .draw()?;
+    let k = series.len().max(1) as f64;
+    for (j, one) in series.iter().enumerate() {
+        let offset = (j as f64 - (k - 1.0) / 2.0) * (0.6 / k);
+        let colour = one.colour;
+        chart.draw_series(one.points.iter().enumerate().map(|(i, &(mid, lo, hi))| {
+            ErrorBar::new_vertical(i as f64 + offset, lo, mid, hi, colour.stroke_width(2), 8)
+        }))?;
+        chart.draw_series(
+            one.points
+                .iter()
+                .enumerate()
+                .map(|(i, &(mid, _, _))| Circle::new((i as f64 + offset, mid), 5, colour.filled())),
+        )?;
+    }
+    let mut x = 70;
+    for one in series {
+        legend.draw(&Circle::new((x, 15), 5, one.colour.filled()))?;
+        legend.draw(&Text::new(one.legend.clone(), (x + 10, 7), (FONT, 14)))?;
+        x += 40 + 7 * one.legend.chars().count() as i32;
+    }
+    Ok(())
+}
+
+/// The colour of a score on the shared scale ±`spread` around one half.
+fn heat(score: f64, spread: f64) -> RGBColor {
+    let t = ((score - 0.5) / spread).clamp(-1.0, 1.0);
+    let fade = |a: f64| (255.0 * (1.0 - 0.8 * a.abs()) + 0.5) as u8;
+    if t >= 0.0 {
+        RGBColor(255, fade(t), fade(t))
+    } else {
+        RGBColor(fade(t), fade(t), 255)
+    }
+}
+
+/// One 4×8 board per preset, side by side, each square coloured by player 1's score on one
+/// scale for all (squares with fewer than `few` finished games grey), and the scale.
+pub fn heatmaps<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    panels: &[(String, Vec<(String, f64, u64)>)],
+    few: u64,
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let (title_area, rest) = area.split_vertically(40);
+    title_area.titled(title, (FONT, 18))?;
+    let (boards, legend) = rest.split_vertically(rest.dim_in_pixel().1 - 50);
+    // The largest distance from one half among the squares coloured, in steps of 5%.
+    let spread = panels
+        .iter()
+        .flat_map(|(_, cells)| cells.iter())
+        .filter(|c| c.2 >= few)
+        .map(|c| (c.1 - 0.5).abs())
+        .fold(0.05f64, f64::max);
+    let spread = (spread * 20.0).ceil() / 20.0;
+    let columns = boards.split_evenly((1, panels.len().max(1)));
+    for ((preset, cells), panel) in panels.iter().zip(columns) {
+        let mut chart = ChartBuilder::on(&panel)
+            .caption(preset, (FONT, 15))
+            .margin(8)
+            .build_cartesian_2d(0f64..4f64, 0f64..8f64)?;
+        for (square, score, n) in cells {
+            let b = square.as_bytes();
+            let (file, rank) = ((b[0] - b'a') as f64, (b[1] - b'1') as f64);
+            let muted = *n < few;
+            let fill = if muted { MUTED } else { heat(*score, spread) };
+            chart.draw_series(std::iter::once(Rectangle::new(
+                [(file + 0.02, rank + 0.02), (file + 0.98, rank + 0.98)],
+                fill.filled(),
+            )))?;
+            let ink = if muted {
+                RGBColor(150, 150, 150)
+            } else {
+                BLACK
+            };
+            chart.draw_series(std::iter::once(Text::new(
+                format!("{square} {:.0}%", score * 100.0),
+                (file + 0.08, rank + 0.7),
+                (FONT, 12).into_font().color(&ink),
+            )))?;
+            chart.draw_series(std::iter::once(Text::new(
+                format!("n={}", thousands(*n)),
+                (file + 0.08, rank + 0.35),
+                (FONT, 11).into_font().color(&ink),
+            )))?;
+        }
+    }
+    let steps = 20;
+    for i in 0..steps {
+        let score = 0.5 - spread + 2.0 * spread * (i as f64 + 0.5) / steps as f64;
+        let x = 60 + i * 12;
+        legend.draw(&Rectangle::new(
+            [(x, 6), (x + 12, 22)],
+            heat(score, spread).filled(),
+        ))?;
+    }
+    let label = |x: i32, text: String| Text::new(text, (x, 26), (FONT, 12));
+    legend.draw(&label(50, format!("{:.0}%", (0.5 - spread) * 100.0)))?;
+    legend.draw(&label(48 + 6 * steps, "50%".into()))?;
+    legend.draw(&label(
+        46 + 12 * steps,
+        format!("{:.0}%", (0.5 + spread) * 100.0),
+    ))?;
+    let right = 60 + 12 * steps + 30;
+    legend.draw(&Text::new(
+        "player 1's score".to_owned(),
+        (right, 8),
+        (FONT, 13),
+    ))?;
+    let grey = right + 130;
+    legend.draw(&Rectangle::new(
+        [(grey, 6), (grey + 16, 22)],
+        MUTED.filled(),
+    ))?;
+    legend.draw(&Text::new(
+        format!("fewer than {few} games"),
+        (grey + 22, 8),
+        (FONT, 13),
+    ))?;
+    Ok(())
+}
+
+/// Bars of counts over x; the tail (past the 99th percentile) one grey bar, labelled.
+pub fn histogram<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    x_label: &str,
+    bins: &Bins,
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let step = bins.step;
+    let lo = bins.bars.first().map_or(0.0, |b| b.0);
+    let hi = bins
+        .tail
+        .map_or(bins.bars.last().map_or(1.0, |b| b.0), |t| t.0);
+    let top = bins
+        .bars
+        .iter()
+        .chain(bins.tail.iter())
+        .map(|b| b.1)
+        .fold(1.0, f64::max)
+        * 1.12;
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, (FONT, 18))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(60)
+        .build_cartesian_2d(lo - step..hi + step * 2.0, 0f64..top)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_desc(x_label)
+        .y_desc("games")
+        .y_label_formatter(&|y| thousands(y.max(0.0) as u64))
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 14))
+        .draw()?;
+    chart.draw_series(
+        bins.bars
+            .iter()
+            .map(|&(x, n)| Rectangle::new([(x, 0.0), (x + step * 0.9, n)], BAR.filled())),
+    )?;
+    if let Some((x, n)) = bins.tail {
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [(x, 0.0), (x + step * 0.9, n)],
+            TAIL.filled(),
+        )))?;
+        chart.draw_series(std::iter::once(Text::new(
+            format!("≥ {x}"),
+            (x, n + top * 0.06),
+            (FONT, 12),
+        )))?;
+    }
+    Ok(())
+}
+
+/// Bars of counts per category.
+pub fn bars<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    y_label: &str,
+    bars: &[(String, f64)],
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let n = bars.len().max(1) as f64;
+    let top = bars.iter().map(|b| b.1).fold(1.0, f64::max) * 1.1;
+    let names: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, (FONT, 18))
+        .margin(15)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.5f64..n - 0.5, 0f64..top)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(bars.len().max(1))
+        .x_label_formatter(&|x| category(&names, *x))
+        .y_desc(y_label)
+        .y_label_formatter(&|y| thousands(y.max(0.0) as u64))
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 14))
+        .draw()?;
+    chart.draw_series(bars.iter().enumerate().map(|(i, b)| {
+        Rectangle::new(
+            [(i as f64 - 0.35, 0.0), (i as f64 + 0.35, b.1)],
+            BAR.filled(),
+        )
+    }))?;
+    Ok(())
+}

@@ -1,0 +1,278 @@
+//! What a reader came for, in sentences made from the numbers: per game and preset, how many
+//! games and how long, how the first mover does (with its interval), how games end; and each
+//! game's own question (Banqi: the best and worst first flips; Three Kingdoms: which faction
+//! wins and how the first claimer does; Luzhanqi: which piece takes the flag; xiangqi-3g:
+//! which flips go with winning).
+
+use serde_json::Value;
+
+use super::charts::FEW_GAMES;
+use super::draw::thousands;
+use super::table::Table;
+
+/// A rate with its 95% interval, for people: `47.9% (46.0–50.0)`.
+pub fn percent_with_interval(rate: f64, low: f64, high: f64) -> String {
+    format!(
+        "{:.1}% ({:.1}–{:.1})",
+        rate * 100.0,
+        low * 100.0,
+        high * 100.0
+    )
+}
+
+fn find<'a>(tables: &'a [Table], name: &str) -> Option<&'a Table> {
+    tables.iter().find(|t| t.name == name)
+}
+
+/// A table's rows as column → value lookups.
+struct Rows<'a> {
+    t: &'a Table,
+}
+
+impl<'a> Rows<'a> {
+    fn get(&self, row: &'a [Value], column: &str) -> &'a Value {
+        let i = self.t.columns.iter().position(|c| c == column);
+        i.map_or(&Value::Null, |i| &row[i])
+    }
+
+    /// The rows whose `column`s equal the values given.
+    fn matching(&self, wanted: &[(&str, &str)]) -> Vec<&'a Vec<Value>> {
+        self.t
+            .rows
+            .iter()
+            .filter(|r| {
+                wanted.iter().all(|(c, v)| match self.get(r, c) {
+                    Value::String(s) => s == v,
+                    other => other.to_string() == *v,
+                })
+            })
+            .collect()
+    }
+
+    fn num(&self, row: &[Value], column: &str) -> f64 {
+        let i = self.t.columns.iter().position(|c| c == column);
+        i.and_then(|i| row[i].as_f64()).unwrap_or(0.0)
+    }
+
+    fn text(&self, row: &[Value], column: &str) -> String {
+        match self.get(row, column) {
+            Value::String(s) => s.replace('_', " "),
+            Value::Null => "none".into(),
+            other => other.to_string(),
+        }
+    }
+
+    fn rate(&self, row: &[Value], name: &str) -> String {
+        percent_with_interval(
+            self.num(row, &format!("{name}_rate")),
+            self.num(row, &format!("{name}_low")),
+            self.num(row, &format!("{name}_high")),
+        )
+    }
+}
+
+fn rows<'a>(tables: &'a [Table], name: &str) -> Option<Rows<'a>> {
+    find(tables, name).map(|t| Rows { t })
+}
+
+/// The presets of `game` in the report, in the overview's order.
+pub fn presets(tables: &[Table], game: &str) -> Vec<String> {
+    let Some(o) = rows(tables, "overview") else {
+        return Vec::new();
+    };
+    o.matching(&[("game", game)])
+        .iter()
+        .map(|r| o.text(r, "preset"))
+        .collect()
+}
+
+/// The sentences for `game`'s `preset`.
+pub fn sentences(tables: &[Table], game: &str, preset: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(o) = rows(tables, "overview")
+        && let Some(r) = o.matching(&[("game", game), ("preset", preset)]).first()
+    {
+        let games = o.num(r, "games") as u64;
+        let finished = o.num(r, "finished") as u64;
+        out.push(format!(
+            "{} games, {} of them finished ({:.1}%), {:.0} plies long on average.",
+            thousands(games),
+            thousands(finished),
+            o.num(r, "finished_rate") * 100.0,
+            o.num(r, "mean_plies")
+        ));
+    }
+    if let Some(s) = rows(tables, "by_seat") {
+        let seats = s.matching(&[("game", game), ("preset", preset)]);
+        if seats.len() == 2 {
+            let (p1, p2) = (seats[0], seats[1]);
+            out.push(format!(
+                "Player 1, who moves first, wins {} of the finished games and player 2 {}; {} \
+                 are drawn.",
+                s.rate(p1, "win"),
+                s.rate(p2, "win"),
+                s.rate(p1, "draw")
+            ));
+        } else if seats.len() > 2 {
+            let places: Vec<String> = seats
+                .iter()
+                .map(|r| format!("player {} {}", s.text(r, "seat"), s.rate(r, "win")))
+                .collect();
+            out.push(format!(
+                "Placed first (player 1 moves first): {}.",
+                places.join(", ")
+            ));
+        }
+    }
+    if let Some(e) = rows(tables, "endings") {
+        let mut by_reason: Vec<(String, f64)> = Vec::new();
+        for r in e.matching(&[("game", game), ("preset", preset)]) {
+            let reason = e.text(r, "reason");
+            let n = e.num(r, "games");
+            match by_reason.iter_mut().find(|(k, _)| *k == reason) {
+                Some(x) => x.1 += n,
+                None => by_reason.push((reason, n)),
+            }
+        }
+        by_reason.retain(|(reason, _)| reason != "none" && reason != "unfinished");
+        let total: f64 = by_reason.iter().map(|r| r.1).sum();
+        by_reason.sort_by(|a, b| b.1.total_cmp(&a.1));
+        if total > 0.0 {
+            let top: Vec<String> = by_reason
+                .iter()
+                .take(3)
+                .map(|(reason, n)| format!("{reason} ({:.0}%)", 100.0 * n / total))
+                .collect();
+            out.push(format!("Finished games end by {}.", top.join(", ")));
+        }
+    }
+    out.extend(match game {
+        "banqi" => banqi(tables, preset),
+        "three-kingdoms" => three_kingdoms(tables, preset),
+        "xiangqi-3g" => xiangqi(tables, preset),
+        _ => Vec::new(),
+    });
+    out
+}
+
+/// The best and the worst of `rows` by `score` among those with enough finished games.
+fn extremes<'a>(r: &Rows<'a>, rows: Vec<&'a Vec<Value>>) -> Option<(&'a [Value], &'a [Value])> {
+    let mut ranked: Vec<&Vec<Value>> = rows
+        .into_iter()
+        .filter(|row| r.num(row, "finished") >= FEW_GAMES as f64)
+        .collect();
+    if ranked.len() < 2 {
+        return None;
+    }
+    ranked.sort_by(|a, b| r.num(b, "score").total_cmp(&r.num(a, "score")));
+    Some((ranked[0], ranked[ranked.len() - 1]))
+}
+
+fn banqi(tables: &[Table], preset: &str) -> Vec<String> {
+    let Some(sq) = rows(tables, "first_square") else {
+        return Vec::new();
+    };
+    match extremes(&sq, sq.matching(&[("preset", preset)])) {
+        Some((best, worst)) => vec![format!(
+            "Player 1 does best flipping {} first (score {:.1}% in {} finished games) and worst \
+             flipping {} ({:.1}% in {}).",
+            sq.text(best, "first_square"),
+            sq.num(best, "score") * 100.0,
+            thousands(sq.num(best, "finished") as u64),
+            sq.text(worst, "first_square"),
+            sq.num(worst, "score") * 100.0,
+            thousands(sq.num(worst, "finished") as u64)
+        )],
+        None => vec![format!(
+            "Fewer than two first-flip squares have {FEW_GAMES} finished games: too few to say \
+             which first flip is best."
+        )],
+    }
+}
+
+fn three_kingdoms(tables: &[Table], preset: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(sides) = rows(tables, "by_side") {
+        let mut factions = sides.matching(&[("game", "three-kingdoms"), ("variant", preset)]);
+        factions.retain(|r| sides.text(r, "side") != "none");
+        factions.sort_by(|a, b| {
+            sides
+                .num(b, "win_rate")
+                .total_cmp(&sides.num(a, "win_rate"))
+        });
+        if let Some(best) = factions.first() {
+            out.push(format!(
+                "The {} faction places first most often: {} of its finished games.",
+                sides.text(best, "side"),
+                sides.rate(best, "win")
+            ));
+        }
+    }
+    if let Some(ranks) = rows(tables, "tk_claim_rank")
+        && let Some(first) = ranks
+            .matching(&[("preset", preset), ("claim_rank", "1")])
+            .first()
+    {
+        out.push(format!(
+            "The seat that claims a faction first places first in {} of finished games.",
+            ranks.rate(first, "win")
+        ));
+    }
+    out
+}
+
+fn xiangqi(tables: &[Table], preset: &str) -> Vec<String> {
+    let Some(flips) = rows(tables, "xq_flip_results") else {
+        return Vec::new();
+    };
+    match extremes(&flips, flips.matching(&[("preset", preset)])) {
+        Some((best, worst)) => vec![format!(
+            "Of the flips, {} goes with the best results for the side that made it (score \
+             {:.1}% in {} finished games) and {} with the worst ({:.1}% in {}).",
+            flips.text(best, "flip"),
+            flips.num(best, "score") * 100.0,
+            thousands(flips.num(best, "finished") as u64),
+            flips.text(worst, "flip"),
+            flips.num(worst, "score") * 100.0,
+            thousands(flips.num(worst, "finished") as u64)
+        )],
+        None => Vec::new(),
+    }
+}
+
+/// Luzhanqi's own sentence, for the whole game (its flag table is by mode).
+pub fn luzhanqi(tables: &[Table]) -> Option<String> {
+    let flags = rows(tables, "lz_flag_taken_by")?;
+    let mut by_piece: Vec<(String, f64)> = Vec::new();
+    for r in &flags.t.rows {
+        let piece = flags.text(r, "flag_taken_by");
+        let n = flags.num(r, "games");
+        match by_piece.iter_mut().find(|(k, _)| *k == piece) {
+            Some(x) => x.1 += n,
+            None => by_piece.push((piece, n)),
+        }
+    }
+    let total: f64 = by_piece.iter().map(|p| p.1).sum();
+    by_piece.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let (piece, n) = by_piece.first()?;
+    Some(format!(
+        "The flag is taken most often by the {piece}: {} of the {} games in which it was taken \
+         ({:.0}%).",
+        thousands(*n as u64),
+        thousands(total as u64),
+        100.0 * n / total
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rate_reads_as_people_write_it() {
+        assert_eq!(
+            percent_with_interval(0.4791, 0.46, 0.5),
+            "47.9% (46.0–50.0)"
+        );
+    }
+}
