@@ -163,7 +163,13 @@ pub fn draw_all(tables: &[Table], dir: &Path) -> Result<Vec<Chart>> {
             let mut by_reason = summed(t, game, "reason", "games");
             by_reason.retain(|(reason, _)| reason != "unfinished" && reason != "none");
             let (png, svg) = render!(dir, format!("endings-{game}"), (900, 420), |a| {
-                draw::bars(a, &chart_title, "games", &by_reason)
+                draw::bars(
+                    a,
+                    &chart_title,
+                    "how the game ended",
+                    "finished games",
+                    &by_reason,
+                )
             });
             charts.push(Chart {
                 game,
@@ -244,7 +250,7 @@ fn own_chart(
             let by_key = summed(t, game, key, count);
             let title = title.to_owned();
             let (png, svg) = render!(dir, file, (900, 420), |a| {
-                draw::bars(a, &title, "games", &by_key)
+                draw::bars(a, &title, &key.replace('_', " "), "games", &by_key)
             });
             Ok(Some(Chart {
                 game,

@@ -256,6 +256,7 @@ where
 pub fn bars<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     title: &str,
+    x_label: &str,
     y_label: &str,
     bars: &[(String, f64)],
 ) -> Result<()>
@@ -268,7 +269,7 @@ where
     let mut chart = ChartBuilder::on(area)
         .caption(title, (FONT, 18))
         .margin(15)
-        .x_label_area_size(40)
+        .x_label_area_size(45)
         .y_label_area_size(60)
         .build_cartesian_2d(-0.5f64..n - 0.5, 0f64..top)?;
     chart
@@ -276,6 +277,7 @@ where
         .disable_x_mesh()
         .x_labels(bars.len().max(1))
         .x_label_formatter(&|x| category(&names, *x))
+        .x_desc(x_label)
         .y_desc(y_label)
         .y_label_formatter(&|y| thousands(y.max(0.0) as u64))
         .label_style((FONT, 13))

@@ -16,6 +16,7 @@ Prints one line per game; exits 1 with the reason on the first failure.
 import json
 import sys
 import time
+from urllib.parse import quote
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -107,6 +108,44 @@ def check_seat(driver, base, seat):
     print(f"{name}: {last} plies, each the position as the seat is told it")
 
 
+TCGA = """INITIAL
+* 10:49am Jan 10, 2022
+* chan vs ai
+* 1 2 2 2 2 2 5 1 2 2 2 2 2 5
+* X X X X
+* X X X X
+* X X X X
+* X X X X
+* X X X X
+* X X X X
+* X X X X
+* X X X X
+* first 1
+* time 900
+* 1. b8(p) b6(R)
+* 2. c8(M) b5(p)
+"""
+
+
+def check_other_ways_in(driver, base):
+    """A pasted TCGA record, and a JSON record in the address."""
+    driver.get(f"{base}/view/")
+    driver.find_element(By.CSS_SELECTOR, "#paste summary").click()
+    driver.find_element(By.ID, "pasted").send_keys(TCGA)
+    driver.find_element(By.ID, "open-pasted").click()
+    wait_for_ply(driver, 0, "pasted TCGA")
+    items = driver.find_elements(By.CSS_SELECTOR, "#plies li")
+    plies = [i.text.split(".", 1)[-1].strip() for i in items]
+    message = driver.find_element(By.ID, "message").text
+    assert plies == ["b8(p)", "b6(R)", "c8(M)", "b5(p)"], f"pasted TCGA: the plies {plies} ({message})"
+    record = json.dumps({"game": "banqi", "preset": "tcga", "actions": ["b8(p)", "b6(R)"]})
+    driver.get(f"{base}/view/?record={quote(record)}")
+    wait_for_ply(driver, 0, "a record in the address")
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+    wait_for_ply(driver, 2, "a record in the address")
+    print("a pasted TCGA record and a record in the address: opened and stepped")
+
+
 def main():
     base, games_file, shot = sys.argv[1:4]
     plan = json.load(open(games_file))
@@ -116,6 +155,7 @@ def main():
             check_game(driver, base, game, shot if i == 0 else None)
         for seat in plan["seats"]:
             check_seat(driver, base, seat)
+        check_other_ways_in(driver, base)
     except AssertionError as e:
         print(f"FAILED: {e}")
         sys.exit(1)
