@@ -44,31 +44,6 @@ fn missing() -> Option<String> {
         .then(|| "Selenium is not installed (pip: api/tests/browser/requirements.txt)".into())
 }
 
-/// A random legal game of `G`'s first preset (`seed`), at most `plies` long, with its truth.
-fn random_record<G: Rules>(seed: u64, plies: usize) -> Record {
-    let preset = &G::PRESETS[0];
-    let mut rng = StdRng::seed_from_u64(seed);
-    let hidden = G::deal(&preset.ruleset, &mut rng);
-    let start = G::start(&preset.ruleset, Some(&hidden)).unwrap();
-    let mut m = G::Match::from_position(preset.ruleset, start);
-    let (mut actions, mut legal) = (Vec::new(), Vec::new());
-    while actions.len() < plies && m.end().is_none() {
-        m.legal_actions(&mut legal);
-        let pick = legal[rng.random_range(0..legal.len())].clone();
-        let action = G::reveal(pick, m.position(), Some(&hidden)).unwrap();
-        m.play(&action).unwrap();
-        actions.push(action.to_string());
-    }
-    let mut record = Record::new(G::NAME, preset.name, actions);
-    record.players = (1..=G::seats(&preset.ruleset))
-        .map(|i| format!("player {i}"))
-        .collect();
-    if G::visibility(&preset.ruleset).has_hidden() {
-        record.layout = Some(G::hidden_value(&hidden));
-    }
-    record
-}
-
 /// A dark Luzhanqi game refereed by the service, two plies in, and what black's seat token
 /// is told at each ply: the viewer opened with that token must show exactly these.
 fn dark_luzhanqi_seat(server: &Server) -> serde_json::Value {
@@ -167,7 +142,8 @@ fn the_viewer_steps_through_a_stored_game_of_every_game() {
     let mut games = Vec::new();
     for (i, kind) in GameKind::ALL.iter().enumerate() {
         let (record, final_position) = with_game!(*kind, G => {
-            let record = random_record::<G>(11 + i as u64, 14);
+            let mut record = records::core::play::random_record::<G>(&G::PRESETS[0], 11 + i as u64, 14);
+            record.players = (1..=G::seats(&G::PRESETS[0].ruleset)).map(|i| format!("player {i}")).collect();
             let steps = steps::<G>(&record);
             assert!(steps.verdict.valid, "{:?}", steps.verdict);
             (record, steps.positions.last().unwrap().clone())

@@ -12,28 +12,6 @@ use records::core::{Record, Rules};
 use records::games::GameKind;
 use records::with_game;
 
-/// A random legal game of `G`'s first preset, `plies` long at most, with its hidden truth.
-fn random_record<G: Rules>(seed: u64, plies: usize) -> Record {
-    let preset = &G::PRESETS[0];
-    let mut rng = StdRng::seed_from_u64(seed);
-    let hidden = G::deal(&preset.ruleset, &mut rng);
-    let start = G::start(&preset.ruleset, Some(&hidden)).unwrap();
-    let mut m = G::Match::from_position(preset.ruleset, start);
-    let (mut actions, mut legal) = (Vec::new(), Vec::new());
-    while actions.len() < plies && m.end().is_none() {
-        m.legal_actions(&mut legal);
-        let pick = legal[rng.random_range(0..legal.len())].clone();
-        let action = G::reveal(pick, m.position(), Some(&hidden)).unwrap();
-        m.play(&action).unwrap();
-        actions.push(action.to_string());
-    }
-    let mut record = Record::new(G::NAME, preset.name, actions);
-    if G::visibility(&preset.ruleset).has_hidden() {
-        record.layout = Some(G::hidden_value(&hidden));
-    }
-    record
-}
-
 /// The frames of a PNG (one for a still picture) as they show, RGB: each frame of an animation
 /// drawn at its place over the one before (APNG's source blend, as the encoder writes them).
 fn frames(png: &[u8]) -> ((u32, u32), Vec<Vec<u8>>) {
@@ -111,7 +89,7 @@ fn every_game_draws_a_png_at_the_width_asked() {
 }
 
 fn a_replay_animates_every_position<G: Rules>(seed: u64) {
-    let record = random_record::<G>(seed, 8);
+    let record = records::core::play::random_record::<G>(&G::PRESETS[0], seed, 8);
     let plies = record.actions.len();
     let how = Animation {
         width: Some(200),
@@ -159,7 +137,7 @@ fn every_game_animates_a_replay_frame_by_frame() {
 #[test]
 fn an_illegal_record_is_not_animated_and_says_which_ply() {
     use records::games::banqi::Banqi;
-    let mut record = random_record::<Banqi>(3, 6);
+    let mut record = records::core::play::random_record::<Banqi>(&Banqi::PRESETS[0], 3, 6);
     record.actions.truncate(2);
     record.actions.push("z9".into());
     match raster::replay_apng::<Banqi>(&record, &Animation::default()) {
@@ -173,7 +151,7 @@ fn an_illegal_record_is_not_animated_and_says_which_ply() {
 #[test]
 fn an_animation_has_bounds() {
     use records::games::banqi::Banqi;
-    let record = random_record::<Banqi>(5, 10);
+    let record = records::core::play::random_record::<Banqi>(&Banqi::PRESETS[0], 5, 10);
     let too_long = Animation {
         max_frames: 5,
         ..Animation::default()
@@ -186,7 +164,7 @@ fn an_animation_has_bounds() {
             ..
         })
     ));
-    let long = random_record::<Banqi>(5, 60);
+    let long = records::core::play::random_record::<Banqi>(&Banqi::PRESETS[0], 5, 60);
     let wide = Animation {
         width: Some(2048),
         ..Animation::default()

@@ -168,20 +168,25 @@ fn extremes<'a>(r: &Rows<'a>, rows: Vec<&'a Vec<Value>>) -> Option<(&'a [Value],
     Some((ranked[0], ranked[ranked.len() - 1]))
 }
 
+/// A row's `key` with its score and count: `c8 (score 51.1% in 660 finished games)`.
+fn scored(r: &Rows, row: &[Value], key: &str) -> String {
+    format!(
+        "{} (score {:.1}% in {} finished games)",
+        r.text(row, key),
+        r.num(row, "score") * 100.0,
+        thousands(r.num(row, "finished") as u64)
+    )
+}
+
 fn banqi(tables: &[Table], preset: &str) -> Vec<String> {
     let Some(sq) = rows(tables, "first_square") else {
         return Vec::new();
     };
     match extremes(&sq, sq.matching(&[("preset", preset)])) {
         Some((best, worst)) => vec![format!(
-            "Player 1 does best flipping {} first (score {:.1}% in {} finished games) and worst \
-             flipping {} ({:.1}% in {}).",
-            sq.text(best, "first_square"),
-            sq.num(best, "score") * 100.0,
-            thousands(sq.num(best, "finished") as u64),
-            sq.text(worst, "first_square"),
-            sq.num(worst, "score") * 100.0,
-            thousands(sq.num(worst, "finished") as u64)
+            "Player 1 does best flipping {} first and worst flipping {}.",
+            scored(&sq, best, "first_square"),
+            scored(&sq, worst, "first_square")
         )],
         None => vec![format!(
             "Fewer than two first-flip squares have {FEW_GAMES} finished games: too few to say \
@@ -227,14 +232,10 @@ fn xiangqi(tables: &[Table], preset: &str) -> Vec<String> {
     };
     match extremes(&flips, flips.matching(&[("preset", preset)])) {
         Some((best, worst)) => vec![format!(
-            "Of the flips, {} goes with the best results for the side that made it (score \
-             {:.1}% in {} finished games) and {} with the worst ({:.1}% in {}).",
-            flips.text(best, "flip"),
-            flips.num(best, "score") * 100.0,
-            thousands(flips.num(best, "finished") as u64),
-            flips.text(worst, "flip"),
-            flips.num(worst, "score") * 100.0,
-            thousands(flips.num(worst, "finished") as u64)
+            "Of the flips, {} goes with the best results for the side that made it and {} \
+             with the worst.",
+            scored(&flips, best, "flip"),
+            scored(&flips, worst, "flip")
         )],
         None => Vec::new(),
     }

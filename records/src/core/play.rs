@@ -183,6 +183,35 @@ pub fn deal<G: Rules>(
     })
 }
 
+/// A random legal game of `G` under `preset`, from `seed`, at most `plies` long (shorter when
+/// it ends): every action picked uniformly among the legal ones, each revealed identity
+/// written out, the dealt hidden truth as the record's layout where the preset hides anything.
+/// For tests, examples and demonstrations; `anqi simulate` plays whole games with its bots.
+pub fn random_record<G: Rules>(
+    preset: &'static super::rules::Preset<G::Ruleset>,
+    seed: u64,
+    plies: usize,
+) -> Record {
+    use rand::RngExt as _;
+    let mut rng = StdRng::seed_from_u64(seed);
+    let hidden = G::deal(&preset.ruleset, &mut rng);
+    let start = G::start(&preset.ruleset, Some(&hidden)).expect("a dealt truth sets up a start");
+    let mut m = G::Match::from_position(preset.ruleset, start);
+    let (mut actions, mut legal) = (Vec::new(), Vec::new());
+    while actions.len() < plies && m.end().is_none() {
+        m.legal_actions(&mut legal);
+        let pick = legal[rng.random_range(0..legal.len())].clone();
+        let action = G::reveal(pick, m.position(), Some(&hidden)).expect("a dealt truth fits");
+        m.play(&action).expect("a legal action plays");
+        actions.push(action.to_string());
+    }
+    let mut record = Record::new(G::NAME, preset.name, actions);
+    record.layout = G::visibility(&preset.ruleset)
+        .has_hidden()
+        .then(|| G::hidden_value(&hidden));
+    record
+}
+
 /// The result a record of a game played to `end` states: the ending the rules reached, or
 /// `ongoing` when the game was stopped before one.
 pub fn stated_result(end: Option<End>) -> StatedResult {
