@@ -161,7 +161,7 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// The bots: one for every seat, or one per seat in turn order separated by commas
-        /// (Banqi: random, greedy, search; Three Kingdoms and Luzhanqi: random, greedy).
+        /// (Banqi: random, greedy, search, engine; Three Kingdoms and Luzhanqi: random, greedy).
         #[arg(long, default_value = "random")]
         bot: String,
         /// The output file (JSON Lines).

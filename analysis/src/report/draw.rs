@@ -244,7 +244,7 @@ where
             TAIL.filled(),
         )))?;
         chart.draw_series(std::iter::once(Text::new(
-            format!("≥ {x}"),
+            format!("{x}+"),
             (x, n + top * 0.06),
             (FONT, 12),
         )))?;

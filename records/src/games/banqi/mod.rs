@@ -10,6 +10,7 @@
 mod action;
 mod bitboard;
 mod cycle;
+pub mod engine;
 mod layout;
 mod matches;
 mod movegen;

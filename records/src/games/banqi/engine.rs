@@ -1,0 +1,495 @@
+//! A search that evaluates Banqi positions and suggests actions (issue 26, first step).
+//!
+//! Expectimax: the side to move picks the action that maximises its value (negamax with
+//! alpha-beta between deterministic actions), and a flip or a dark capture is a chance node
+//! whose value is the average over the pieces still covered, each weighted by how many of it
+//! the pool holds. Such a node's children are searched with Star1 bounds (Ballard 1983): the
+//! values already known and the evaluation's bounds say when the average can no longer reach
+//! the window, and the node is cut. Iterative deepening with a transposition table keyed by the
+//! position's Zobrist hash (board, covered pool, side to move), captures first, the previous
+//! iteration's best action first; repetition of a position on the search path and the
+//! ruleset's no-progress limit are draws.
+//!
+//! The search reads only the position: in Banqi a covered piece is a pool entry, never an
+//! identity, so no hidden truth can reach it.
+//!
+//! Left for the next steps (issue 26): quiescence on captures, long chase, an evaluation that
+//! knows the capture relation (tuned by self-play), solved endgames, and speed.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use super::{Action, Color, Piece, Position, Role, Ruleset, legal_actions};
+
+/// The value of a won game for the side to move (less the plies it takes).
+pub const WIN: f64 = 10_000.0;
+/// Material values are within ± this: the evaluation's bounds for Star1.
+const EVAL_BOUND: f64 = 1_000.0;
+/// The deepest search (in plies) when no limit stops it sooner.
+pub const MAX_DEPTH: u32 = 64;
+
+/// What stops a search: the first limit reached (at least one iteration of depth 1 runs to
+/// its end unless `nodes` or `millis` stop it first).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Plies ahead.
+    pub depth: Option<u32>,
+    /// Positions visited.
+    pub nodes: Option<u64>,
+    /// Wall time.
+    pub millis: Option<u64>,
+}
+
+/// A search's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// The action to play (a flip or dark capture without its identity); None when the game
+    /// is over at the position.
+    pub best: Option<Action>,
+    /// The value for the side to move: material points ahead (positive: ahead), or ±(WIN −
+    /// plies) for a result the search sees forced.
+    pub score: f64,
+    /// The expected line from the best action, as far as no chance node interrupts it.
+    pub line: Vec<Action>,
+    /// Every root action with its value at the deepest completed depth, best first.
+    pub actions: Vec<(Action, f64)>,
+    /// The deepest iteration completed.
+    pub depth: u32,
+    pub nodes: u64,
+    /// Whether a limit stopped an iteration midway (its partial result used only when no
+    /// iteration completed).
+    pub stopped: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Entry {
+    depth: u32,
+    value: f64,
+    bound: Bound,
+    best: Option<Action>,
+}
+
+struct Search<'a> {
+    rules: &'a Ruleset,
+    nodes: u64,
+    max_nodes: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+    /// The positions on the path from the root (repetition).
+    path: Vec<u64>,
+    table: HashMap<u64, Entry>,
+    /// One action buffer per ply: the search allocates only while it goes deeper than before.
+    buffers: Vec<Vec<Action>>,
+}
+
+/// Searches `pos` under `rules` within `limits` (none given: depth 4).
+pub fn analyze(pos: &Position, rules: &Ruleset, limits: &Limits) -> Analysis {
+    let no_limit = limits.depth.is_none() && limits.nodes.is_none() && limits.millis.is_none();
+    let max_depth = if no_limit {
+        4
+    } else {
+        limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH)
+    };
+    let mut search = Search {
+        rules,
+        nodes: 0,
+        max_nodes: limits.nodes.unwrap_or(u64::MAX),
+        deadline: limits
+            .millis
+            .map(|ms| Instant::now() + Duration::from_millis(ms)),
+        stopped: false,
+        path: Vec::with_capacity(MAX_DEPTH as usize + 2),
+        table: HashMap::new(),
+        buffers: Vec::new(),
+    };
+    let mut root = Vec::new();
+    legal_actions(pos, rules, &mut root);
+    let mut answer = Analysis {
+        best: None,
+        score: 0.0,
+        line: Vec::new(),
+        actions: Vec::new(),
+        depth: 0,
+        nodes: 0,
+        stopped: false,
+    };
+    // The game is over here: its value, no action.
+    if let Some(v) = search.terminal(pos, 0) {
+        answer.score = v;
+        return answer;
+    }
+    if root.is_empty() {
+        answer.score = -WIN;
+        return answer;
+    }
+    for depth in 1..=max_depth {
+        // The previous iteration's order: its best first.
+        let order: Vec<Action> = if answer.actions.is_empty() {
+            search.ordered(pos, &root)
+        } else {
+            answer.actions.iter().map(|(a, _)| *a).collect()
+        };
+        let mut scored = Vec::with_capacity(order.len());
+        search.path.clear();
+        search.path.push(pos.repetition_key());
+        for action in order {
+            let value = search.action_value(pos, &action, depth, -WIN - 1.0, WIN + 1.0, 0);
+            if search.stopped {
+                break;
+            }
+            scored.push((action, value));
+        }
+        if search.stopped {
+            answer.stopped = true;
+            // No completed iteration: the actions searched so far are the best answer.
+            if answer.depth == 0 && !scored.is_empty() {
+                sort(&mut scored);
+                answer.best = Some(scored[0].0);
+                answer.score = scored[0].1;
+                answer.actions = scored;
+            }
+            break;
+        }
+        sort(&mut scored);
+        answer.best = Some(scored[0].0);
+        answer.score = scored[0].1;
+        answer.actions = scored;
+        answer.depth = depth;
+        // A forced result is final: deeper cannot change it.
+        if answer.score.abs() > WIN - 1_000.0 {
+            break;
+        }
+    }
+    answer.nodes = search.nodes;
+    if let Some(best) = answer.best {
+        answer.line = search.line(pos, best);
+    }
+    answer
+}
+
+/// Best first; ties keep the order given (deterministic).
+fn sort(scored: &mut [(Action, f64)]) {
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+}
+
+/// What a piece is worth (its scoring points).
+fn worth(role: Role) -> f64 {
+    role.points() as f64
+}
+
+/// The material of `color` still in the game: revealed pieces and those of its colour still
+/// covered.
+fn material(pos: &Position, color: Color) -> f64 {
+    let revealed: f64 = pos
+        .revealed(color)
+        .map(|s| worth(pos.piece_at(s).expect("revealed").role))
+        .sum();
+    let covered: f64 = Role::ALL
+        .iter()
+        .map(|r| worth(*r) * pos.pool().count(Piece::new(color, *r)) as f64)
+        .sum();
+    revealed + covered
+}
+
+/// The static value of `pos` for the side to move: material ahead (0 before colours are
+/// known).
+pub fn evaluate(pos: &Position) -> f64 {
+    match pos.turn() {
+        Some(me) => material(pos, me) - material(pos, me.other()),
+        None => 0.0,
+    }
+}
+
+impl Search<'_> {
+    /// Whether to stop: the node budget spent or the time up (looked at every 1,024 nodes).
+    fn out_of_budget(&mut self) -> bool {
+        if self.nodes >= self.max_nodes {
+            self.stopped = true;
+        } else if self.nodes & 1023 == 0
+            && let Some(deadline) = self.deadline
+            && Instant::now() >= deadline
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// The value of a position where the game is over (for the side to move), `ply` plies
+    /// from the root; None while it goes on.
+    fn terminal(&self, pos: &Position, ply: u32) -> Option<f64> {
+        if let Some(me) = pos.turn() {
+            if pos.alive(me) == 0 {
+                return Some(-(WIN - ply as f64));
+            }
+            if pos.alive(me.other()) == 0 {
+                return Some(WIN - ply as f64);
+            }
+        }
+        if self
+            .rules
+            .no_progress
+            .is_some_and(|n| pos.no_progress() >= n as u32)
+        {
+            return Some(0.0);
+        }
+        None
+    }
+
+    /// Captures first (the most valuable victim first), then moves, then flips.
+    fn ordered(&self, pos: &Position, actions: &[Action]) -> Vec<Action> {
+        let mut keyed: Vec<(i32, Action)> = actions
+            .iter()
+            .map(|a| {
+                let key = match a {
+                    Action::Flip { .. } => 0,
+                    Action::Move(path) => match pos.piece_at(path.last().to()) {
+                        Some(victim) => 100 + victim.role.points() as i32,
+                        None if pos.covered().contains(path.last().to()) => 50,
+                        None => 10,
+                    },
+                };
+                (key, *a)
+            })
+            .collect();
+        keyed.sort_by_key(|k| -k.0);
+        keyed.into_iter().map(|k| k.1).collect()
+    }
+
+    /// The value of playing `action` at `pos` for the side to move there.
+    fn action_value(
+        &mut self,
+        pos: &Position,
+        action: &Action,
+        depth: u32,
+        alpha: f64,
+        beta: f64,
+        ply: u32,
+    ) -> f64 {
+        if let Some(open) = open_identity(pos, action) {
+            return self.chance(pos, action, open, depth, alpha, beta, ply);
+        }
+        match pos.play(self.rules, action) {
+            Ok((next, _)) => -self.negamax(&next, depth - 1, -beta, -alpha, ply + 1),
+            // A listed action always plays; were one refused, it is never chosen.
+            Err(_) => -WIN - 1.0,
+        }
+    }
+
+    /// A flip or dark capture: the average over the covered pieces, with Star1's cuts.
+    #[allow(clippy::too_many_arguments)]
+    fn chance(
+        &mut self,
+        pos: &Position,
+        action: &Action,
+        open: Open,
+        depth: u32,
+        alpha: f64,
+        beta: f64,
+        ply: u32,
+    ) -> f64 {
+        let total = pos.pool().total() as f64;
+        let (lo, hi) = (-WIN, WIN);
+        let mut known = 0.0; // Σ p·v of the outcomes searched
+        let mut left = 1.0; // the probability not yet searched
+        for piece in Piece::all() {
+            let n = pos.pool().count(piece);
+            if n == 0 {
+                continue;
+            }
+            let p = n as f64 / total;
+            left -= p;
+            // The window this outcome's value must fall in for the average to matter.
+            let child_alpha = ((alpha - known - left * hi) / p).max(lo);
+            let child_beta = ((beta - known - left * lo) / p).min(hi);
+            let filled = open.fill(*action, piece);
+            let v = match pos.play(self.rules, &filled) {
+                Ok((next, _)) => {
+                    -self.negamax(&next, depth - 1, -child_beta, -child_alpha, ply + 1)
+                }
+                Err(_) => 0.0,
+            };
+            known += p * v;
+            if self.stopped {
+                return known;
+            }
+            // Star1: the average is now known to be out of the window.
+            if known + left * lo >= beta {
+                return known + left * lo;
+            }
+            if known + left * hi <= alpha {
+                return known + left * hi;
+            }
+        }
+        known
+    }
+
+    fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: f64, beta: f64, ply: u32) -> f64 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0.0;
+        }
+        if let Some(v) = self.terminal(pos, ply) {
+            return v;
+        }
+        let key = pos.repetition_key();
+        if self.path.contains(&key) {
+            return 0.0;
+        }
+        if depth == 0 {
+            return evaluate(pos).clamp(-EVAL_BOUND, EVAL_BOUND);
+        }
+        let original_alpha = alpha;
+        let mut first = None;
+        if let Some(e) = self.table.get(&key) {
+            if e.depth >= depth {
+                match e.bound {
+                    Bound::Exact => return e.value,
+                    Bound::Lower if e.value >= beta => return e.value,
+                    Bound::Upper if e.value <= alpha => return e.value,
+                    _ => {}
+                }
+            }
+            first = e.best;
+        }
+        let ply_index = ply as usize;
+        if self.buffers.len() <= ply_index {
+            self.buffers.resize_with(ply_index + 1, Vec::new);
+        }
+        let mut actions = std::mem::take(&mut self.buffers[ply_index]);
+        legal_actions(pos, self.rules, &mut actions);
+        if actions.is_empty() {
+            self.buffers[ply_index] = actions;
+            return -(WIN - ply as f64);
+        }
+        order_in_place(pos, &mut actions, first);
+        self.path.push(key);
+        let mut best = f64::NEG_INFINITY;
+        let mut best_action = None;
+        for action in actions.iter() {
+            let v = self.action_value(pos, action, depth, alpha, beta, ply);
+            if self.stopped {
+                break;
+            }
+            if v > best {
+                best = v;
+                best_action = Some(*action);
+            }
+            if v > alpha {
+                alpha = v;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.path.pop();
+        self.buffers[ply_index] = actions;
+        if self.stopped {
+            return best.max(-WIN);
+        }
+        let bound = if best <= original_alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table.insert(
+            key,
+            Entry {
+                depth,
+                value: best,
+                bound,
+                best: best_action,
+            },
+        );
+        best
+    }
+
+    /// The expected line from `best`: the table's best actions while no chance node comes.
+    fn line(&self, pos: &Position, best: Action) -> Vec<Action> {
+        let mut line = vec![best];
+        if open_identity(pos, &best).is_some() {
+            return line;
+        }
+        let Ok((mut at, _)) = pos.play(self.rules, &best) else {
+            return line;
+        };
+        let mut seen = vec![pos.repetition_key()];
+        while line.len() < MAX_DEPTH as usize {
+            let key = at.repetition_key();
+            if seen.contains(&key) {
+                break;
+            }
+            seen.push(key);
+            let Some(next) = self.table.get(&key).and_then(|e| e.best) else {
+                break;
+            };
+            line.push(next);
+            if open_identity(&at, &next).is_some() {
+                break;
+            }
+            match at.play(self.rules, &next) {
+                Ok((after, _)) => at = after,
+                Err(_) => break,
+            }
+        }
+        line
+    }
+}
+
+/// Captures first (the most valuable victim first), then moves, then flips; the table's
+/// best action before all. Stable: the generator's order breaks ties.
+fn order_in_place(pos: &Position, actions: &mut [Action], first: Option<Action>) {
+    actions.sort_by_key(|a| {
+        if Some(*a) == first {
+            return i32::MIN;
+        }
+        -match a {
+            Action::Flip { .. } => 0,
+            Action::Move(path) => match pos.piece_at(path.last().to()) {
+                Some(victim) => 100 + victim.role.points() as i32,
+                None if pos.covered().contains(path.last().to()) => 50,
+                None => 10,
+            },
+        }
+    });
+}
+
+/// Where an action leaves an identity open: a flip, or the hop of a move onto a covered
+/// square (listed chains end at their first dark link).
+#[derive(Copy, Clone, Debug)]
+enum Open {
+    Flip,
+    Hop(usize),
+}
+
+impl Open {
+    /// `action` with the open identity filled in as `piece`.
+    fn fill(self, mut action: Action, piece: Piece) -> Action {
+        match (&mut action, self) {
+            (Action::Flip { reveal, .. }, Open::Flip) => *reveal = Some(piece),
+            (Action::Move(path), Open::Hop(i)) => path.hops_mut()[i].set_reveal(Some(piece)),
+            _ => {}
+        }
+        action
+    }
+}
+
+fn open_identity(pos: &Position, action: &Action) -> Option<Open> {
+    match action {
+        Action::Flip { reveal: None, .. } => Some(Open::Flip),
+        Action::Flip { .. } => None,
+        Action::Move(path) => path
+            .hops()
+            .iter()
+            .position(|h| pos.covered().contains(h.to()))
+            .map(Open::Hop),
+    }
+}

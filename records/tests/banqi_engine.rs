@@ -1,0 +1,255 @@
+//! Banqi's search (`records::games::banqi::engine`): forced wins found in hand-made
+//! positions, chance nodes averaging exactly over the covered pool, the pruned search equal to
+//! plain expectimax, determinism under a node limit, and its limits obeyed.
+
+use records::core::replay::replay;
+use records::games::banqi::engine::{self, Limits, WIN};
+use records::games::banqi::{Action, Banqi, Piece, Position, Ruleset, legal_actions};
+
+fn position(text: &str) -> Position {
+    text.parse().unwrap()
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn a_soldier_takes_the_last_general() {
+    // Red's soldier on a1 takes black's general on a2, its last piece.
+    let pos = position("4/4/4/4/4/4/k3/P2K r - 0 10");
+    let a = engine::analyze(&pos, &Ruleset::TCGA, &depth(2));
+    assert_eq!(a.best.unwrap().to_string(), "a1-a2");
+    assert_eq!(a.score, WIN - 1.0, "won at the next ply");
+}
+
+#[test]
+fn a_lone_general_is_hunted_down_by_two_soldiers() {
+    // Black's general on a8 cannot take a soldier, and must move: to a7, next to the soldier
+    // on a6, or to b8, next to the one on b7. Whatever red plays first that keeps both
+    // soldiers where they are (a general's step) or closes in, black's move loses the general
+    // at the third ply. Only moving a soldier away lets it out.
+    let pos = position("k3/1P2/P3/4/4/4/4/3K r - 0 10");
+    let a = engine::analyze(&pos, &Ruleset::TCGA, &depth(4));
+    assert_eq!(a.score, WIN - 3.0, "won at the third ply: {a:?}");
+    assert_eq!(a.line.len(), 3, "the forced line: {:?}", a.line);
+    let value = |text: &str| {
+        a.actions
+            .iter()
+            .find(|(action, _)| action.to_string() == text)
+            .map(|x| x.1)
+    };
+    assert_eq!(value("d1-c1"), Some(WIN - 3.0), "a waiting move wins too");
+    assert_eq!(value("a6-a7"), Some(WIN - 3.0));
+    assert!(
+        value("b7-c7").unwrap() < WIN - 1_000.0,
+        "a soldier stepping away lets it out"
+    );
+    let last = a.line[2].to_string();
+    assert!(
+        last.ends_with("-a7") || last.ends_with("-b8"),
+        "the general is taken: {last}"
+    );
+}
+
+#[test]
+fn a_cannon_jump_that_wins() {
+    // Red's cannon on a1 jumps the covered a2 to take black's last piece, the chariot on a3.
+    let pos = position("4/4/4/4/4/r3/X3/C2K r p1 0 10");
+    let a = engine::analyze(&pos, &Ruleset::TCGA, &depth(2));
+    assert_eq!(a.best.unwrap().to_string(), "a1-a3");
+    assert!(a.score > 0.0, "{a:?}");
+}
+
+#[test]
+fn a_flip_is_the_average_over_the_covered_pool() {
+    // Two covered squares; the pool holds black's general and a black soldier. Red to move.
+    let pos = position("4/4/4/4/4/4/X2X/R2K r k1p1 0 10");
+    let a = engine::analyze(&pos, &Ruleset::TCGA, &depth(1));
+    let flip = a
+        .actions
+        .iter()
+        .find(|(action, _)| action.to_string() == "a2")
+        .expect("flipping a2 is listed");
+    let mut expected = 0.0;
+    for (piece, p) in [("k", 0.5), ("p", 0.5)] {
+        let filled: Action = format!("a2({piece})").parse().unwrap();
+        let (next, _) = pos.play(&Ruleset::TCGA, &filled).unwrap();
+        // After the flip black is to move: red's value is minus black's.
+        expected += p * -engine::evaluate(&next);
+    }
+    assert!((flip.1 - expected).abs() < 1e-9, "{} vs {expected}", flip.1);
+    let _ = Piece::all();
+}
+
+/// Plain expectimax, no pruning, no table: what the search must equal at small depths
+/// (repetition needs four plies, so none of these can repeat a position).
+fn reference(pos: &Position, rules: &Ruleset, depth: u32, ply: u32) -> f64 {
+    if let Some(me) = pos.turn() {
+        if pos.alive(me) == 0 {
+            return -(WIN - ply as f64);
+        }
+        if pos.alive(me.other()) == 0 {
+            return WIN - ply as f64;
+        }
+    }
+    if rules
+        .no_progress
+        .is_some_and(|n| pos.no_progress() >= n as u32)
+    {
+        return 0.0;
+    }
+    if depth == 0 {
+        return engine::evaluate(pos).clamp(-1000.0, 1000.0);
+    }
+    let mut actions = Vec::new();
+    legal_actions(pos, rules, &mut actions);
+    if actions.is_empty() {
+        return -(WIN - ply as f64);
+    }
+    actions
+        .iter()
+        .map(|a| action_reference(pos, rules, a, depth, ply))
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+fn action_reference(pos: &Position, rules: &Ruleset, action: &Action, depth: u32, ply: u32) -> f64 {
+    let open = match action {
+        Action::Flip { reveal: None, .. } => true,
+        Action::Move(path) => path.hops().iter().any(|h| pos.covered().contains(h.to())),
+        _ => false,
+    };
+    if !open {
+        let (next, _) = pos.play(rules, action).unwrap();
+        return -reference(&next, rules, depth - 1, ply + 1);
+    }
+    let total = pos.pool().total() as f64;
+    let mut value = 0.0;
+    for piece in Piece::all() {
+        let n = pos.pool().count(piece);
+        if n == 0 {
+            continue;
+        }
+        let mut filled = *action;
+        match &mut filled {
+            Action::Flip { reveal, .. } => *reveal = Some(piece),
+            Action::Move(path) => {
+                let i = path
+                    .hops()
+                    .iter()
+                    .position(|h| pos.covered().contains(h.to()))
+                    .unwrap();
+                path.hops_mut()[i].set_reveal(Some(piece));
+            }
+        }
+        let (next, _) = pos.play(rules, &filled).unwrap();
+        value += n as f64 / total * -reference(&next, rules, depth - 1, ply + 1);
+    }
+    value
+}
+
+/// Positions from random games, a few plies apart, late enough for few covered pieces.
+fn game_positions() -> Vec<Position> {
+    let mut out = Vec::new();
+    for seed in 0..3 {
+        let record = records::core::play::random_record::<Banqi>(
+            &records::games::banqi::PRESETS[0],
+            seed,
+            90,
+        );
+        let (positions, verdict) = replay::<Banqi>(&record);
+        assert!(verdict.valid);
+        // Early ones with many covered pieces, late ones with few.
+        out.extend(positions.iter().skip(12).step_by(13).copied());
+    }
+    out
+}
+
+#[test]
+fn the_pruned_search_equals_plain_expectimax() {
+    let rules = Ruleset::TCGA;
+    for pos in game_positions() {
+        // Three plies where few pieces are covered (the chance nodes' fan-out is the pool).
+        let deepest = if pos.covered().count() <= 6 { 3 } else { 2 };
+        for d in 1..=deepest {
+            let a = engine::analyze(&pos, &rules, &depth(d));
+            for (action, value) in &a.actions {
+                let want = action_reference(&pos, &rules, action, d, 0);
+                assert!(
+                    (value - want).abs() < 1e-6,
+                    "{pos} depth {d}: {action} is {value}, plain expectimax {want}"
+                );
+            }
+            let best = a
+                .actions
+                .iter()
+                .map(|x| x.1)
+                .fold(f64::NEG_INFINITY, f64::max);
+            assert!((best - reference(&pos, &rules, d, 0)).abs() < 1e-6);
+        }
+    }
+}
+
+#[test]
+fn a_node_limit_gives_the_same_answer_every_time() {
+    let rules = Ruleset::TCGA;
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    for pos in game_positions().into_iter().take(3) {
+        let first = engine::analyze(&pos, &rules, &limits);
+        let again = engine::analyze(&pos, &rules, &limits);
+        assert_eq!(first, again, "{pos}");
+        assert!(first.nodes <= 20_000, "{}", first.nodes);
+        assert!(first.best.is_some());
+    }
+}
+
+#[test]
+fn limits_are_obeyed() {
+    let rules = Ruleset::TCGA;
+    let pos = game_positions()[0];
+    let a = engine::analyze(&pos, &rules, &depth(2));
+    assert_eq!((a.depth, a.stopped), (2, false));
+    // A node budget too small for depth 1: the answer so far, said to be partial.
+    let tiny = engine::analyze(
+        &pos,
+        &rules,
+        &Limits {
+            nodes: Some(3),
+            ..Limits::default()
+        },
+    );
+    assert!(
+        tiny.stopped && tiny.nodes <= 3 && tiny.best.is_some(),
+        "{tiny:?}"
+    );
+    // A time limit stops a search that would run for ever (no depth limit).
+    let started = std::time::Instant::now();
+    let timed = engine::analyze(
+        &Position::start(),
+        &rules,
+        &Limits {
+            millis: Some(200),
+            ..Limits::default()
+        },
+    );
+    assert!(timed.best.is_some());
+    assert!(
+        started.elapsed().as_millis() < 5_000,
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_finished_game_has_no_action() {
+    // Black has nothing left: red has won; the side to move (black) is lost.
+    let pos = position("4/4/4/4/4/4/4/P2K b - 0 10");
+    let a = engine::analyze(&pos, &Ruleset::TCGA, &depth(3));
+    assert_eq!((a.best, a.score), (None, -WIN));
+}
