@@ -1,4 +1,4 @@
-//! Benchmarks of the Banqi rules core: random playouts and corpus replay.
+//! Benchmarks of the Banqi rules core: random playouts, corpus replay and the search.
 //!
 //! `cargo bench -p records --bench banqi`
 
@@ -64,5 +64,41 @@ fn replay(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, playouts, replay);
+/// The search's speed: 20,000 positions searched from mid-game positions of three random
+/// games (throughput: positions per second, on one core).
+fn search(c: &mut Criterion) {
+    use records::games::banqi::engine::{self, Limits};
+    use records::games::banqi::{Banqi, PRESETS, Ruleset};
+    let positions: Vec<_> = (0..3)
+        .map(|seed| {
+            let record = records::core::play::random_record::<Banqi>(&PRESETS[0], seed, 40);
+            records::core::replay::final_match::<Banqi>(&record)
+                .unwrap()
+                .position()
+                .clone()
+        })
+        .collect();
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let nodes: u64 = positions
+        .iter()
+        .map(|p| engine::analyze(p, &Ruleset::TCGA, &limits).nodes)
+        .sum();
+    let mut group = c.benchmark_group("search");
+    group.throughput(Throughput::Elements(nodes));
+    group.sample_size(10);
+    group.bench_function("tcga_3_positions_20000_nodes", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| engine::analyze(p, &Ruleset::TCGA, &limits).nodes)
+                .sum::<u64>()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, playouts, replay, search);
 criterion_main!(benches);
