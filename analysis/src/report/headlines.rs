@@ -141,7 +141,7 @@ pub fn sentences(tables: &[Table], game: &str, preset: &str) -> Vec<String> {
             let top: Vec<String> = by_reason
                 .iter()
                 .take(3)
-                .map(|(reason, n)| format!("{reason} ({:.0}%)", 100.0 * n / total))
+                .map(|(reason, n)| format!("{reason} ({})", share(n / total)))
                 .collect();
             out.push(format!("Finished games end by {}.", top.join(", ")));
         }
@@ -153,6 +153,15 @@ pub fn sentences(tables: &[Table], game: &str, preset: &str) -> Vec<String> {
         _ => Vec::new(),
     });
     out
+}
+
+/// A share for a sentence: whole percents, and `<1%` for what rounds to none.
+fn share(x: f64) -> String {
+    if x > 0.0 && x < 0.005 {
+        "<1%".into()
+    } else {
+        format!("{:.0}%", 100.0 * x)
+    }
 }
 
 /// The best and the worst of `rows` by `score` among those with enough finished games.
@@ -184,7 +193,7 @@ fn banqi(tables: &[Table], preset: &str) -> Vec<String> {
     };
     match extremes(&sq, sq.matching(&[("preset", preset)])) {
         Some((best, worst)) => vec![format!(
-            "Player 1 does best flipping {} first and worst flipping {}.",
+            "Player 1's best first flip is {}, its worst {}.",
             scored(&sq, best, "first_square"),
             scored(&sq, worst, "first_square")
         )],
