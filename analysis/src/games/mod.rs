@@ -5,6 +5,8 @@
 
 use rand::rngs::SmallRng;
 use records::core::{Outcome, Ply, Record, Rules, Scored, Seat};
+use records::games::GameKind;
+use records::with_game;
 
 use std::path::Path;
 
@@ -71,6 +73,35 @@ pub trait Tool: Rules {
     fn write(facts: &[(&GameFacts, &Self::Facts)], data: &Path, part: &str) -> PolarsResult<usize>;
     /// The game's own tables, when the dataset has its games.
     fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>>;
+
+    /// The report's sentences on the game's own question for `preset`, after the sentences
+    /// every game has (`report::headlines` has the helpers).
+    fn headlines(_tables: &[Table], _preset: &str) -> Vec<String> {
+        Vec::new()
+    }
+    /// A sentence of the report on the whole game (from a table not kept by preset).
+    fn headline(_tables: &[Table]) -> Option<String> {
+        None
+    }
+    /// The report's sentence on the settings that apply to the game (from the summary).
+    fn settings(_summary: &serde_json::Value) -> Option<String> {
+        None
+    }
+}
+
+/// [`Tool::headlines`] of the game `kind`.
+pub fn headlines(kind: GameKind, tables: &[Table], preset: &str) -> Vec<String> {
+    with_game!(kind, G => <G as Tool>::headlines(tables, preset))
+}
+
+/// [`Tool::headline`] of the game `kind`.
+pub fn headline(kind: GameKind, tables: &[Table]) -> Option<String> {
+    with_game!(kind, G => <G as Tool>::headline(tables))
+}
+
+/// [`Tool::settings`] of the game `kind`.
+pub fn settings(kind: GameKind, summary: &serde_json::Value) -> Option<String> {
+    with_game!(kind, G => <G as Tool>::settings(summary))
 }
 
 /// A chart of a game's own table in the report.
@@ -83,6 +114,17 @@ pub enum ChartSpec {
         file: &'static str,
         title: &'static str,
         x_label: &'static str,
+    },
+    /// Per preset, a board of `files` × `ranks` squares (named like `a1` in column `square`),
+    /// side by side, each square coloured by player 1's score on one scale for all, squares
+    /// with few finished games grey.
+    Heatmap {
+        table: &'static str,
+        square: &'static str,
+        files: u8,
+        ranks: u8,
+        file: &'static str,
+        title: &'static str,
     },
     /// Bars of `count` of `table` summed by `key`.
     Bars {

@@ -1,6 +1,6 @@
 //! The report's charts, drawn with plotters as PNG and SVG, per game: its results by preset
 //! (dots and 95% intervals in the seat count's own words), its game length and endings, its
-//! own charts (Banqi: the first-flip squares of every preset on one colour scale). Text uses
+//! own charts (Banqi's: the first-flip squares of every preset on one colour scale). Text uses
 //! an embedded font (a Latin subset of DejaVu Sans, in `assets/`), so no system font is
 //! needed; every chart has a title, labelled axes and its legend outside the data.
 
@@ -179,24 +179,6 @@ pub fn draw_all(tables: &[Table], dir: &Path) -> Result<Vec<Chart>> {
                 svg,
             });
         }
-        if let Some(t) = find(tables, "first_square").filter(|_| game == "banqi") {
-            let panels = heat_panels(t);
-            let chart_title = "Banqi: player 1's score by the square it flips first".to_owned();
-            let width = 40 + 250 * panels.len().max(1) as u32;
-            let (png, svg) = render!(dir, "heatmaps", (width.max(640), 620), |a| {
-                draw::heatmaps(a, &chart_title, &panels, FEW_GAMES)
-            });
-            charts.push(Chart {
-                game,
-                title: chart_title,
-                caption: format!(
-                    "Every preset on one colour scale: red, player 1 scores more than half; \
-                     blue, less. Squares with fewer than {FEW_GAMES} finished games are grey."
-                ),
-                png,
-                svg,
-            });
-        }
         for (owner, spec) in crate::games::charts() {
             if owner == game {
                 charts.extend(own_chart(tables, dir, game, spec)?);
@@ -232,6 +214,35 @@ fn own_chart(
             Ok(Some(Chart {
                 game,
                 caption: tail_caption(&bins, x_label),
+                title,
+                png,
+                svg,
+            }))
+        }
+        ChartSpec::Heatmap {
+            table,
+            square,
+            files,
+            ranks,
+            file,
+            title,
+        } => {
+            let Some(t) = find(tables, table) else {
+                return Ok(None);
+            };
+            let panels = heat_panels(t, square);
+            let title = title.to_owned();
+            let width = 40 + 250 * panels.len().max(1) as u32;
+            let height = 140 + 60 * ranks as u32;
+            let (png, svg) = render!(dir, file, (width.max(640), height), |a| {
+                draw::heatmaps(a, &title, &panels, (files, ranks), FEW_GAMES)
+            });
+            Ok(Some(Chart {
+                game,
+                caption: format!(
+                    "Every preset on one colour scale: red, player 1 scores more than half; \
+                     blue, less. Squares with fewer than {FEW_GAMES} finished games are grey."
+                ),
                 title,
                 png,
                 svg,
@@ -345,13 +356,13 @@ fn results(t: &Table, game: &str) -> (Vec<String>, Vec<Series>) {
     (presets, out)
 }
 
-/// Each Banqi preset's squares: (square, score, finished games).
-fn heat_panels(t: &Table) -> Vec<(String, Vec<(String, f64, u64)>)> {
+/// Each preset's squares: (square, score, finished games).
+fn heat_panels(t: &Table, square: &str) -> Vec<(String, Vec<(String, f64, u64)>)> {
     let mut out: Vec<(String, Vec<(String, f64, u64)>)> = Vec::new();
     for row in &t.rows {
         let preset = s(at(t, row, "preset"));
         let cell = (
-            s(at(t, row, "first_square")),
+            s(at(t, row, square)),
             f(at(t, row, "score")),
             at(t, row, "finished").as_u64().unwrap_or(0),
         );

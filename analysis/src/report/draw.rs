@@ -107,12 +107,14 @@ fn heat(score: f64, spread: f64) -> RGBColor {
     }
 }
 
-/// One 4×8 board per preset, side by side, each square coloured by player 1's score on one
-/// scale for all (squares with fewer than `few` finished games grey), and the scale.
+/// One board of `files` × `ranks` squares per preset, side by side, each square coloured by
+/// player 1's score on one scale for all (squares with fewer than `few` finished games grey),
+/// and the scale.
 pub fn heatmaps<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     title: &str,
     panels: &[(String, Vec<(String, f64, u64)>)],
+    (files, ranks): (u8, u8),
     few: u64,
 ) -> Result<()>
 where
@@ -134,10 +136,15 @@ where
         let mut chart = ChartBuilder::on(&panel)
             .caption(preset, (FONT, 15))
             .margin(8)
-            .build_cartesian_2d(0f64..4f64, 0f64..8f64)?;
+            .build_cartesian_2d(0f64..files as f64, 0f64..ranks as f64)?;
         for (square, score, n) in cells {
-            let b = square.as_bytes();
-            let (file, rank) = ((b[0] - b'a') as f64, (b[1] - b'1') as f64);
+            // A square is named by its file's letter and its rank's number (`a1`).
+            let Some(file) = square.bytes().next().map(|b| b.wrapping_sub(b'a') as f64) else {
+                continue;
+            };
+            let Some(rank) = square[1..].parse::<u32>().ok().map(|r| r as f64 - 1.0) else {
+                continue;
+            };
             let muted = *n < few;
             let fill = if muted { MUTED } else { heat(*score, spread) };
             chart.draw_series(std::iter::once(Rectangle::new(

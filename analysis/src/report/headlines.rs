@@ -1,8 +1,9 @@
 //! What a reader came for, in sentences made from the numbers: per game and preset, how many
-//! games and how long, how the first mover does (with its interval), how games end; and each
-//! game's own question (Banqi: the best and worst first flips; Three Kingdoms: which faction
-//! wins and how the first claimer does; Luzhanqi: which piece takes the flag; xiangqi-3g:
-//! which flips go with winning).
+//! games and how long, how the first mover does (with its interval), how games end; then each
+//! game's own question, which its [`crate::games::Tool::headlines`] answers with the helpers
+//! here (Banqi: the best and worst first flips; Three Kingdoms: which faction wins and how the
+//! first claimer does; Luzhanqi: which piece takes the flag; xiangqi-3g: which flips go with
+//! winning).
 
 use serde_json::Value;
 
@@ -25,18 +26,18 @@ fn find<'a>(tables: &'a [Table], name: &str) -> Option<&'a Table> {
 }
 
 /// A table's rows as column → value lookups.
-struct Rows<'a> {
-    t: &'a Table,
+pub struct Rows<'a> {
+    pub t: &'a Table,
 }
 
 impl<'a> Rows<'a> {
-    fn get(&self, row: &'a [Value], column: &str) -> &'a Value {
+    pub fn get(&self, row: &'a [Value], column: &str) -> &'a Value {
         let i = self.t.columns.iter().position(|c| c == column);
         i.map_or(&Value::Null, |i| &row[i])
     }
 
     /// The rows whose `column`s equal the values given.
-    fn matching(&self, wanted: &[(&str, &str)]) -> Vec<&'a Vec<Value>> {
+    pub fn matching(&self, wanted: &[(&str, &str)]) -> Vec<&'a Vec<Value>> {
         self.t
             .rows
             .iter()
@@ -49,12 +50,12 @@ impl<'a> Rows<'a> {
             .collect()
     }
 
-    fn num(&self, row: &[Value], column: &str) -> f64 {
+    pub fn num(&self, row: &[Value], column: &str) -> f64 {
         let i = self.t.columns.iter().position(|c| c == column);
         i.and_then(|i| row[i].as_f64()).unwrap_or(0.0)
     }
 
-    fn text(&self, row: &[Value], column: &str) -> String {
+    pub fn text(&self, row: &[Value], column: &str) -> String {
         match self.get(row, column) {
             Value::String(s) => s.replace('_', " "),
             Value::Null => "none".into(),
@@ -62,7 +63,7 @@ impl<'a> Rows<'a> {
         }
     }
 
-    fn rate(&self, row: &[Value], name: &str) -> String {
+    pub fn rate(&self, row: &[Value], name: &str) -> String {
         percent_with_interval(
             self.num(row, &format!("{name}_rate")),
             self.num(row, &format!("{name}_low")),
@@ -71,7 +72,8 @@ impl<'a> Rows<'a> {
     }
 }
 
-fn rows<'a>(tables: &'a [Table], name: &str) -> Option<Rows<'a>> {
+/// The table `name` of the report, if it has one.
+pub fn rows<'a>(tables: &'a [Table], name: &str) -> Option<Rows<'a>> {
     find(tables, name).map(|t| Rows { t })
 }
 
@@ -146,17 +148,14 @@ pub fn sentences(tables: &[Table], game: &str, preset: &str) -> Vec<String> {
             out.push(format!("Finished games end by {}.", top.join(", ")));
         }
     }
-    out.extend(match game {
-        "banqi" => banqi(tables, preset),
-        "three-kingdoms" => three_kingdoms(tables, preset),
-        "xiangqi-3g" => xiangqi(tables, preset),
-        _ => Vec::new(),
-    });
+    if let Ok(kind) = game.parse::<records::games::GameKind>() {
+        out.extend(crate::games::headlines(kind, tables, preset));
+    }
     out
 }
 
 /// A share for a sentence: whole percents, and `<1%` for what rounds to none.
-fn share(x: f64) -> String {
+pub fn share(x: f64) -> String {
     if x > 0.0 && x < 0.005 {
         "<1%".into()
     } else {
@@ -165,7 +164,7 @@ fn share(x: f64) -> String {
 }
 
 /// The best and the worst of `rows` by `score` among those with enough finished games.
-fn extremes<'a>(r: &Rows<'a>, rows: Vec<&'a Vec<Value>>) -> Option<(&'a [Value], &'a [Value])> {
+pub fn extremes<'a>(r: &Rows<'a>, rows: Vec<&'a Vec<Value>>) -> Option<(&'a [Value], &'a [Value])> {
     let mut ranked: Vec<&Vec<Value>> = rows
         .into_iter()
         .filter(|row| r.num(row, "finished") >= FEW_GAMES as f64)
@@ -178,100 +177,13 @@ fn extremes<'a>(r: &Rows<'a>, rows: Vec<&'a Vec<Value>>) -> Option<(&'a [Value],
 }
 
 /// A row's `key` with its score and count: `c8 (score 51.1% in 660 finished games)`.
-fn scored(r: &Rows, row: &[Value], key: &str) -> String {
+pub fn scored(r: &Rows, row: &[Value], key: &str) -> String {
     format!(
         "{} (score {:.1}% in {} finished games)",
         r.text(row, key),
         r.num(row, "score") * 100.0,
         thousands(r.num(row, "finished") as u64)
     )
-}
-
-fn banqi(tables: &[Table], preset: &str) -> Vec<String> {
-    let Some(sq) = rows(tables, "first_square") else {
-        return Vec::new();
-    };
-    match extremes(&sq, sq.matching(&[("preset", preset)])) {
-        Some((best, worst)) => vec![format!(
-            "Player 1's best first flip is {}, its worst {}.",
-            scored(&sq, best, "first_square"),
-            scored(&sq, worst, "first_square")
-        )],
-        None => vec![format!(
-            "Fewer than two first-flip squares have {FEW_GAMES} finished games: too few to say \
-             which first flip is best."
-        )],
-    }
-}
-
-fn three_kingdoms(tables: &[Table], preset: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Some(sides) = rows(tables, "by_side") {
-        let mut factions = sides.matching(&[("game", "three-kingdoms"), ("variant", preset)]);
-        factions.retain(|r| sides.text(r, "side") != "none");
-        factions.sort_by(|a, b| {
-            sides
-                .num(b, "win_rate")
-                .total_cmp(&sides.num(a, "win_rate"))
-        });
-        if let Some(best) = factions.first() {
-            out.push(format!(
-                "The {} faction places first most often: {} of its finished games.",
-                sides.text(best, "side"),
-                sides.rate(best, "win")
-            ));
-        }
-    }
-    if let Some(ranks) = rows(tables, "tk_claim_rank")
-        && let Some(first) = ranks
-            .matching(&[("preset", preset), ("claim_rank", "1")])
-            .first()
-    {
-        out.push(format!(
-            "The seat that claims a faction first places first in {} of finished games.",
-            ranks.rate(first, "win")
-        ));
-    }
-    out
-}
-
-fn xiangqi(tables: &[Table], preset: &str) -> Vec<String> {
-    let Some(flips) = rows(tables, "xq_flip_results") else {
-        return Vec::new();
-    };
-    match extremes(&flips, flips.matching(&[("preset", preset)])) {
-        Some((best, worst)) => vec![format!(
-            "Of the flips, {} goes with the best results for the side that made it and {} \
-             with the worst.",
-            scored(&flips, best, "flip"),
-            scored(&flips, worst, "flip")
-        )],
-        None => Vec::new(),
-    }
-}
-
-/// Luzhanqi's own sentence, for the whole game (its flag table is by mode).
-pub fn luzhanqi(tables: &[Table]) -> Option<String> {
-    let flags = rows(tables, "lz_flag_taken_by")?;
-    let mut by_piece: Vec<(String, f64)> = Vec::new();
-    for r in &flags.t.rows {
-        let piece = flags.text(r, "flag_taken_by");
-        let n = flags.num(r, "games");
-        match by_piece.iter_mut().find(|(k, _)| *k == piece) {
-            Some(x) => x.1 += n,
-            None => by_piece.push((piece, n)),
-        }
-    }
-    let total: f64 = by_piece.iter().map(|p| p.1).sum();
-    by_piece.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let (piece, n) = by_piece.first()?;
-    Some(format!(
-        "The flag is taken most often by the {piece}: {} of the {} games in which it was taken \
-         ({:.0}%).",
-        thousands(*n as u64),
-        thousands(total as u64),
-        100.0 * n / total
-    ))
 }
 
 #[cfg(test)]

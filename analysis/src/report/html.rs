@@ -153,17 +153,11 @@ fn lede(h: &mut String, summary: &Value, games: &[GameKind]) {
         per_game.join("; "),
         thousands(n("rejected"))
     );
-    if games.contains(&GameKind::Banqi) {
-        let _ = writeln!(
-            h,
-            "<p class=\"muted\">Banqi's coins are settled at a stake of {} with {} per point of \
-             margin; its flip statistics count the first {} flips of each game ({} flips in \
-             all).</p>",
-            n("stake"),
-            n("bonus_per_point"),
-            n("flip_depth"),
-            thousands(n("flips"))
-        );
+    // The settings that apply to the games in the report, and only those.
+    for kind in games {
+        if let Some(sentence) = crate::games::settings(*kind, summary) {
+            let _ = writeln!(h, "<p class=\"muted\">{}</p>", escape(&sentence));
+        }
     }
 }
 
@@ -200,9 +194,7 @@ fn section(
         }
         let _ = writeln!(h, "</ul>");
     }
-    if game == "luzhanqi"
-        && let Some(sentence) = headlines::luzhanqi(tables)
-    {
+    if let Some(sentence) = crate::games::headline(kind, tables) {
         let _ = writeln!(h, "<p>{}</p>", escape(&sentence));
     }
     let _ = writeln!(h, "<h3>Charts</h3>");

@@ -22,11 +22,11 @@ use serde_json::{Value, json};
 
 use crate::games::PartOptions;
 
-mod charts;
+pub mod charts;
 pub mod contract;
-mod draw;
+pub mod draw;
 pub mod facts;
-mod headlines;
+pub mod headlines;
 mod html;
 pub mod ingest;
 pub mod stats;

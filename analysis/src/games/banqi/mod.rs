@@ -26,6 +26,14 @@ impl Tool for Banqi {
     const TABLES: &'static [crate::report::contract::TableSpec] = contract::TABLES;
 
     const CHARTS: &'static [ChartSpec] = &[
+        ChartSpec::Heatmap {
+            table: "first_square",
+            square: "first_square",
+            files: 4,
+            ranks: 8,
+            file: "heatmaps",
+            title: "Banqi: player 1's score by the square it flips first",
+        },
         ChartSpec::Histogram {
             table: "margin",
             column: "margin",
@@ -128,6 +136,23 @@ impl Tool for Banqi {
 
     fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
         report::tables(data, options)
+    }
+
+    fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
+        report::headlines(tables, preset)
+    }
+
+    /// The coins' table and the flip statistics' depth.
+    fn settings(summary: &serde_json::Value) -> Option<String> {
+        let n = |k: &str| summary[k].as_u64().unwrap_or(0);
+        Some(format!(
+            "Banqi's coins are settled at a stake of {} with {} per point of margin; its flip \
+             statistics count the first {} flips of each game ({} flips in all).",
+            n("stake"),
+            n("bonus_per_point"),
+            n("flip_depth"),
+            crate::report::draw::thousands(n("flips"))
+        ))
     }
     fn part(watch: report::Watch, record: &Record, scored: &Scored<Banqi>) -> Part {
         Part::Banqi(report::facts(watch, record, scored))

@@ -10,7 +10,9 @@ use records::games::banqi::settlement::{SeriesBook, SettleSeries as _};
 use records::games::banqi::{Action, Banqi, Effect, Square};
 
 use crate::games::PartOptions;
+use crate::report::charts::FEW_GAMES;
 use crate::report::facts::{GameFacts, SeatFacts};
+use crate::report::headlines::{extremes, rows, scored};
 use crate::report::ingest::write_part;
 use crate::report::stats::{Standing, count_table, exists, grouped, results_table, scan};
 use crate::report::table::{Derived, Table};
@@ -364,4 +366,21 @@ pub fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
             "Banqi per preset: 門棋加倍 (doubled), and 和棋續盤 (decided games that carried draws), with 95% intervals; the mean margin and settlement of decided games",
         )?,
     ])
+}
+
+pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
+    let Some(sq) = rows(tables, "first_square") else {
+        return Vec::new();
+    };
+    match extremes(&sq, sq.matching(&[("preset", preset)])) {
+        Some((best, worst)) => vec![format!(
+            "Player 1's best first flip is {}, its worst {}.",
+            scored(&sq, best, "first_square"),
+            scored(&sq, worst, "first_square")
+        )],
+        None => vec![format!(
+            "Fewer than two first-flip squares have {FEW_GAMES} finished games: too few to say \
+             which first flip is best."
+        )],
+    }
 }

@@ -147,4 +147,8 @@ impl Tool for Luzhanqi {
     fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
         report::tables(data, options)
     }
+
+    fn headline(tables: &[Table]) -> Option<String> {
+        report::headline(tables)
+    }
 }

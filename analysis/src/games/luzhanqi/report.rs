@@ -8,7 +8,9 @@ use polars::prelude::*;
 use records::core::{Ply, Reason, Record, Scored, Seat};
 use records::games::luzhanqi::{Effect, FlagState, Luzhanqi, Piece, Role, Side};
 
+use crate::report::draw::thousands;
 use crate::report::facts::GameFacts;
+use crate::report::headlines::rows;
 use crate::report::ingest::write_part;
 use crate::report::stats::{Standing, count_table, exists, results_table, scan};
 use crate::report::table::Table;
@@ -138,4 +140,27 @@ pub fn tables(data: &Path, _: &crate::games::PartOptions) -> PolarsResult<Vec<Ta
             "Luzhanqi: which piece took the flag (captured it in open and dark games, carried it home in flip games)",
         )?,
     ])
+}
+
+pub fn headline(tables: &[Table]) -> Option<String> {
+    let flags = rows(tables, "lz_flag_taken_by")?;
+    let mut by_piece: Vec<(String, f64)> = Vec::new();
+    for r in &flags.t.rows {
+        let piece = flags.text(r, "flag_taken_by");
+        let n = flags.num(r, "games");
+        match by_piece.iter_mut().find(|(k, _)| *k == piece) {
+            Some(x) => x.1 += n,
+            None => by_piece.push((piece, n)),
+        }
+    }
+    let total: f64 = by_piece.iter().map(|p| p.1).sum();
+    by_piece.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let (piece, n) = by_piece.first()?;
+    Some(format!(
+        "The flag is taken most often by the {piece}: {} of the {} games in which it was taken \
+         ({:.0}%).",
+        thousands(*n as u64),
+        thousands(total as u64),
+        100.0 * n / total
+    ))
 }

@@ -120,4 +120,8 @@ impl Tool for ThreeKingdoms {
     fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
         report::tables(data, options)
     }
+
+    fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
+        report::headlines(tables, preset)
+    }
 }

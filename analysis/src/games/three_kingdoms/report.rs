@@ -9,6 +9,7 @@ use records::core::{Ply, Scored, Seat};
 use records::games::three_kingdoms::{Effect, ThreeKingdoms};
 
 use crate::report::facts::GameFacts;
+use crate::report::headlines::rows;
 use crate::report::ingest::write_part;
 use crate::report::stats::{Standing, count_table, exists, results_table, scan};
 use crate::report::table::Table;
@@ -224,4 +225,41 @@ pub fn tables(data: &Path, _: &crate::games::PartOptions) -> PolarsResult<Vec<Ta
             "Three Kingdoms: the points each seat captured, by place, per ending (preset), finished games",
         )?,
     ])
+}
+
+pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(sides) = rows(tables, "by_side") {
+        let mut factions = sides.matching(&[
+            (
+                "game",
+                <records::games::three_kingdoms::ThreeKingdoms as records::core::Game>::NAME,
+            ),
+            ("variant", preset),
+        ]);
+        factions.retain(|r| sides.text(r, "side") != "none");
+        factions.sort_by(|a, b| {
+            sides
+                .num(b, "win_rate")
+                .total_cmp(&sides.num(a, "win_rate"))
+        });
+        if let Some(best) = factions.first() {
+            out.push(format!(
+                "The {} faction places first most often: {} of its finished games.",
+                sides.text(best, "side"),
+                sides.rate(best, "win")
+            ));
+        }
+    }
+    if let Some(ranks) = rows(tables, "tk_claim_rank")
+        && let Some(first) = ranks
+            .matching(&[("preset", preset), ("claim_rank", "1")])
+            .first()
+    {
+        out.push(format!(
+            "The seat that claims a faction first places first in {} of finished games.",
+            ranks.rate(first, "win")
+        ));
+    }
+    out
 }

@@ -10,6 +10,7 @@ use records::games::xiangqi::Xiangqi3g;
 use records::games::xiangqi::scoring::flip_code;
 
 use crate::report::facts::GameFacts;
+use crate::report::headlines::{extremes, rows, scored};
 use crate::report::ingest::write_part;
 use crate::report::stats::{Standing, count_table, exists, results_table, scan};
 use crate::report::table::Table;
@@ -121,4 +122,19 @@ pub fn tables(data: &Path, _: &crate::games::PartOptions) -> PolarsResult<Vec<Ta
             "the flipper",
         )?,
     ])
+}
+
+pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
+    let Some(flips) = rows(tables, "xq_flip_results") else {
+        return Vec::new();
+    };
+    match extremes(&flips, flips.matching(&[("preset", preset)])) {
+        Some((best, worst)) => vec![format!(
+            "Of the flips, {} goes with the best results for the side that made it and {} \
+             with the worst.",
+            scored(&flips, best, "flip"),
+            scored(&flips, worst, "flip")
+        )],
+        None => Vec::new(),
+    }
 }
