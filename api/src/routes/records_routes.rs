@@ -38,7 +38,6 @@ pub async fn validate(
     settings: web::Data<crate::Settings>,
 ) -> Result<web::Json<Verdict>, Problem> {
     let record = read_record(&req, &body, &settings.limits)?;
-    settings.limits.plies(&record)?;
     if let Some(token) = req.headers().get(TOKEN_HEADER) {
         let token = token
             .to_str()
@@ -78,7 +77,6 @@ pub async fn replay(
     settings: web::Data<crate::Settings>,
 ) -> Result<web::Json<Steps>, Problem> {
     let record = read_record(&req, &body, &settings.limits)?;
-    settings.limits.plies(&record)?;
     let kind = game_kind(&record.game)?;
     Ok(web::Json(with_game!(kind, G => steps::<G>(&record))))
 }
@@ -86,8 +84,15 @@ pub async fn replay(
 /// The header that carries a token to `/v1/validate`.
 pub const TOKEN_HEADER: &str = "anqi-token";
 
-/// A record from a JSON or TCGA body.
+/// A record from a JSON or TCGA body, held to `--max-plies`.
 fn read_record(req: &HttpRequest, bytes: &[u8], limits: &Limits) -> Result<Record, Problem> {
+    let record = record_of(req, bytes, limits)?;
+    limits.plies(&record)?;
+    Ok(record)
+}
+
+/// A record from a JSON or TCGA body.
+fn record_of(req: &HttpRequest, bytes: &[u8], limits: &Limits) -> Result<Record, Problem> {
     let media = body::media_type(req);
     if body::is_json(&media) {
         return body::parse_json(bytes, limits);
