@@ -13,7 +13,10 @@
 //! The search reads only the position: in Banqi a covered piece is a pool entry, never an
 //! identity, so no hidden truth can reach it.
 //!
-//! Left for the next steps (issue 26): quiescence on captures, long chase, an evaluation that
+//! Past the horizon a quiescence search follows captures of revealed pieces (standing pat on
+//! the evaluation) until the position is quiet.
+//!
+//! Left for the next steps (issue 26): long chase, an evaluation that
 //! knows the capture relation (tuned by self-play), solved endgames, and speed.
 
 use std::collections::HashMap;
@@ -27,6 +30,8 @@ pub const WIN: f64 = 10_000.0;
 const EVAL_BOUND: f64 = 1_000.0;
 /// The deepest search (in plies) when no limit stops it sooner.
 pub const MAX_DEPTH: u32 = 64;
+/// How many captures in a row the quiescence search follows past the horizon.
+pub const QUIESCENCE_DEPTH: u32 = 8;
 
 /// What stops a search: the first limit reached (at least one iteration of depth 1 runs to
 /// its end unless `nodes` or `millis` stop it first).
@@ -148,8 +153,13 @@ pub fn analyze(pos: &Position, rules: &Ruleset, limits: &Limits) -> Analysis {
         }
         if search.stopped {
             answer.stopped = true;
-            // No completed iteration: the actions searched so far are the best answer.
-            if answer.depth == 0 && !scored.is_empty() {
+            // No completed iteration: the actions searched so far are the best answer, and
+            // with none searched, the first in the search's order at the static value.
+            if answer.depth == 0 {
+                if scored.is_empty() {
+                    let first = search.ordered(pos, &root)[0];
+                    scored.push((first, evaluate(pos)));
+                }
                 sort(&mut scored);
                 answer.best = Some(scored[0].0);
                 answer.score = scored[0].1;
@@ -343,7 +353,7 @@ impl Search<'_> {
             return 0.0;
         }
         if depth == 0 {
-            return evaluate(pos).clamp(-EVAL_BOUND, EVAL_BOUND);
+            return self.quiesce(pos, alpha, beta, ply, QUIESCENCE_DEPTH);
         }
         let original_alpha = alpha;
         let mut first = None;
@@ -412,6 +422,47 @@ impl Search<'_> {
         best
     }
 
+    /// Past the horizon, captures of revealed pieces only (no flip, no dark capture: no
+    /// chance), until the position is quiet; the side to move may also stand on the
+    /// evaluation ("stand pat"), so a capture is searched only where it could do better.
+    fn quiesce(&mut self, pos: &Position, mut alpha: f64, beta: f64, ply: u32, left: u32) -> f64 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0.0;
+        }
+        if let Some(v) = self.terminal(pos, ply) {
+            return v;
+        }
+        let stand = evaluate(pos).clamp(-EVAL_BOUND, EVAL_BOUND);
+        if stand >= beta || left == 0 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let ply_index = ply as usize;
+        if self.buffers.len() <= ply_index {
+            self.buffers.resize_with(ply_index + 1, Vec::new);
+        }
+        let mut actions = std::mem::take(&mut self.buffers[ply_index]);
+        captures(pos, self.rules, &mut actions);
+        let mut best = stand;
+        for action in actions.iter() {
+            let Ok((next, _)) = pos.play(self.rules, action) else {
+                continue;
+            };
+            let v = -self.quiesce(&next, -beta, -alpha, ply + 1, left - 1);
+            if self.stopped {
+                break;
+            }
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.buffers[ply_index] = actions;
+        best
+    }
+
     /// The expected line from `best`: the table's best actions while no chance node comes.
     fn line(&self, pos: &Position, best: Action) -> Vec<Action> {
         let mut line = vec![best];
@@ -442,6 +493,19 @@ impl Search<'_> {
         }
         line
     }
+}
+
+/// The captures of revealed pieces at `pos` (no dark capture), the most valuable victim
+/// first, written to `out` (cleared first).
+pub fn captures(pos: &Position, rules: &Ruleset, out: &mut Vec<Action>) {
+    super::legal_moves(pos, rules, out);
+    out.retain(|a| match a {
+        Action::Move(path) => {
+            open_identity(pos, a).is_none() && pos.piece_at(path.last().to()).is_some()
+        }
+        Action::Flip { .. } => false,
+    });
+    order_in_place(pos, out, None);
 }
 
 /// Captures first (the most valuable victim first), then moves, then flips; the table's
