@@ -104,3 +104,21 @@ proptest! {
         }
     }
 }
+
+/// Found by `records_replay_to_the_same_end` (preset 0, seed 3521286763096532435): red's two
+/// elephants, their backs unknown without the layout, changed places; the board looked the
+/// same three times, but with the backs it was not the same position. Without the backs the
+/// replay cannot tell, so it does not end the game by repetition; with them it plays on to
+/// ply 578 (no progress), as the game was played.
+#[test]
+fn pieces_alike_with_unknown_backs_may_have_changed_places() {
+    let (record, _, _) = record_of(0, 3521286763096532435, 600);
+    let known = validate::<Xiangqi3g>(&record);
+    assert!(known.valid, "{:?}", known.error);
+    assert_eq!(known.plies, 578);
+    let mut unknown = record.clone();
+    unknown.layout = None;
+    let v = validate::<Xiangqi3g>(&unknown);
+    assert!(v.valid, "{:?}", v.error);
+    assert_eq!(v.plies, 578);
+}

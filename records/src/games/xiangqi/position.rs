@@ -440,6 +440,22 @@ impl Position {
             })
     }
 
+    /// Whether two pieces of one side look the same (kind and marks) while their backs are
+    /// unknown here: they might have changed places without the position showing it.
+    pub fn has_indistinguishable_unknown_backs(&self) -> bool {
+        let unknown: Vec<Piece> = self
+            .board
+            .iter()
+            .flatten()
+            .filter(|p| p.back == Back::Unknown)
+            .copied()
+            .collect();
+        unknown
+            .iter()
+            .enumerate()
+            .any(|(i, p)| unknown[i + 1..].contains(p))
+    }
+
     /// This position as `own` may know it: the backs of the other side's pieces it has not
     /// seen are unknown (written `?`). What a seat is told and shown; the referee plays on
     /// from the full position.

@@ -157,6 +157,12 @@ impl Engine<Xiangqi3g> for Match {
         if self.repetitions.count(now) < 3 {
             return None;
         }
+        // Two pieces alike but for backs nobody here knows (a replay without the backs) may
+        // have changed places: the position may not be the same, and the repetition cannot be
+        // told. Only a match that knows the backs judges it (docs/rules.md).
+        if self.pos.has_indistinguishable_unknown_backs() {
+            return None;
+        }
         let first = self.repetitions.first(now).expect("counted") as usize;
         // Perpetual check: a side all of whose moves since the first occurrence gave check
         // (scanned once: the game ends here).
