@@ -174,3 +174,51 @@ async fn a_record_is_animated_one_frame_per_ply() {
         assert_eq!((status, p["field"].as_str()), (400, Some(field)), "{p}");
     }
 }
+
+/// A cheating client with a seat token: the picture and replay endpoints are stateless, they
+/// never open the referee's ledger. A token sent to them is refused as an unknown field, and
+/// the seat's own record of a dark game (no layout: a player is never given one) replays to
+/// nothing it did not send.
+#[actix_web::test]
+async fn the_stateless_pictures_know_nothing_of_the_ledger() {
+    let red = "RTETR/C1E1J/DP1PT/E1G1J/LCMBP/LFLDB";
+    let black = "lfldb/lcmbp/e1g1j/dp1pt/c1e1j/rtetr";
+    let (status, _, body) = call(
+        "POST",
+        "/v1/deal",
+        Some(json!({"game": "luzhanqi", "preset": "dark", "layout": {"red": red, "black": black}})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let deal = problem(&body);
+    let seat = deal["seat_tokens"]["player2"].clone();
+    let record = deal["record"].clone();
+    assert!(record["layout"].is_null());
+    for (path, request) in [
+        (
+            "/v1/replay.png",
+            json!({"record": record, "token": seat, "game_id": deal["game_id"]}),
+        ),
+        (
+            "/v1/render.png",
+            json!({"game": "luzhanqi", "token": seat, "game_id": deal["game_id"]}),
+        ),
+    ] {
+        let (status, _, body) = call("POST", path, Some(request)).await;
+        let p = problem(&body);
+        assert_eq!(
+            (status, p["type"].as_str()),
+            (400, Some("/problems/malformed-json")),
+            "{path}: {p}"
+        );
+    }
+    // The seat's record as it holds it: without the setups there is no start to replay from,
+    // and the answer names no piece of either setup.
+    let (status, _, body) = call("POST", "/v1/replay", Some(record)).await;
+    let text = String::from_utf8(body).unwrap();
+    assert_eq!(status, 200, "{text}");
+    let steps: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(steps["positions"], json!([]), "{text}");
+    assert_eq!(steps["verdict"]["valid"], false, "{text}");
+    assert!(!text.contains(red) && !text.contains(black), "{text}");
+}

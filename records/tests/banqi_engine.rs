@@ -85,26 +85,30 @@ fn a_flip_is_the_average_over_the_covered_pool() {
         expected += p * -quiet;
     }
     assert!((flip.1 - expected).abs() < 1e-9, "{} vs {expected}", flip.1);
-    let _ = Piece::all();
+}
+
+/// The value of a finished game for the side to move, `ply` plies from the root.
+fn game_over(pos: &Position, rules: &Ruleset, ply: u32) -> Option<f64> {
+    if let Some(me) = pos.turn() {
+        if pos.alive(me) == 0 {
+            return Some(-(WIN - ply as f64));
+        }
+        if pos.alive(me.other()) == 0 {
+            return Some(WIN - ply as f64);
+        }
+    }
+    let drawn = rules
+        .no_progress
+        .is_some_and(|n| pos.no_progress() >= n as u32);
+    drawn.then_some(0.0)
 }
 
 /// Plain expectimax, no pruning, no table, plain quiescence: what the search must equal at
 /// small depths (repetition needs four plies and captures never repeat, so none of these can
 /// repeat a position).
 fn reference(pos: &Position, rules: &Ruleset, depth: u32, ply: u32, memo: &mut Memo) -> f64 {
-    if let Some(me) = pos.turn() {
-        if pos.alive(me) == 0 {
-            return -(WIN - ply as f64);
-        }
-        if pos.alive(me.other()) == 0 {
-            return WIN - ply as f64;
-        }
-    }
-    if rules
-        .no_progress
-        .is_some_and(|n| pos.no_progress() >= n as u32)
-    {
-        return 0.0;
+    if let Some(v) = game_over(pos, rules, ply) {
+        return v;
     }
     if depth == 0 {
         return quiescence_reference(pos, rules, ply, QUIESCENCE_DEPTH, memo);
@@ -141,19 +145,8 @@ fn quiescence_reference(
 }
 
 fn quiet_value(pos: &Position, rules: &Ruleset, ply: u32, left: u32, memo: &mut Memo) -> f64 {
-    if let Some(me) = pos.turn() {
-        if pos.alive(me) == 0 {
-            return -(WIN - ply as f64);
-        }
-        if pos.alive(me.other()) == 0 {
-            return WIN - ply as f64;
-        }
-    }
-    if rules
-        .no_progress
-        .is_some_and(|n| pos.no_progress() >= n as u32)
-    {
-        return 0.0;
+    if let Some(v) = game_over(pos, rules, ply) {
+        return v;
     }
     let stand = engine::evaluate(pos).clamp(-1000.0, 1000.0);
     if left == 0 {

@@ -137,7 +137,7 @@ pub fn analyze(pos: &Position, rules: &Ruleset, limits: &Limits) -> Analysis {
     for depth in 1..=max_depth {
         // The previous iteration's order: its best first.
         let order: Vec<Action> = if answer.actions.is_empty() {
-            search.ordered(pos, &root)
+            ordered(pos, &root)
         } else {
             answer.actions.iter().map(|(a, _)| *a).collect()
         };
@@ -157,7 +157,7 @@ pub fn analyze(pos: &Position, rules: &Ruleset, limits: &Limits) -> Analysis {
             // with none searched, the first in the search's order at the static value.
             if answer.depth == 0 {
                 if scored.is_empty() {
-                    let first = search.ordered(pos, &root)[0];
+                    let first = ordered(pos, &root)[0];
                     scored.push((first, evaluate(pos)));
                 }
                 sort(&mut scored);
@@ -250,26 +250,6 @@ impl Search<'_> {
             return Some(0.0);
         }
         None
-    }
-
-    /// Captures first (the most valuable victim first), then moves, then flips.
-    fn ordered(&self, pos: &Position, actions: &[Action]) -> Vec<Action> {
-        let mut keyed: Vec<(i32, Action)> = actions
-            .iter()
-            .map(|a| {
-                let key = match a {
-                    Action::Flip { .. } => 0,
-                    Action::Move(path) => match pos.piece_at(path.last().to()) {
-                        Some(victim) => 100 + victim.role.points() as i32,
-                        None if pos.covered().contains(path.last().to()) => 50,
-                        None => 10,
-                    },
-                };
-                (key, *a)
-            })
-            .collect();
-        keyed.sort_by_key(|k| -k.0);
-        keyed.into_iter().map(|k| k.1).collect()
     }
 
     /// The value of playing `action` at `pos` for the side to move there.
@@ -506,6 +486,13 @@ pub fn captures(pos: &Position, rules: &Ruleset, out: &mut Vec<Action>) {
         Action::Flip { .. } => false,
     });
     order_in_place(pos, out, None);
+}
+
+/// `actions` in the search's order (see [`order_in_place`]).
+fn ordered(pos: &Position, actions: &[Action]) -> Vec<Action> {
+    let mut out = actions.to_vec();
+    order_in_place(pos, &mut out, None);
+    out
 }
 
 /// Captures first (the most valuable victim first), then moves, then flips; the table's
