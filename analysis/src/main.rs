@@ -161,7 +161,9 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// The bots: one for every seat, or one per seat in turn order separated by commas
-        /// (Banqi: random, greedy, search, engine; Three Kingdoms and Luzhanqi: random, greedy).
+        /// (Banqi: random, greedy, search, engine, misty; Three Kingdoms and Luzhanqi:
+        /// random, greedy). A searching bot takes a time per action as `engine:100` (100 ms;
+        /// without it a fixed number of positions, the same games on every machine).
         #[arg(long, default_value = "random")]
         bot: String,
         /// The output file (JSON Lines).
@@ -169,6 +171,34 @@ enum Command {
         output: PathBuf,
         /// Stop a game after this many plies (it is then recorded as ongoing).
         #[arg(long, default_value_t = 2000)]
+        max_plies: u32,
+        /// Worker threads (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Tune a game's engine by self-play: from its documented start weights, each weight in
+    /// turn one step up and down plays the current weights over the same deals (each twice,
+    /// colours swapped, a fixed number of positions searched per move: the same run on every
+    /// machine); a candidate scoring 53% or more replaces them. Prints every match and, last,
+    /// the weights found (docs/engine.md shows the run that chose the engine's).
+    Tune {
+        /// The game whose engine is tuned (Banqi, the default: the only one with weights yet).
+        #[arg(long)]
+        game: Option<String>,
+        /// Deals per match (each played twice, colours swapped).
+        #[arg(long, default_value_t = 100)]
+        deals: u64,
+        /// The run's seed (the deals).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Positions searched per move.
+        #[arg(long, default_value_t = 10_000)]
+        nodes: u64,
+        /// Passes over the weights.
+        #[arg(long, default_value_t = 1)]
+        rounds: u32,
+        /// Stop a game after this many plies (counted as a draw).
+        #[arg(long, default_value_t = 1000)]
         max_plies: u32,
         /// Worker threads (default: one per core).
         #[arg(long)]
@@ -239,6 +269,25 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Validate { paths, json, quiet } => validate::run(&paths, json, quiet),
+        Command::Tune {
+            game,
+            deals,
+            seed,
+            nodes,
+            rounds,
+            max_plies,
+            threads,
+        } => games::tune(
+            game.as_deref(),
+            &games::TuneOptions {
+                deals,
+                seed,
+                nodes,
+                rounds,
+                max_plies,
+            },
+            threads,
+        ),
         Command::Perft {
             game,
             position,

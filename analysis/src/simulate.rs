@@ -15,7 +15,7 @@ use records::games::GameKind;
 use records::with_game;
 use serde_json::Map;
 
-use crate::games::{Tool, bot_index};
+use crate::games::{BotSpec, Tool, bot_spec};
 use records::core::{Engine as _, Turn as _};
 
 pub struct Options {
@@ -46,7 +46,7 @@ pub fn game_seed(run: u64, index: u64) -> u64 {
 pub fn play<G: Tool>(
     rules: &G::Ruleset,
     preset: &str,
-    bots: &[usize],
+    bots: &[BotSpec],
     options: &Options,
     index: u64,
 ) -> Record {
@@ -71,7 +71,7 @@ pub fn play<G: Tool>(
     let mut record = Record::new(G::NAME, preset, actions);
     record.options = options.options.clone();
     record.players = (0..G::seats(rules) as usize)
-        .map(|i| G::BOTS[bots[i % bots.len()]].to_owned())
+        .map(|i| options.bots[i % options.bots.len()].clone())
         .collect();
     record.layout = G::visibility(rules)
         .has_hidden()
@@ -103,7 +103,8 @@ fn run_game<G: Tool>(options: &Options) -> ExitCode {
         .preset
         .clone()
         .unwrap_or_else(|| G::PRESETS[0].name.to_owned());
-    let bots: Result<Vec<usize>, String> = options.bots.iter().map(|b| bot_index::<G>(b)).collect();
+    let bots: Result<Vec<BotSpec>, String> =
+        options.bots.iter().map(|b| bot_spec::<G>(b)).collect();
     let bots = match bots {
         Ok(b) if b.len() == 1 || b.len() == G::seats(&rules) as usize => b,
         Ok(_) => {

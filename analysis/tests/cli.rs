@@ -221,7 +221,7 @@ fn every_command_has_help() {
         .filter(|c| *c != "help")
         .collect();
     for expected in [
-        "validate", "score", "import", "simulate", "perft", "report", "export", "render",
+        "validate", "score", "import", "simulate", "perft", "report", "export", "render", "tune",
     ] {
         assert!(commands.contains(&expected), "{expected} in {commands:?}");
     }
@@ -300,6 +300,77 @@ fn simulate_is_reproducible_and_its_records_replay() {
     let (code, out) = anqi(&["simulate", "--bot", "clever", "-o", &two]);
     assert_eq!(code, 2);
     assert!(out.contains("unknown bot"), "{out}");
+    // The engine under a ruleset with dark captures, the timed engine against MistyBanqi:
+    // legal games, and the players named as given.
+    for (bots, preset, games) in [
+        ("engine", "gametower-dark-chain", "6"),
+        ("engine:5,misty:5", "tcga", "4"),
+    ] {
+        let (code, out) = anqi(&[
+            "simulate",
+            "--games",
+            games,
+            "--seed",
+            "3",
+            "--bot",
+            bots,
+            "--preset",
+            preset,
+            "--max-plies",
+            "300",
+            "-o",
+            &two,
+        ]);
+        assert_eq!(code, 0, "{out}");
+        let (code, out) = anqi(&["validate", &two, "-q"]);
+        assert!(code == 0, "{bots} {preset}: {out}");
+        let first: serde_json::Value = serde_json::from_str(
+            std::fs::read_to_string(&two)
+                .unwrap()
+                .lines()
+                .next()
+                .unwrap(),
+        )
+        .unwrap();
+        let names: Vec<&str> = bots.split(',').collect();
+        assert_eq!(first["players"][0], names[0]);
+    }
+    for (bot, says) in [
+        ("random:10", "takes no time"),
+        ("engine:0", "milliseconds per action"),
+        ("engine:soon", "milliseconds per action"),
+    ] {
+        let (code, out) = anqi(&["simulate", "--bot", bot, "-o", &two]);
+        assert_eq!(code, 2, "{bot}");
+        assert!(out.contains(says), "{bot}: {out}");
+    }
+}
+
+#[test]
+fn tune_plays_its_matches_and_prints_the_weights() {
+    let (code, out) = anqi(&[
+        "tune",
+        "--deals",
+        "1",
+        "--nodes",
+        "100",
+        "--max-plies",
+        "120",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("start: Weights {"), "{out}");
+    // Every weight tried (one step each way unless the first is kept), then the result.
+    assert!(out.contains("round 1 victims"), "{out}");
+    assert!(out.contains("round 1 soldier"), "{out}");
+    assert!(
+        out.lines().last().unwrap().starts_with("tuned: Weights {"),
+        "{out}"
+    );
+    let (code, out) = anqi(&["tune", "--game", "luzhanqi"]);
+    assert_eq!(code, 2);
+    assert!(out.contains("no weights to tune"), "{out}");
 }
 
 #[test]

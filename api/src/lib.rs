@@ -42,6 +42,8 @@ pub struct Settings {
     /// The referee, its ledger in `store`; [`app`] makes it from the store and keys when
     /// absent. Without a store, there is none: `/v1/deal` and the token routes answer 503.
     pub referee: Option<std::sync::Arc<records::referee::Referee>>,
+    /// The engine's caps and slots (`POST /v1/analyze`).
+    pub analyses: routes::analysis::Analyses,
 }
 
 impl Default for Settings {
@@ -55,6 +57,7 @@ impl Default for Settings {
             keys: records::seal::Keys::random(),
             referee_settings: records::referee::Settings::default(),
             referee: None,
+            analyses: routes::analysis::Analyses::default(),
         }
     }
 }

@@ -79,6 +79,16 @@ struct Config {
     /// Most connections each worker holds at once (more wait to be accepted).
     #[arg(long, env = "ANQI_MAX_CONNECTIONS", default_value_t = 25_000)]
     max_connections: usize,
+    /// Most milliseconds one analysis (`POST /v1/analyze`) may think; a request asking more
+    /// gets the best answer within this.
+    #[arg(long, env = "ANQI_ANALYSIS_MILLIS", default_value_t = 2_000)]
+    analysis_millis: u64,
+    /// Most positions one analysis may search.
+    #[arg(long, env = "ANQI_ANALYSIS_NODES", default_value_t = 20_000_000)]
+    analysis_nodes: u64,
+    /// Analyses running at once (one more is answered 503); by default one per core but one.
+    #[arg(long, env = "ANQI_ANALYSIS_SLOTS")]
+    analysis_slots: Option<usize>,
 }
 
 #[actix_web::main]
@@ -165,6 +175,16 @@ async fn main() -> std::io::Result<()> {
         keys,
         referee_settings,
         referee: Some(referee),
+        analyses: api::routes::analysis::Analyses::new(
+            records::core::analysis::Limits {
+                depth: Some(64),
+                nodes: Some(config.analysis_nodes),
+                millis: Some(config.analysis_millis),
+            },
+            config.analysis_slots.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1))
+            }),
+        ),
     };
     let mut server = HttpServer::new(move || {
         api::app(settings.clone()).wrap_fn(|req, srv| {

@@ -5,7 +5,7 @@ use utoipa::OpenApi;
 use utoipa::Modify;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
-use crate::routes::{games, meta, positions, records_routes, render};
+use crate::routes::{analysis, games, meta, positions, records_routes, render};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -16,7 +16,7 @@ use crate::routes::{games, meta, positions, records_routes, render};
     paths(
         meta::health, meta::games, meta::presets, meta::preset, meta::options,
         records_routes::validate, records_routes::replay, records_routes::score, records_routes::score_position,
-        positions::actions, positions::play, positions::deal, positions::view,
+        positions::actions, positions::play, positions::deal, positions::view, analysis::analyze,
         render::render, render::render_get, render::render_png, render::render_png_get,
         render::replay_png,
         games::create, games::get, games::list,
@@ -26,7 +26,7 @@ use crate::routes::{games, meta, positions, records_routes, render};
     tags(
         (name = "meta", description = "What the service knows: games, presets, options."),
         (name = "records", description = "Game records: validate, score."),
-        (name = "positions", description = "Positions: legal actions, play, deal, player view, picture."),
+        (name = "positions", description = "Positions: legal actions, play, deal, player view, picture, the engine's analysis."),
         (name = "games", description = "The record store: store records (token when configured), fetch and list them."),
     )
 )]

@@ -160,6 +160,10 @@ problem_kinds! {
         "TCGA text exists only for records under plain `tcga` rules.";
     SettlementOverflow = "settlement-overflow", 422, "Settlement overflow",
         "The stake and bonus are so large that the settlement does not fit in 64 bits.";
+    NoEngine = "no-engine", 422, "No engine",
+        "The game has no engine yet: `POST /v1/analyze` analyses Banqi (docs/engine.md says what comes next).";
+    AnalysisBusy = "analysis-busy", 503, "Analyses busy",
+        "Every analysis slot of the service is in use (`--analysis-slots`): try again in a moment. Validation and the other endpoints are not held up by analyses.";
     StoreUnavailable = "store-unavailable", 503, "Record store unavailable",
         "The record store cannot be reached (or the service runs without one); try again later.";
     Internal = "internal", 500, "Internal error",
@@ -257,11 +261,18 @@ impl From<records::referee::RefereeError> for Problem {
                 tracing::error!(error = %e, "referee's ledger");
                 Problem::new(ProblemKind::StoreUnavailable, e.to_string())
             }
+            E::Analysis(e) => e.into(),
             E::Corrupt(_) => {
                 tracing::error!(error = %detail, "referee's ledger");
                 Problem::new(ProblemKind::Internal, detail)
             }
         }
+    }
+}
+
+impl From<records::core::analysis::AnalysisError> for Problem {
+    fn from(error: records::core::analysis::AnalysisError) -> Problem {
+        Problem::new(ProblemKind::NoEngine, error.to_string()).field("game")
     }
 }
 

@@ -140,6 +140,11 @@ async fn every_example_is_what_the_service_answers() {
         if response_type == "application/json" {
             let mut actual: Value = serde_json::from_str(&text).unwrap();
             normalise_import_times(&mut actual, &expected);
+            if path == "/v1/analyze" {
+                // The time a search took is the clock's.
+                assert!(actual["millis"].is_u64());
+                actual["millis"] = expected["millis"].clone();
+            }
             assert_eq!(actual, expected, "{method} {path}");
         } else {
             let expected = expected.as_str().unwrap().trim_end_matches('…');

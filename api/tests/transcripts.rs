@@ -131,6 +131,15 @@ async fn world<G: Rules>(
         let (status, text) =
             post(&app, "/v1/view", &ask(json!({"player": other_seat})), None).await;
         told(status, text);
+        // The engine's analysis, for the seat (its time aside: the only field a clock sets).
+        let (status, text) = post(
+            &app,
+            "/v1/analyze",
+            &ask(json!({"limits": {"nodes": 3000}, "top": 4})),
+            None,
+        )
+        .await;
+        told(status, without_millis(&text));
         // A made-up record: the game so far and one ply more; another preset; a start.
         let mut record = json!({"game": G::NAME, "preset": preset, "actions": sent});
         record["actions"]
@@ -147,6 +156,14 @@ async fn world<G: Rules>(
         )
         .await;
         told(status, text);
+        let (status, text) = post(
+            &app,
+            "/v1/analyze",
+            &ask(json!({"preset": other_preset, "limits": {"nodes": 10}})),
+            None,
+        )
+        .await;
+        told(status, without_millis(&text));
         if let Some(last) = full.last() {
             // The last ply with its identity guessed: the committed one is public.
             let mut guessed = sent.clone();
@@ -272,6 +289,17 @@ async fn world<G: Rules>(
         transcript,
         others: played_by_others,
         full,
+    }
+}
+
+/// An answer with its top-level `millis` (the time a search took) taken out.
+fn without_millis(text: &str) -> String {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(mut fields)) => {
+            fields.remove("millis");
+            Value::Object(fields).to_string()
+        }
+        _ => text.to_owned(),
     }
 }
 

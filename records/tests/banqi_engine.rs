@@ -2,9 +2,18 @@
 //! positions, chance nodes averaging exactly over the covered pool, the pruned search equal to
 //! plain expectimax, determinism under a node limit, and its limits obeyed.
 
+use records::core::Engine as _;
 use records::core::replay::replay;
-use records::games::banqi::engine::{self, Limits, QUIESCENCE_DEPTH, WIN};
-use records::games::banqi::{Action, Banqi, Piece, Position, Ruleset, legal_actions};
+use records::games::banqi::engine::{self, Limits, QUIESCENCE_DEPTH, Root, WIN, Weights};
+use records::games::banqi::{Action, Banqi, Match, Piece, Position, Ruleset, legal_actions};
+
+/// The engine's weights without the draw's contempt, so that a draw is 0 as in the plain
+/// reference below.
+const FAIR: Weights = Weights {
+    contempt: 0.0,
+    draw_cost: 0.0,
+    ..Weights::TUNED
+};
 
 fn position(text: &str) -> Position {
     text.parse().unwrap()
@@ -68,7 +77,12 @@ fn a_cannon_jump_that_wins() {
 fn a_flip_is_the_average_over_the_covered_pool() {
     // Two covered squares; the pool holds black's general and a black soldier. Red to move.
     let pos = position("4/4/4/4/4/4/X2X/R2K r k1p1 0 10");
-    let a = engine::analyze(&pos, &Ruleset::TCGA, &depth(1));
+    let rules = Ruleset::TCGA;
+    let root = Root {
+        weights: &FAIR,
+        ..Root::new(&pos, &rules)
+    };
+    let a = engine::analyze_root(&root, &depth(1));
     let flip = a
         .actions
         .iter()
@@ -80,7 +94,6 @@ fn a_flip_is_the_average_over_the_covered_pool() {
         let (next, _) = pos.play(&Ruleset::TCGA, &filled).unwrap();
         // After the flip black is to move: red's value is minus black's, past the horizon
         // its captures (black's general takes red's chariot where it can).
-        let rules = Ruleset::TCGA;
         let quiet = quiescence_reference(&next, &rules, 1, QUIESCENCE_DEPTH, &mut Memo::new());
         expected += p * -quiet;
     }
@@ -148,7 +161,8 @@ fn quiet_value(pos: &Position, rules: &Ruleset, ply: u32, left: u32, memo: &mut 
     if let Some(v) = game_over(pos, rules, ply) {
         return v;
     }
-    let stand = engine::evaluate(pos).clamp(-1000.0, 1000.0);
+    let bound = FAIR.bound();
+    let stand = engine::evaluate_with(pos, rules, &FAIR).clamp(-bound, bound);
     if left == 0 {
         return stand;
     }
@@ -232,7 +246,11 @@ fn the_pruned_search_equals_plain_expectimax() {
         let deepest = if pos.covered().count() <= 2 { 2 } else { 1 };
         let mut memo = Memo::new();
         for d in 1..=deepest {
-            let a = engine::analyze(&pos, &rules, &depth(d));
+            let root = Root {
+                weights: &FAIR,
+                ..Root::new(&pos, &rules)
+            };
+            let a = engine::analyze_root(&root, &depth(d));
             for (action, value) in &a.actions {
                 let want = action_reference(&pos, &rules, action, d, 0, &mut memo);
                 assert!(
@@ -309,4 +327,138 @@ fn a_finished_game_has_no_action() {
     let pos = position("4/4/4/4/4/4/4/P2K b - 0 10");
     let a = engine::analyze(&pos, &Ruleset::TCGA, &depth(3));
     assert_eq!((a.best, a.score), (None, -WIN));
+}
+
+#[test]
+fn the_evaluation_by_hand() {
+    // Red's general on a1 against black's last piece, a soldier on d8. Weights chosen for
+    // round numbers: base worths G 60 … S 8, 60% of a worth from its victims, +50% for a
+    // piece nobody left can take, a tenth of a victim's worth for pursuit.
+    let w = Weights {
+        base: [60.0, 40.0, 20.0, 12.0, 8.0, 30.0, 8.0],
+        victims: 0.6,
+        untouchable: 0.5,
+        pursuit: 0.1,
+        contempt: 0.0,
+        draw_cost: 0.0,
+    };
+    let pos = position("3p/4/4/4/4/4/4/K3 r - 0 10");
+    // The general's possible victims (G A E R H C: 60+80+40+24+16+60 = 280) are all gone:
+    // 60·0.4 = 24, and a soldier lives that can take it (no bonus). The soldier's victims
+    // (the general and five soldiers: 100) hold 60: 8·(0.4 + 0.6·0.6) = 6.08, and no red
+    // piece left can take it: +4. It pursues the general from 10 steps: 0.1·24/2⁹.
+    let want = 24.0 - (6.08 + 4.0 + 0.1 * 24.0 / 512.0);
+    let got = engine::evaluate_with(&pos, &Ruleset::TCGA, &w);
+    assert!((got - want).abs() < 1e-9, "{got} vs {want}");
+    // Black to move: the same value, negated.
+    let black = position("3p/4/4/4/4/4/4/K3 b - 0 10");
+    assert!((engine::evaluate_with(&black, &Ruleset::TCGA, &w) + want).abs() < 1e-9);
+}
+
+#[test]
+fn a_piece_nobody_can_take_is_worth_more() {
+    // Red's general against black's advisor: with a black soldier covered the general can
+    // still be taken; with a black horse covered instead it cannot.
+    let rules = Ruleset::TCGA;
+    let hunted = position("3g/4/4/4/4/4/X3/K3 r p1 0 10");
+    let safe = position("3g/4/4/4/4/4/X3/K3 r n1 0 10");
+    let (h, s) = (
+        engine::evaluate(&hunted, &rules),
+        engine::evaluate(&safe, &rules),
+    );
+    assert!(s > h, "untouchable general {s}, hunted {h}");
+}
+
+#[test]
+fn pursuit_draws_the_stronger_piece_nearer() {
+    // Red's chariot and black's horse: the nearer the chariot, the better for red.
+    let rules = Ruleset::TCGA;
+    let far = engine::evaluate(&position("3n/4/4/4/4/4/4/R3 r - 0 10"), &rules);
+    let near = engine::evaluate(&position("3n/3R/4/4/4/4/4/4 r - 0 10"), &rules);
+    assert!(near > far, "near {near}, far {far}");
+}
+
+#[test]
+fn a_flip_changes_no_material() {
+    // Covered pieces count at their worth: the expected value over a flip's outcomes is
+    // what the pool held (the pursuit aside, which needs revealed pieces: none here).
+    let rules = Ruleset::TCGA;
+    let w = Weights {
+        pursuit: 0.0,
+        ..Weights::TUNED
+    };
+    let pos = position("4/4/4/4/4/4/4/X3 r k1 0 10");
+    let (after, _) = pos.play(&rules, &"a1(k)".parse().unwrap()).unwrap();
+    // After the flip black is to move: its value is minus red's.
+    let before = engine::evaluate_with(&pos, &rules, &w);
+    let flipped = -engine::evaluate_with(&after, &rules, &w);
+    assert!((before - flipped).abs() < 1e-9, "{before} vs {flipped}");
+}
+
+#[test]
+fn returning_to_an_earlier_position_is_a_draw_the_side_ahead_avoids() {
+    // Red (a chariot ahead) came from a2 to a1; the game's earlier positions include the one
+    // with the chariot on a2 and black to move. Going back is valued as a draw: minus the
+    // contempt (a share of red's advantage) and the draw's cost.
+    let rules = Ruleset::TCGA;
+    let pos = position("3n/4/4/4/4/4/4/R3 r - 4 10");
+    let back: Position = "3n/4/4/4/4/4/R3/4 b - 5 11".parse().unwrap();
+    let earlier = [back.repetition_key()];
+    let w = Weights::TUNED;
+    let root = Root {
+        earlier: &earlier,
+        ..Root::new(&pos, &rules)
+    };
+    let a = engine::analyze_root(&root, &depth(1));
+    let value = |name: &str| {
+        a.actions
+            .iter()
+            .find(|(x, _)| x.to_string() == name)
+            .unwrap()
+            .1
+    };
+    let draw = -(w.contempt * engine::evaluate(&pos, &rules) + w.draw_cost);
+    assert!(
+        (value("a1-a2") - draw).abs() < 1e-9,
+        "{} vs {draw}",
+        value("a1-a2")
+    );
+    assert!(value("a1-b1") > draw);
+    assert_ne!(a.best.unwrap().to_string(), "a1-a2");
+    // Without the history, a1-a2 is an ordinary move.
+    let bare = engine::analyze(&pos, &rules, &depth(1));
+    assert!(
+        bare.actions
+            .iter()
+            .any(|(x, v)| x.to_string() == "a1-a2" && *v > draw)
+    );
+}
+
+#[test]
+fn a_match_knows_its_earlier_positions() {
+    // Under both repetition rules, the positions passed since the last flip or capture, as
+    // a replay saw them.
+    for preset in ["tcga", "olympiad"] {
+        let rules = Ruleset::preset(preset).unwrap();
+        let mut m = Match::from_position(rules, position("3n/4/4/4/4/4/4/R3 r - 0 10"));
+        let mut seen = vec![m.position().repetition_key()];
+        for ply in ["a1-a2", "d8-c8", "a2-b2", "c8-d8", "b2-b1"] {
+            m.play(&ply.parse().unwrap()).unwrap();
+            let mut earlier = m.earlier_positions();
+            earlier.sort_unstable();
+            let mut want = seen.clone();
+            want.sort_unstable();
+            want.dedup();
+            assert_eq!(earlier, want, "{preset} after {ply}");
+            seen.push(m.position().repetition_key());
+        }
+    }
+    // Repetition off: none.
+    let off = Ruleset {
+        repetition: records::games::banqi::Repetition::Off,
+        ..Ruleset::TCGA
+    };
+    let mut m = Match::from_position(off, position("3n/4/4/4/4/4/4/R3 r - 0 10"));
+    m.play(&"a1-a2".parse().unwrap()).unwrap();
+    assert!(m.earlier_positions().is_empty());
 }

@@ -25,14 +25,27 @@ pub trait Tool: Rules {
     /// The bots of `anqi simulate`, by name.
     const BOTS: &'static [&'static str];
 
-    /// The action `bot` (an index into [`Tool::BOTS`]) plays among `actions`, the legal
-    /// actions of `m` (never empty; identities left open: the dealer fills them in).
+    /// The bots of [`Tool::BOTS`] that think for a given time when named `name:<millis>`.
+    const TIMED_BOTS: &'static [&'static str] = &[];
+
+    /// The action `bot` plays among `actions`, the legal actions of `m` (never empty;
+    /// identities left open: the dealer fills them in).
     fn choose(
-        bot: usize,
+        bot: BotSpec,
         m: &Self::Match,
         actions: &[Self::Action],
         rng: &mut SmallRng,
     ) -> Self::Action;
+
+    /// `anqi tune`: tunes the game's engine by self-play, printing each match and the
+    /// weights found; an error for a game whose engine has no weights to tune.
+    fn tune(options: &TuneOptions) -> Result<(), String> {
+        let _ = options;
+        Err(format!(
+            "the engine of {} has no weights to tune yet",
+            Self::NAME
+        ))
+    }
 
     /// `anqi perft`'s move counts, for a game whose move generator has published ones to
     /// match (xiangqi-3g: plain xiangqi's, from a FEN); None for the others.
@@ -227,15 +240,91 @@ macro_rules! define_parts {
 
 records::for_each_game!(define_parts);
 
-/// The bot named `name` of game `G`, as an index into its [`Tool::BOTS`].
-pub fn bot_index<G: Tool>(name: &str) -> Result<usize, String> {
-    G::BOTS.iter().position(|b| *b == name).ok_or_else(|| {
+/// An `anqi tune` run's settings.
+#[derive(Clone, Debug)]
+pub struct TuneOptions {
+    /// Deals per match (each played twice, colours swapped).
+    pub deals: u64,
+    pub seed: u64,
+    /// Positions searched per move.
+    pub nodes: u64,
+    /// Passes over the weights.
+    pub rounds: u32,
+    /// Stop a game after this many plies (a draw for the match's count).
+    pub max_plies: u32,
+}
+
+/// `anqi tune` for the game named `game` (the default game when None).
+pub fn tune(
+    game: Option<&str>,
+    options: &TuneOptions,
+    threads: Option<usize>,
+) -> std::process::ExitCode {
+    let game = match game.map_or(Ok(records::games::GameKind::DEFAULT), str::parse) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("anqi tune: {e}");
+            return std::process::ExitCode::from(2);
+        }
+    };
+    if let Some(n) = threads {
+        // Only the first pool set wins; the run has not started one.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global();
+    }
+    match records::with_game!(game, G => G::tune(options)) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("anqi tune: {e}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}
+
+/// A bot of `anqi simulate`: which of its game's [`Tool::BOTS`], and for a timed one the
+/// time it may think per action (`engine:100`: 100 ms).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BotSpec {
+    pub index: usize,
+    pub millis: Option<u64>,
+}
+
+/// The bot named `text` of game `G`: a name of [`Tool::BOTS`], with `:<millis>` for one of
+/// [`Tool::TIMED_BOTS`].
+pub fn bot_spec<G: Tool>(text: &str) -> Result<BotSpec, String> {
+    let (name, millis) = match text.split_once(':') {
+        Some((name, ms)) => {
+            if !G::TIMED_BOTS.contains(&name) {
+                return Err(format!(
+                    "bot {name:?} of {} takes no time (timed bots: {})",
+                    G::NAME,
+                    if G::TIMED_BOTS.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        G::TIMED_BOTS.join(", ")
+                    }
+                ));
+            }
+            match ms.parse::<u64>() {
+                Ok(ms) if (1..=600_000).contains(&ms) => (name, Some(ms)),
+                _ => {
+                    return Err(format!(
+                        "bot {text:?}: the time after ':' is milliseconds per action, 1 to 600000"
+                    ));
+                }
+            }
+        }
+        None => (text, None),
+    };
+    let index = G::BOTS.iter().position(|b| *b == name).ok_or_else(|| {
         format!(
             "unknown bot {name:?} for {}: {}",
             G::NAME,
             G::BOTS.join(", ")
         )
-    })
+    })?;
+    Ok(BotSpec { index, millis })
 }
 
 /// The settings of the games' report parts.

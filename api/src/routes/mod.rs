@@ -6,6 +6,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use crate::problem::{Problem, ProblemKind};
 
+pub mod analysis;
 pub mod games;
 pub mod meta;
 pub mod parse;
@@ -39,6 +40,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(post("/v1/play", web::post().to(positions::play)))
         .service(post("/v1/deal", web::post().to(positions::deal)))
         .service(post("/v1/view", web::post().to(positions::view)))
+        .service(post("/v1/analyze", web::post().to(analysis::analyze)))
         .service(post("/v1/render", web::post().to(render::render)))
         .service(get("/v1/render.svg", web::get().to(render::render_get)))
         .service(

@@ -448,7 +448,7 @@ fn view_of<G: Rules>(request: ViewRequest) -> Result<HttpResponse, Problem> {
 
 /// The match a request is about: its `record` replayed (the history the draw and chase rules
 /// need), or its bare `position`; with the hidden truth from the clear layout.
-fn the_match<G: Rules>(
+pub(crate) fn the_match<G: Rules>(
     preset: &Option<String>,
     options: &Map<String, Value>,
     at: &Option<String>,

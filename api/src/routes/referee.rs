@@ -153,6 +153,18 @@ pub(crate) fn view<G: Rules>(
     Ok(serde_json::to_value(view).expect("a view serialises"))
 }
 
+pub(crate) fn analysis<G: Rules>(
+    referee: &Referee,
+    request: &crate::routes::analysis::AnalyzeRequest,
+    token: &str,
+    limits: &records::core::analysis::Limits,
+) -> Result<records::core::analysis::Analysis, Problem> {
+    let r = request;
+    let stated = stated(&r.preset, &r.options, &r.position, &r.record, r.ply);
+    let (game, at) = open::<G>(referee, r.game_id.as_deref(), token, &stated)?;
+    Ok(game.analysis(at, limits)?)
+}
+
 /// The verdict on the ledger's game as far as `record` goes (its stated result checked).
 pub(crate) fn validate<G: Rules>(
     referee: &Referee,

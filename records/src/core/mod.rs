@@ -9,6 +9,7 @@
 //!
 //! Nothing here knows a particular game: games depend on the core, never the reverse.
 
+pub mod analysis;
 pub mod board;
 pub mod glyphs;
 pub mod outcome;

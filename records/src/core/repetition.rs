@@ -46,6 +46,11 @@ impl Repetitions {
         seen.count
     }
 
+    /// Every key counted (in no particular order).
+    pub fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.seen.keys().copied()
+    }
+
     /// How many times `key` occurred.
     #[inline]
     pub fn count(&self, key: u64) -> u32 {

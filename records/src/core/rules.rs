@@ -11,6 +11,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use thiserror::Error;
 
+use super::analysis::Search;
 use super::outcome::{End, Reason};
 use super::record::Record;
 use super::scoring::{Credit, Opening, ScoreError, Table};
@@ -263,9 +264,9 @@ pub trait Pictures: Truth {
 }
 
 /// A kind of game, all its parts: what the game-generic layer (replay, scoring, views, the
-/// service, the batch tool) asks of a game. Implemented for every type that implements the five
+/// service, the batch tool) asks of a game. Implemented for every type that implements the six
 /// parts.
-pub trait Rules: Game + Truth + Scoring + Pictures {}
+pub trait Rules: Game + Truth + Scoring + Pictures + Search {}
 
 /// The five parts in scope at once, for code that names a game's type (`use
 /// records::core::rules::parts::*;`): a concrete type's associated items need their trait in
@@ -274,9 +275,10 @@ pub mod parts {
     pub use super::{
         Engine as _, Game as _, Pictures as _, Rules, Scoring as _, Truth as _, Turn as _,
     };
+    pub use crate::core::analysis::Search as _;
 }
 
-impl<G: Game + Truth + Scoring + Pictures> Rules for G {}
+impl<G: Game + Truth + Scoring + Pictures + Search> Rules for G {}
 
 /// A type written in a game's notation: read with `FromStr` (its error said in words), written
 /// with `Display`.

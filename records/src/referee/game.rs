@@ -322,6 +322,19 @@ impl<G: Rules> Refereed<G> {
         })
     }
 
+    /// The engine's analysis of ply `at` for the side to move, from what the token's seat
+    /// may know (the game's token: the side to move's knowledge). Nothing else of the ledger
+    /// reaches the engine, so the answer is the same under every hidden truth the seat
+    /// cannot tell apart.
+    pub fn analysis(
+        &self,
+        at: u32,
+        limits: &crate::core::analysis::Limits,
+    ) -> Result<crate::core::analysis::Analysis, RefereeError> {
+        let m = self.match_at(at)?;
+        Ok(G::analyze(&m, self.seat, limits)?)
+    }
+
     /// What `player` may see at ply `at`; a seat's token sees for its own seat only.
     pub fn view(&self, player: Seat, at: u32) -> Result<G::View, RefereeError> {
         if let Some(seat) = self.seat

@@ -101,6 +101,9 @@ pub enum RefereeError {
     NoSuchSeat(String),
     #[error("{0}")]
     Store(#[from] StoreError),
+    /// The game has no engine to analyse it with.
+    #[error("{0}")]
+    Analysis(#[from] crate::core::analysis::AnalysisError),
     /// The ledger holds what the referee cannot replay: a bug, never the client's doing.
     #[error("the ledger's game {0} does not replay")]
     Corrupt(String),

@@ -18,8 +18,12 @@ pub enum Bot {
     /// covered), then the opponent's best capture.
     Search,
     /// The search of `records::games::banqi::engine` (expectimax with Star1 cuts, iterative
-    /// deepening), 20,000 positions a move: deterministic, whatever the machine.
+    /// deepening), 20,000 positions a move (deterministic, whatever the machine), or the
+    /// given milliseconds a move (`engine:100`).
     Engine,
+    /// MistyBanqi's expectimax (`peers/misty`, MIT), the open engine Anqi's is measured
+    /// against: 20,000 positions a move, or the given milliseconds (`misty:100`).
+    Misty,
 }
 
 /// The engine bot's budget per move, in positions searched.
@@ -27,12 +31,26 @@ pub const ENGINE_NODES: u64 = 20_000;
 
 impl Bot {
     /// Every bot, in the order of their names in [`Bot::NAMES`].
-    pub const ALL: [Bot; 4] = [Bot::Random, Bot::Greedy, Bot::Search, Bot::Engine];
-    pub const NAMES: &'static [&'static str] = &["random", "greedy", "search", "engine"];
+    pub const ALL: [Bot; 5] = [
+        Bot::Random,
+        Bot::Greedy,
+        Bot::Search,
+        Bot::Engine,
+        Bot::Misty,
+    ];
+    pub const NAMES: &'static [&'static str] = &["random", "greedy", "search", "engine", "misty"];
+    /// The bots that take a time per move (`engine:100`).
+    pub const TIMED: &'static [&'static str] = &["engine", "misty"];
 
     /// Picks one of `actions`, the game's legal actions (never empty; identities of flips
     /// and dark captures left open: the dealer fills them in).
-    pub fn choose(self, game: &Match, actions: &[Action], rng: &mut SmallRng) -> Action {
+    pub fn choose(
+        self,
+        game: &Match,
+        actions: &[Action],
+        millis: Option<u64>,
+        rng: &mut SmallRng,
+    ) -> Action {
         match self {
             Bot::Random => actions[rng.random_range(0..actions.len())],
             Bot::Greedy => best_by(actions, rng, |a| greedy_value(game, a)),
@@ -40,11 +58,22 @@ impl Bot {
                 expectimax(game.position(), game.rules(), a)
             }),
             Bot::Engine => {
-                let limits = engine::Limits {
-                    nodes: Some(ENGINE_NODES),
-                    ..engine::Limits::default()
+                let limits = match millis {
+                    Some(ms) => engine::Limits {
+                        millis: Some(ms),
+                        ..engine::Limits::default()
+                    },
+                    None => engine::Limits {
+                        nodes: Some(ENGINE_NODES),
+                        ..engine::Limits::default()
+                    },
                 };
-                let answer = engine::analyze(game.position(), game.rules(), &limits);
+                let earlier = game.earlier_positions();
+                let root = engine::Root {
+                    earlier: &earlier,
+                    ..engine::Root::new(game.position(), game.rules())
+                };
+                let answer = engine::analyze_root(&root, &limits);
                 // The search does not know the long-chase rule (it needs the history): its
                 // best action the rules allow here.
                 answer
@@ -54,6 +83,8 @@ impl Bot {
                     .find(|a| actions.contains(a))
                     .unwrap_or_else(|| actions[rng.random_range(0..actions.len())])
             }
+            Bot::Misty => super::misty::choose(game, actions, millis)
+                .unwrap_or_else(|| actions[rng.random_range(0..actions.len())]),
         }
     }
 }
@@ -190,9 +221,9 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(1);
         let mut actions = Vec::new();
         g.legal_actions(&mut actions);
-        for bot in [Bot::Greedy, Bot::Search] {
+        for bot in [Bot::Greedy, Bot::Search, Bot::Engine, Bot::Misty] {
             assert_eq!(
-                bot.choose(&g, &actions, &mut rng).to_string(),
+                bot.choose(&g, &actions, None, &mut rng).to_string(),
                 "a1-a2",
                 "{bot:?}"
             );
@@ -207,7 +238,7 @@ mod tests {
         let mut actions = Vec::new();
         g.legal_actions(&mut actions);
         for _ in 0..20 {
-            let a = Bot::Greedy.choose(&g, &actions, &mut rng).to_string();
+            let a = Bot::Greedy.choose(&g, &actions, None, &mut rng).to_string();
             assert_ne!(a, "b1-b2");
         }
     }

@@ -12,13 +12,15 @@ use records::games::banqi::{Action, Banqi, Match};
 
 use records::games::banqi::settlement::SeriesBook;
 
-use super::{ChartSpec, Part, PartOptions, Tool};
+use super::{BotSpec, ChartSpec, Part, PartOptions, Tool, TuneOptions};
 use crate::report::facts::{GameFacts, SeatFacts};
 use crate::report::table::Table;
 
 pub mod bots;
 pub mod contract;
+mod misty;
 pub mod report;
+mod tune;
 
 use bots::Bot;
 
@@ -51,9 +53,15 @@ impl Tool for Banqi {
     ];
 
     const BOTS: &'static [&'static str] = Bot::NAMES;
+    const TIMED_BOTS: &'static [&'static str] = Bot::TIMED;
 
-    fn choose(bot: usize, m: &Match, actions: &[Action], rng: &mut SmallRng) -> Action {
-        Bot::ALL[bot].choose(m, actions, rng)
+    fn tune(options: &TuneOptions) -> Result<(), String> {
+        tune::tune(records::games::banqi::engine::Weights::START, options);
+        Ok(())
+    }
+
+    fn choose(bot: BotSpec, m: &Match, actions: &[Action], rng: &mut SmallRng) -> Action {
+        Bot::ALL[bot.index].choose(m, actions, bot.millis, rng)
     }
 
     fn outcome(sheet: &ScoreSheet) -> Option<Outcome> {

@@ -10,7 +10,7 @@ use records::core::{Outcome, Ply, Record, Scored, Seat};
 use records::games::luzhanqi::scoring::ScoreSheet;
 use records::games::luzhanqi::{Action, Cell, Combat, Luzhanqi, Match, Mode, Piece, Role, combat};
 
-use super::{ChartSpec, Part, PartOptions, Tool};
+use super::{BotSpec, ChartSpec, Part, PartOptions, Tool};
 use crate::report::facts::GameFacts;
 use crate::report::table::Table;
 
@@ -64,8 +64,8 @@ impl Tool for Luzhanqi {
 
     const BOTS: &'static [&'static str] = &["random", "greedy"];
 
-    fn choose(bot: usize, m: &Match, actions: &[Action], rng: &mut SmallRng) -> Action {
-        if bot == RANDOM {
+    fn choose(bot: BotSpec, m: &Match, actions: &[Action], rng: &mut SmallRng) -> Action {
+        if bot.index == RANDOM {
             return actions[rng.random_range(0..actions.len())];
         }
         let best = actions.iter().map(|a| value(m, a)).max().unwrap_or(0);

@@ -12,7 +12,7 @@ use records::games::banqi::Cell;
 use records::games::three_kingdoms::scoring::ScoreSheet;
 use records::games::three_kingdoms::{Action, Match, ThreeKingdoms, piece_points};
 
-use super::{ChartSpec, Part, PartOptions, Tool};
+use super::{BotSpec, ChartSpec, Part, PartOptions, Tool};
 use crate::report::facts::GameFacts;
 use crate::report::table::Table;
 
@@ -36,8 +36,8 @@ impl Tool for ThreeKingdoms {
 
     const BOTS: &'static [&'static str] = &["random", "greedy"];
 
-    fn choose(bot: usize, m: &Match, actions: &[Action], rng: &mut SmallRng) -> Action {
-        if bot == RANDOM {
+    fn choose(bot: BotSpec, m: &Match, actions: &[Action], rng: &mut SmallRng) -> Action {
+        if bot.index == RANDOM {
             return actions[rng.random_range(0..actions.len())];
         }
         let value = |a: &Action| match a {

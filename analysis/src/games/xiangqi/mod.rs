@@ -11,7 +11,7 @@ use records::core::{Outcome, Ply, Record, Scored, Seat};
 use records::games::xiangqi::scoring::ScoreSheet;
 use records::games::xiangqi::{Action, Back, Kind, Match, Xiangqi3g};
 
-use super::{Part, PartOptions, Perft, Tool};
+use super::{BotSpec, Part, PartOptions, Perft, Tool};
 use crate::report::facts::GameFacts;
 use crate::report::table::Table;
 
@@ -92,8 +92,8 @@ impl Tool for Xiangqi3g {
 
     const BOTS: &'static [&'static str] = &["random", "greedy"];
 
-    fn choose(bot: usize, m: &Match, actions: &[Action], rng: &mut SmallRng) -> Action {
-        if bot == RANDOM {
+    fn choose(bot: BotSpec, m: &Match, actions: &[Action], rng: &mut SmallRng) -> Action {
+        if bot.index == RANDOM {
             return actions[rng.random_range(0..actions.len())];
         }
         let best = actions.iter().map(|a| score(m, a)).max().unwrap_or(0);

@@ -232,3 +232,19 @@ pub fn game_list() -> Value {
         r#"{"games":[{"id":1,"content_hash":"35c9c36202028d02cc96e9c3162e48850d444f80600c4c6293713e191c70fbfc","game":"banqi","preset":"tcga","seats":[{"seat":"player1","name":"chan","side":"black","points":0},{"seat":"player2","name":"ai","side":"red","points":0}],"player1":"chan","player2":"ai","plies":4,"result":"ongoing","reason":null,"derived_outcome":null,"derived_reason":null,"first_flips":"b8(p) b6(R)","doubled":false,"points1":0,"points2":0,"played_on":null,"source":"http","imported_at":"2026-11-22T06:59:58Z"}]}"#,
     )
 }
+
+pub fn analyze_request() -> Value {
+    json!({"preset": "tcga", "position": "k3/1P2/P3/4/4/4/4/3K r - 0 10", "limits": {"depth": 6, "millis": 200}, "top": 3})
+}
+
+pub fn analyze_response() -> Value {
+    parse(
+        r#"{"best": "a6-a7", "score": {"centipawns": 99997, "forced_in": 3, "win": 1.0, "draw": 0.0, "loss": 0.0}, "line": ["a6-a7", "a8-b8"], "actions": [{"action": "a6-a7", "score": {"centipawns": 99997, "forced_in": 3, "win": 1.0, "draw": 0.0, "loss": 0.0}}, {"action": "b7-b8", "score": {"centipawns": 99997, "forced_in": 3, "win": 1.0, "draw": 0.0, "loss": 0.0}}, {"action": "d1-c1", "score": {"centipawns": 99997, "forced_in": 3, "win": 1.0, "draw": 0.0, "loss": 0.0}}], "depth": 2, "nodes": 71, "millis": 0, "stopped": false, "limits": {"depth": 6, "nodes": 20000000, "millis": 200}, "capped": false}"#,
+    )
+}
+
+pub fn no_engine() -> Value {
+    parse(
+        r#"{"type":"/problems/no-engine","title":"No engine","status":422,"detail":"Third-generation xiangqi (番兵象棋) has no engine yet (docs/engine.md: Banqi's is the first)","code":"no_engine","field":"game"}"#,
+    )
+}

@@ -38,6 +38,11 @@ impl QuietPlies {
         }
     }
 
+    /// The codes of the quiet plies, oldest first.
+    pub(crate) fn codes(&self) -> &[u16] {
+        &self.codes
+    }
+
     #[inline]
     pub(crate) fn clear(&mut self) {
         self.codes.clear();

@@ -366,6 +366,45 @@ impl Match {
         }
     }
 
+    /// The repetition keys of the positions since the last flip or capture, the current one
+    /// excluded (what the repetition rule in force may compare the coming positions with;
+    /// none when repetition is off). The engine values a return to one of them as a draw.
+    pub fn earlier_positions(&self) -> Vec<u64> {
+        match self.rules.repetition {
+            Repetition::Off => Vec::new(),
+            Repetition::Position { .. } => {
+                self.repetitions.keys().filter(|k| *k != self.key).collect()
+            }
+            Repetition::Cycle { .. } => self
+                .quiet_positions()
+                .iter()
+                .map(Position::repetition_key)
+                .collect(),
+        }
+    }
+
+    /// The positions since the last flip or capture, the current one excluded, oldest first,
+    /// when the cycle rule is in force (it keeps those plies: they are undone one by one);
+    /// empty under the other repetition rules.
+    pub fn quiet_positions(&self) -> Vec<Position> {
+        let mut at = self.position;
+        let mut positions = Vec::with_capacity(self.quiet.codes().len());
+        for &code in self.quiet.codes().iter().rev() {
+            // Quiet plies are plain moves.
+            let from = Square::new((code >> 5) as u8).expect("a quiet ply's square");
+            let to = Square::new((code & 31) as u8).expect("a quiet ply's square");
+            let Some(piece) = at.piece_at(to) else { break };
+            at.remove(to);
+            at.put_piece(from, piece);
+            at.turn = at.turn.map(Color::other);
+            at.ply -= 1;
+            at.no_progress -= 1;
+            positions.push(at);
+        }
+        positions.reverse();
+        positions
+    }
+
     /// Which colour a player has, once assigned.
     pub fn color_of(&self, player: Seat) -> Option<Color> {
         self.position.color_of(player)

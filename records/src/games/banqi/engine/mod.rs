@@ -16,18 +16,25 @@
 //! Past the horizon a quiescence search follows captures of revealed pieces (standing pat on
 //! the evaluation) until the position is quiet.
 //!
-//! Left for the next steps (issue 26): long chase, an evaluation that
-//! knows the capture relation (tuned by self-play), solved endgames, and speed.
+//! The value at the horizon is [`evaluation`]'s: material by the capture relation and the
+//! pursuit of what can be taken. A draw costs the side ahead a share of its advantage
+//! (contempt), and the positions of the game since its last flip or capture count as
+//! repetitions, so that the side ahead plays for progress.
+//!
+//! Left for the next steps (issue 26): long chase, solved endgames, and speed.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use super::{Action, Color, Piece, Position, Role, Ruleset, legal_actions};
+use super::{Action, Color, Piece, Position, Ruleset, legal_actions};
+
+mod answer;
+pub mod evaluation;
+pub use answer::{CALIBRATION, score};
+pub use evaluation::{Weights, evaluate, evaluate_with};
 
 /// The value of a won game for the side to move (less the plies it takes).
 pub const WIN: f64 = 10_000.0;
-/// Material values are within ± this: the evaluation's bounds for Star1.
-const EVAL_BOUND: f64 = 1_000.0;
 /// The deepest search (in plies) when no limit stops it sooner.
 pub const MAX_DEPTH: u32 = 64;
 /// How many captures in a row the quiescence search follows past the horizon.
@@ -35,19 +42,12 @@ pub const QUIESCENCE_DEPTH: u32 = 8;
 
 /// What stops a search: the first limit reached (at least one iteration of depth 1 runs to
 /// its end unless `nodes` or `millis` stop it first).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// Plies ahead.
-    pub depth: Option<u32>,
-    /// Positions visited.
-    pub nodes: Option<u64>,
-    /// Wall time.
-    pub millis: Option<u64>,
-}
+pub use crate::core::analysis::Limits;
 
-/// A search's answer.
+/// A search's answer, in the game's types ([`crate::core::analysis::Analysis`] is what the
+/// service and the batch tool show).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Analysis {
+pub struct Answer {
     /// The action to play (a flip or dark capture without its identity); None when the game
     /// is over at the position.
     pub best: Option<Action>,
@@ -81,8 +81,39 @@ struct Entry {
     best: Option<Action>,
 }
 
+/// What to search: a position, its ruleset, the game's positions before it and the
+/// evaluation's weights.
+#[derive(Copy, Clone, Debug)]
+pub struct Root<'a> {
+    pub position: &'a Position,
+    pub rules: &'a Ruleset,
+    /// The repetition keys ([`Position::repetition_key`]) of the game's positions since its
+    /// last flip or capture, the current one excluded ([`super::Match::earlier_positions`]):
+    /// returning to one of them is valued as a draw. Empty for a bare position.
+    pub earlier: &'a [u64],
+    pub weights: &'a Weights,
+}
+
+impl<'a> Root<'a> {
+    /// A bare position (no history) with the engine's weights.
+    pub fn new(position: &'a Position, rules: &'a Ruleset) -> Root<'a> {
+        Root {
+            position,
+            rules,
+            earlier: &[],
+            weights: &Weights::TUNED,
+        }
+    }
+}
+
 struct Search<'a> {
     rules: &'a Ruleset,
+    weights: &'a Weights,
+    /// The evaluation's bound (Star1 needs the values' range).
+    bound: f64,
+    /// The side to move at the root and what a draw is worth to it (minus the contempt).
+    root: Option<Color>,
+    draw: f64,
     nodes: u64,
     max_nodes: u64,
     deadline: Option<Instant>,
@@ -94,8 +125,18 @@ struct Search<'a> {
     buffers: Vec<Vec<Action>>,
 }
 
-/// Searches `pos` under `rules` within `limits` (none given: depth 4).
-pub fn analyze(pos: &Position, rules: &Ruleset, limits: &Limits) -> Analysis {
+/// Searches `pos` under `rules` within `limits` (none given: depth 4), as a bare position
+/// with the engine's weights.
+pub fn analyze(pos: &Position, rules: &Ruleset, limits: &Limits) -> Answer {
+    analyze_root(&Root::new(pos, rules), limits)
+}
+
+/// Searches `root` within `limits` (none given: depth 4).
+pub fn analyze_root(root_at: &Root, limits: &Limits) -> Answer {
+    let (pos, rules) = (root_at.position, root_at.rules);
+    let weights = root_at.weights;
+    let bound = weights.bound();
+    let root_value = evaluate_with(pos, rules, weights);
     let no_limit = limits.depth.is_none() && limits.nodes.is_none() && limits.millis.is_none();
     let max_depth = if no_limit {
         4
@@ -104,6 +145,10 @@ pub fn analyze(pos: &Position, rules: &Ruleset, limits: &Limits) -> Analysis {
     };
     let mut search = Search {
         rules,
+        weights,
+        bound,
+        root: pos.turn(),
+        draw: -(weights.contempt * root_value + weights.draw_cost).clamp(-bound, bound),
         nodes: 0,
         max_nodes: limits.nodes.unwrap_or(u64::MAX),
         deadline: limits
@@ -116,7 +161,7 @@ pub fn analyze(pos: &Position, rules: &Ruleset, limits: &Limits) -> Analysis {
     };
     let mut root = Vec::new();
     legal_actions(pos, rules, &mut root);
-    let mut answer = Analysis {
+    let mut answer = Answer {
         best: None,
         score: 0.0,
         line: Vec::new(),
@@ -143,6 +188,7 @@ pub fn analyze(pos: &Position, rules: &Ruleset, limits: &Limits) -> Analysis {
         };
         let mut scored = Vec::with_capacity(order.len());
         search.path.clear();
+        search.path.extend_from_slice(root_at.earlier);
         search.path.push(pos.repetition_key());
         for action in order {
             let value = search.action_value(pos, &action, depth, -WIN - 1.0, WIN + 1.0, 0);
@@ -158,7 +204,7 @@ pub fn analyze(pos: &Position, rules: &Ruleset, limits: &Limits) -> Analysis {
             if answer.depth == 0 {
                 if scored.is_empty() {
                     let first = ordered(pos, &root)[0];
-                    scored.push((first, evaluate(pos)));
+                    scored.push((first, root_value));
                 }
                 sort(&mut scored);
                 answer.best = Some(scored[0].0);
@@ -189,35 +235,15 @@ fn sort(scored: &mut [(Action, f64)]) {
     scored.sort_by(|a, b| b.1.total_cmp(&a.1));
 }
 
-/// What a piece is worth (its scoring points).
-fn worth(role: Role) -> f64 {
-    role.points() as f64
-}
-
-/// The material of `color` still in the game: revealed pieces and those of its colour still
-/// covered.
-fn material(pos: &Position, color: Color) -> f64 {
-    let revealed: f64 = pos
-        .revealed(color)
-        .map(|s| worth(pos.piece_at(s).expect("revealed").role))
-        .sum();
-    let covered: f64 = Role::ALL
-        .iter()
-        .map(|r| worth(*r) * pos.pool().count(Piece::new(color, *r)) as f64)
-        .sum();
-    revealed + covered
-}
-
-/// The static value of `pos` for the side to move: material ahead (0 before colours are
-/// known).
-pub fn evaluate(pos: &Position) -> f64 {
-    match pos.turn() {
-        Some(me) => material(pos, me) - material(pos, me.other()),
-        None => 0.0,
-    }
-}
-
 impl Search<'_> {
+    /// What a draw is worth to the side to move at `pos`.
+    fn draw_value(&self, pos: &Position) -> f64 {
+        match (pos.turn(), self.root) {
+            (Some(me), Some(root)) if me != root => -self.draw,
+            _ => self.draw,
+        }
+    }
+
     /// Whether to stop: the node budget spent or the time up (looked at every 1,024 nodes).
     fn out_of_budget(&mut self) -> bool {
         if self.nodes >= self.max_nodes {
@@ -247,7 +273,7 @@ impl Search<'_> {
             .no_progress
             .is_some_and(|n| pos.no_progress() >= n as u32)
         {
-            return Some(0.0);
+            return Some(self.draw_value(pos));
         }
         None
     }
@@ -330,7 +356,7 @@ impl Search<'_> {
         }
         let key = pos.repetition_key();
         if self.path.contains(&key) {
-            return 0.0;
+            return self.draw_value(pos);
         }
         if depth == 0 {
             return self.quiesce(pos, alpha, beta, ply, QUIESCENCE_DEPTH);
@@ -413,7 +439,7 @@ impl Search<'_> {
         if let Some(v) = self.terminal(pos, ply) {
             return v;
         }
-        let stand = evaluate(pos).clamp(-EVAL_BOUND, EVAL_BOUND);
+        let stand = evaluate_with(pos, self.rules, self.weights).clamp(-self.bound, self.bound);
         if stand >= beta || left == 0 {
             return stand;
         }

@@ -1,0 +1,256 @@
+//! `POST /v1/analyze`: the game's engine on a position, a record or a refereed game (with a
+//! seat token: from what that seat knows). Searches run off the HTTP workers, a few at a time
+//! ([`Analyses`]): the rest of the service keeps its pace while they think.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use actix_web::web;
+use records::core::Record;
+use records::core::Rules;
+use records::core::analysis::{Analysis, Limits};
+use records::games::AnyOverrides;
+use records::with_game;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+
+use crate::Settings;
+use crate::body::GameJson;
+use crate::examples;
+use crate::problem::{Problem, ProblemKind};
+use crate::routes::parse::default_game;
+use crate::routes::referee;
+
+/// How the service runs analyses: the caps every request is held to and how many run at
+/// once.
+#[derive(Clone, Debug)]
+pub struct Analyses {
+    /// The most any request may ask (a request over it gets the best answer within it, said
+    /// with `capped`); also the limits of a request that states none.
+    pub cap: Limits,
+    /// Analyses running at once; one more is refused (503) rather than queued, so that the
+    /// other endpoints keep their share of the cores.
+    pub slots: usize,
+    running: Arc<AtomicUsize>,
+}
+
+impl Analyses {
+    pub fn new(cap: Limits, slots: usize) -> Analyses {
+        Analyses {
+            cap,
+            slots: slots.max(1),
+            running: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    /// A slot, or None when all are taken.
+    fn take(&self) -> Option<Slot> {
+        let running = Arc::clone(&self.running);
+        let mut now = running.load(Ordering::Acquire);
+        loop {
+            if now >= self.slots {
+                return None;
+            }
+            match running.compare_exchange(now, now + 1, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => return Some(Slot(running)),
+                Err(seen) => now = seen,
+            }
+        }
+    }
+}
+
+impl Default for Analyses {
+    /// At most 2 s and 20 million positions a request, depth 64; one slot per core but one
+    /// (one at least).
+    fn default() -> Analyses {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Analyses::new(
+            Limits {
+                depth: Some(64),
+                nodes: Some(20_000_000),
+                millis: Some(2_000),
+            },
+            cores.saturating_sub(1),
+        )
+    }
+}
+
+/// A taken analysis slot, given back when dropped.
+struct Slot(Arc<AtomicUsize>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// What stops the search: the first limit reached, each held to the service's caps.
+#[derive(Deserialize, Serialize, ToSchema, Default, Clone, Copy, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsRequest {
+    /// Plies ahead.
+    #[schema(example = 6, minimum = 1)]
+    pub depth: Option<u32>,
+    /// Positions searched.
+    #[schema(minimum = 1)]
+    pub nodes: Option<u64>,
+    /// Wall time, in milliseconds.
+    #[schema(example = 200, minimum = 1)]
+    pub millis: Option<u64>,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyzeRequest {
+    /// The kind of game (default `banqi`).
+    #[serde(default = "default_game")]
+    #[schema(value_type = records::games::GameKind, default = records::games::GameKind::default_name)]
+    pub game: String,
+    /// A preset of the game (its first preset when absent).
+    #[serde(default)]
+    pub preset: Option<String>,
+    /// Options overriding the preset's (the game's own).
+    #[serde(default)]
+    #[schema(value_type = AnyOverrides)]
+    pub options: Map<String, Value>,
+    /// A position string; the start when absent.
+    #[serde(default)]
+    pub position: Option<String>,
+    /// The game so far, in place of `position`: the engine then knows its history (the
+    /// positions a repetition would return to).
+    #[serde(default, deserialize_with = "records::core::record::optional_object")]
+    pub record: Option<Record>,
+    /// A token from `POST /v1/deal`: the referee's game `game_id` as its ledger holds it,
+    /// searched from what the token's seat knows (nothing else of the ledger reaches the
+    /// engine). What else the request states must be the ledger's (409 otherwise).
+    #[serde(default)]
+    pub token: Option<String>,
+    /// The game id from `POST /v1/deal`, with `token`.
+    #[serde(default)]
+    pub game_id: Option<String>,
+    /// With `token`: the committed ply to analyse (the actions played before it); the
+    /// current one when absent.
+    #[serde(default)]
+    pub ply: Option<u32>,
+    /// What stops the search (the service's caps when absent, and at most them).
+    #[serde(default)]
+    pub limits: LimitsRequest,
+    /// How many of the scored actions to list (all when absent).
+    #[serde(default)]
+    #[schema(example = 3)]
+    pub top: Option<usize>,
+}
+
+impl crate::body::GameBody for AnalyzeRequest {
+    fn game(&self) -> &str {
+        &self.game
+    }
+    fn record(&self) -> Option<&Record> {
+        self.record.as_ref()
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct AnalyzeResponse {
+    #[serde(flatten)]
+    pub analysis: Analysis,
+    /// The limits the search ran under (the request's, held to the service's caps).
+    pub limits: LimitsRequest,
+    /// Whether a cap of the service cut what the request asked.
+    pub capped: bool,
+}
+
+/// The engine's analysis of a position: the best action, the score for the side to move (a
+/// win/draw/loss estimate, centipawns where 100 is a soldier at the start, the plies to a
+/// result it sees forced), the expected line and every action scored, the depth reached,
+/// positions searched and time. Banqi has an engine; the other games answer 422 `no-engine`
+/// until theirs come (docs/engine.md). The search stops at the first limit reached, each
+/// held to the service's caps (`--analysis-millis`, `--analysis-nodes`; a request over a cap
+/// gets its best answer within it, with `capped`); searches run off the HTTP workers, at
+/// most `--analysis-slots` at once (503 `analysis-busy` beyond).
+#[utoipa::path(post, path = "/v1/analyze", tag = "positions",
+    request_body(content = AnalyzeRequest, example = examples::analyze_request),
+    responses(
+        (status = 200, description = "The analysis.", body = AnalyzeResponse, example = examples::analyze_response),
+        (status = 400, description = "Malformed JSON, position or record.", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "With a token: no such game in the referee's ledger.", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "With a token: the request states something other than the ledger's.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown preset, invalid position or record, a game without an engine.", body = Problem,
+            content_type = "application/problem+json", example = examples::no_engine),
+        (status = 503, description = "Every analysis slot is in use (or, with a token, no record store).", body = Problem,
+            content_type = "application/problem+json")))]
+pub async fn analyze(
+    GameJson {
+        kind,
+        body: request,
+    }: GameJson<AnalyzeRequest>,
+    settings: web::Data<Settings>,
+) -> Result<web::Json<AnalyzeResponse>, Problem> {
+    for (name, value) in [
+        ("limits.depth", request.limits.depth.map(u64::from)),
+        ("limits.nodes", request.limits.nodes),
+        ("limits.millis", request.limits.millis),
+    ] {
+        if value == Some(0) {
+            return Err(Problem::new(
+                ProblemKind::BadParameter,
+                format!("`{name}` must be at least 1 (leave it out for the service's cap)"),
+            )
+            .field(name));
+        }
+    }
+    let asked = Limits {
+        depth: request.limits.depth,
+        nodes: request.limits.nodes,
+        millis: request.limits.millis,
+    };
+    let (limits, capped) = asked.capped(&settings.analyses.cap);
+    let slot = settings.analyses.take().ok_or_else(|| {
+        Problem::new(
+            ProblemKind::AnalysisBusy,
+            format!(
+                "all {} analysis slots are in use; try again in a moment",
+                settings.analyses.slots
+            ),
+        )
+    })?;
+    let top = request.top;
+    let mut analysis = if let Some(token) = request.token.clone() {
+        referee::run(&settings, move |r| {
+            let _slot = slot;
+            with_game!(kind, G => referee::analysis::<G>(r, &request, &token, &limits))
+        })
+        .await?
+    } else {
+        web::block(move || {
+            let _slot = slot;
+            with_game!(kind, G => analysis_of::<G>(&request, &limits))
+        })
+        .await
+        .map_err(|e| Problem::new(ProblemKind::Internal, e.to_string()))??
+    };
+    if let Some(n) = top {
+        analysis.actions.truncate(n);
+    }
+    Ok(web::Json(AnalyzeResponse {
+        analysis,
+        limits: LimitsRequest {
+            depth: limits.depth,
+            nodes: limits.nodes,
+            millis: limits.millis,
+        },
+        capped,
+    }))
+}
+
+fn analysis_of<G: Rules>(request: &AnalyzeRequest, limits: &Limits) -> Result<Analysis, Problem> {
+    let (m, _) = crate::routes::positions::the_match::<G>(
+        &request.preset,
+        &request.options,
+        &request.position,
+        &request.record,
+        None,
+    )?;
+    Ok(G::analyze(&m, None, limits)?)
+}

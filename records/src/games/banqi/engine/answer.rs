@@ -1,0 +1,99 @@
+//! Banqi's engine as the game's [`Search`] part: the search's answer in the units an app
+//! shows (centipawns, chances, forced results), the game's history and long-chase rule
+//! applied.
+
+use std::time::Instant;
+
+use crate::core::analysis::{
+    Analysis, AnalysisError, Calibration, Limits, Score, ScoredAction, Search,
+};
+use crate::core::{Engine as _, Outcome, Seat, Turn as _};
+
+use super::super::{Banqi, Match};
+use super::{Answer, Root, WIN, Weights, analyze_root};
+
+/// How Banqi's centipawns become chances (docs/engine.md: fitted to the engine's self-play).
+pub const CALIBRATION: Calibration = Calibration {
+    scale: 250.0,
+    drawish: 0.6,
+};
+
+/// A value of the search as a score: a forced result, or centipawns (100 is a soldier's
+/// worth at the start).
+pub fn score(value: f64) -> Score {
+    if value.abs() > WIN - 1_000.0 {
+        return Score::forced(value > 0.0, (WIN - value.abs()).round() as u32);
+    }
+    let soldier = Weights::TUNED.base[6];
+    Score::new((value * 100.0 / soldier).round() as i64, &CALIBRATION)
+}
+
+impl Search for Banqi {
+    /// Every seat knows the same of a Banqi position (a covered piece is an entry of the
+    /// public pool, never an identity), so the seat changes nothing; the search is given the
+    /// position and the game's positions since its last flip or capture, nothing hidden.
+    fn analyze(m: &Match, _seat: Option<Seat>, limits: &Limits) -> Result<Analysis, AnalysisError> {
+        let started = Instant::now();
+        if let Some(end) = m.end() {
+            return Ok(over(end.outcome, m.position().to_move()));
+        }
+        let earlier = m.earlier_positions();
+        let root = Root {
+            earlier: &earlier,
+            ..Root::new(m.position(), m.rules())
+        };
+        let answer = analyze_root(&root, limits);
+        let mut legal = Vec::new();
+        m.legal_actions(&mut legal);
+        Ok(shown(&answer, &legal, started))
+    }
+}
+
+/// The analysis of a finished game: no action, the result as the side to move has it.
+fn over(outcome: Outcome, to_move: Seat) -> Analysis {
+    let score = if outcome.is_draw() {
+        Score::drawn()
+    } else {
+        Score::forced(outcome.winner() == Some(to_move), 0)
+    };
+    Analysis {
+        best: None,
+        score,
+        line: Vec::new(),
+        actions: Vec::new(),
+        depth: 0,
+        nodes: 0,
+        millis: 0,
+        stopped: false,
+    }
+}
+
+/// The answer as shown, keeping only the actions the match allows (the search knows no
+/// long-chase rule: it needs the history).
+fn shown(answer: &Answer, legal: &[super::super::Action], started: Instant) -> Analysis {
+    let actions: Vec<ScoredAction> = answer
+        .actions
+        .iter()
+        .filter(|(a, _)| legal.contains(a))
+        .map(|(a, v)| ScoredAction {
+            action: a.to_string(),
+            score: score(*v),
+        })
+        .collect();
+    let best = actions.first().map(|a| a.action.clone());
+    let line = if best.as_deref() == answer.best.map(|b| b.to_string()).as_deref() {
+        answer.line.iter().map(ToString::to_string).collect()
+    } else {
+        best.iter().cloned().collect()
+    };
+    Analysis {
+        score: actions.first().map_or(score(answer.score), |a| a.score),
+        best,
+        line,
+        actions,
+        depth: answer.depth,
+        nodes: answer.nodes,
+        millis: started.elapsed().as_millis() as u64,
+        stopped: answer.stopped,
+    }
+}
