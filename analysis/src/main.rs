@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod analyze;
 mod export;
 mod games;
 mod import;
@@ -176,6 +177,39 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Analyse a game with the engine, ply by ply (a post-game review): the score after every
+    /// ply from player 1's side (centipawns, where 100 is a soldier at the start, and the
+    /// chances of a win, draw and loss), the engine's best action there, and the centipawns
+    /// each action played gave up against the best it saw; with --chart, player 1's expected
+    /// score over the game. Or one position. Reads JSON, JSON Lines and TCGA files.
+    Analyze {
+        /// A record file (`-`: standard input), or a position string.
+        input: String,
+        /// Which game of the file, counting from 1.
+        #[arg(long, default_value_t = 1)]
+        game: usize,
+        /// The game of a position (records name theirs): banqi by default.
+        #[arg(long)]
+        kind: Option<String>,
+        /// The preset of a position (the game's first by default).
+        #[arg(long)]
+        preset: Option<String>,
+        /// Milliseconds per position (100 unless --nodes or --depth is given).
+        #[arg(long)]
+        millis: Option<u64>,
+        /// Positions searched per position: the same answers on every machine.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Plies ahead.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Print JSON lines instead of the table.
+        #[arg(long)]
+        json: bool,
+        /// Draw player 1's expected score over the game into this file (.svg or .png).
+        #[arg(long)]
+        chart: Option<PathBuf>,
+    },
     /// Tune a game's engine by self-play: from its documented start weights, each weight in
     /// turn one step up and down plays the current weights over the same deals (each twice,
     /// colours swapped, a fixed number of positions searched per move: the same run on every
@@ -269,6 +303,32 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Validate { paths, json, quiet } => validate::run(&paths, json, quiet),
+        Command::Analyze {
+            input,
+            game,
+            kind,
+            preset,
+            millis,
+            nodes,
+            depth,
+            json,
+            chart,
+        } => {
+            let limits = records::core::analysis::Limits {
+                depth,
+                nodes,
+                millis: millis.or((nodes.is_none() && depth.is_none()).then_some(100)),
+            };
+            analyze::run(&analyze::Order {
+                input,
+                game,
+                kind,
+                preset,
+                limits,
+                json,
+                chart,
+            })
+        }
         Command::Tune {
             game,
             deals,

@@ -553,3 +553,66 @@ fn standard_input_is_read_in_every_format() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("1 unreadable"), "{out}");
 }
+
+#[test]
+fn analyze_reviews_a_game_and_a_position() {
+    let dir = temp_dir("analyze");
+    let file = write(&dir, "game.txt", TCGA_GAME);
+    // JSON lines: the start and one line per ply, player 1's score, the best action, what
+    // each action gave up; the same on every run under a node limit.
+    let (code, out) = anqi(&["analyze", &file, "--nodes", "2000", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    assert_eq!(lines[0]["ply"], 0);
+    assert_eq!(lines[1]["action"], "b8(p)");
+    for line in &lines {
+        let s = &line["player1"];
+        let total =
+            s["win"].as_f64().unwrap() + s["draw"].as_f64().unwrap() + s["loss"].as_f64().unwrap();
+        assert!((total - 1.0).abs() < 0.002, "{line}");
+        assert!(line["best"].is_string(), "{line}");
+    }
+    assert!(lines[1]["lost"].as_i64().unwrap() >= 0);
+    assert_eq!(
+        anqi(&["analyze", &file, "--nodes", "2000", "--json"]).1,
+        out
+    );
+    // The table and the chart.
+    let chart = dir.join("score.svg").display().to_string();
+    let (code, out) = anqi(&["analyze", &file, "--nodes", "500", "--chart", &chart]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("player 1") && out.contains("(start)") && out.contains("b8(p)"),
+        "{out}"
+    );
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("expected score"),
+        "{svg}"
+    );
+    // A position: a forced win in three plies.
+    let (code, out) = anqi(&["analyze", "k3/1P2/P3/4/4/4/4/3K r - 0 10", "--depth", "4"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("+won 3"), "{out}");
+    // An illegal record names its ply; a game without an engine says so.
+    let bad = write(
+        &dir,
+        "bad.json",
+        r#"{"game": "banqi", "preset": "tcga", "actions": ["b8(p)", "b8-b7"]}"#,
+    );
+    let (code, out) = anqi(&["analyze", &bad]);
+    assert_eq!(code, 2);
+    assert!(out.contains("ply 2"), "{out}");
+    let (code, out) = anqi(&[
+        "analyze",
+        "--kind",
+        "xiangqi-3g",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(out.contains("no engine yet"), "{out}");
+}

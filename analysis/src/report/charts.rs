@@ -19,7 +19,7 @@ use crate::games::ChartSpec;
 const FONT: &str = "sans-serif";
 static REGISTER: Once = Once::new();
 
-fn register_font() {
+pub(crate) fn register_font() {
     REGISTER.call_once(|| {
         let bytes: &'static [u8] = include_bytes!("../../assets/DejaVuSans-subset.ttf");
         plotters::style::register_font(FONT, FontStyle::Normal, bytes)
