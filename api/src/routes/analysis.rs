@@ -1,6 +1,8 @@
 //! `POST /v1/analyze`: the game's engine on a position, a record or a refereed game (with a
-//! seat token: from what that seat knows). Searches run off the HTTP workers, a few at a time
-//! ([`Analyses`]): the rest of the service keeps its pace while they think.
+//! seat token: from what that seat knows). Searches run on their own threads, a few at a
+//! time, at the lowest scheduling priority ([`Analyses`]): the HTTP workers keep the cores,
+//! so the rest of the service keeps its pace while analyses think (an analysis given less of
+//! a core stops at its time limit with its best answer so far).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -22,9 +24,9 @@ use crate::problem::{Problem, ProblemKind};
 use crate::routes::parse::default_game;
 use crate::routes::referee;
 
-/// How the service runs analyses: the caps every request is held to and how many run at
-/// once.
-#[derive(Clone, Debug)]
+/// How the service runs analyses: the caps every request is held to, how many run at once,
+/// and the threads they run on.
+#[derive(Clone)]
 pub struct Analyses {
     /// The most any request may ask (a request over it gets the best answer within it, said
     /// with `capped`); also the limits of a request that states none.
@@ -33,15 +35,60 @@ pub struct Analyses {
     /// other endpoints keep their share of the cores.
     pub slots: usize,
     running: Arc<AtomicUsize>,
+    threads: Arc<rayon::ThreadPool>,
+}
+
+impl std::fmt::Debug for Analyses {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Analyses")
+            .field("cap", &self.cap)
+            .field("slots", &self.slots)
+            .finish()
+    }
 }
 
 impl Analyses {
     pub fn new(cap: Limits, slots: usize) -> Analyses {
+        let slots = slots.max(1);
+        let threads = rayon::ThreadPoolBuilder::new()
+            .num_threads(slots)
+            .thread_name(|i| format!("analysis-{i}"))
+            .start_handler(|_| lower_priority())
+            .build()
+            .expect("the analysis threads start");
         Analyses {
             cap,
-            slots: slots.max(1),
+            slots,
             running: Arc::new(AtomicUsize::new(0)),
+            threads: Arc::new(threads),
         }
+    }
+
+    /// Runs `work` on an analysis thread when a slot is free (503 `analysis-busy` at once
+    /// when none is: a request is never queued behind a search).
+    pub async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> Result<T, Problem> + Send + 'static,
+    ) -> Result<T, Problem> {
+        let slot = self.take().ok_or_else(|| {
+            Problem::new(
+                ProblemKind::AnalysisBusy,
+                format!(
+                    "all {} analysis slots are in use; try again in a moment",
+                    self.slots
+                ),
+            )
+        })?;
+        let (send, answer) = futures_channel::oneshot::channel();
+        self.threads.spawn(move || {
+            let answer = work();
+            // The slot is free before the answer leaves: the client's next request finds it.
+            drop(slot);
+            let _ = send.send(answer);
+        });
+        answer
+            .await
+            .map_err(|_| Problem::new(ProblemKind::Internal, "an analysis thread stopped"))?
     }
 
     /// A slot, or None when all are taken.
@@ -75,6 +122,20 @@ impl Default for Analyses {
         )
     }
 }
+
+/// The calling thread at the lowest scheduling priority (nice 19): under load, the HTTP
+/// workers get the cores first. (Linux keeps a nice value per thread.)
+#[cfg(target_os = "linux")]
+fn lower_priority() {
+    // SAFETY: setpriority and gettid take plain integers and touch no memory of ours.
+    let tid = unsafe { libc::gettid() };
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_priority() {}
 
 /// A taken analysis slot, given back when dropped.
 struct Slot(Arc<AtomicUsize>);
@@ -206,29 +267,20 @@ pub async fn analyze(
         millis: request.limits.millis,
     };
     let (limits, capped) = asked.capped(&settings.analyses.cap);
-    let slot = settings.analyses.take().ok_or_else(|| {
-        Problem::new(
-            ProblemKind::AnalysisBusy,
-            format!(
-                "all {} analysis slots are in use; try again in a moment",
-                settings.analyses.slots
-            ),
-        )
-    })?;
     let top = request.top;
     let mut analysis = if let Some(token) = request.token.clone() {
-        referee::run(&settings, move |r| {
-            let _slot = slot;
-            with_game!(kind, G => referee::analysis::<G>(r, &request, &token, &limits))
-        })
-        .await?
+        let referee = referee::the_referee(&settings)?;
+        settings
+            .analyses
+            .run(move || {
+                with_game!(kind, G => referee::analysis::<G>(&referee, &request, &token, &limits))
+            })
+            .await?
     } else {
-        web::block(move || {
-            let _slot = slot;
-            with_game!(kind, G => analysis_of::<G>(&request, &limits))
-        })
-        .await
-        .map_err(|e| Problem::new(ProblemKind::Internal, e.to_string()))??
+        settings
+            .analyses
+            .run(move || with_game!(kind, G => analysis_of::<G>(&request, &limits)))
+            .await?
     };
     if let Some(n) = top {
         analysis.actions.truncate(n);

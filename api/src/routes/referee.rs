@@ -15,17 +15,22 @@ use crate::routes::positions::{
     ViewRequest,
 };
 
+/// The service's referee (503 without a record store, where it keeps its games).
+pub(crate) fn the_referee(settings: &Settings) -> Result<Arc<Referee>, Problem> {
+    settings.referee.clone().ok_or_else(|| {
+        Problem::new(
+            ProblemKind::StoreUnavailable,
+            "the referee keeps its games in the record store, and this service runs without one",
+        )
+    })
+}
+
 /// Runs `work` with the service's referee, off the HTTP workers.
 pub(crate) async fn run<T: Send + 'static>(
     settings: &Settings,
     work: impl FnOnce(&Referee) -> Result<T, Problem> + Send + 'static,
 ) -> Result<T, Problem> {
-    let referee: Arc<Referee> = settings.referee.clone().ok_or_else(|| {
-        Problem::new(
-            ProblemKind::StoreUnavailable,
-            "the referee keeps its games in the record store, and this service runs without one",
-        )
-    })?;
+    let referee = the_referee(settings)?;
     web::block(move || work(&referee))
         .await
         .map_err(|e| Problem::new(ProblemKind::Internal, e.to_string()))?
