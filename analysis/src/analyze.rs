@@ -68,7 +68,7 @@ pub fn run(order: &Order) -> ExitCode {
 fn analyze(order: &Order) -> Result<(), String> {
     let path = Path::new(&order.input);
     let record = if path.exists() || order.input == "-" {
-        read(path, order.game)?
+        inputs::nth_record(path, order.game)?
     } else {
         // A position: a record with no action from it.
         let kind = order
@@ -101,29 +101,6 @@ fn analyze(order: &Order) -> Result<(), String> {
         );
     }
     Ok(())
-}
-
-/// Game `n` (1-based) of the file.
-fn read(path: &Path, n: usize) -> Result<Record, String> {
-    if n == 0 {
-        return Err("--game counts from 1".into());
-    }
-    let (mut seen, mut found) = (0, None);
-    inputs::each(path, None, |raw| {
-        seen += 1;
-        if seen == n {
-            found = Some(raw.parse());
-        }
-    });
-    let entry = found.ok_or_else(|| {
-        format!(
-            "{}: holds {seen} game(s); --game {n} is not one",
-            path.display()
-        )
-    })?;
-    entry
-        .record
-        .map_err(|e| format!("{}: unreadable: {e}", entry.source))
 }
 
 /// The analysis of the start and of the position after every ply of a valid record.

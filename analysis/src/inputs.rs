@@ -164,6 +164,30 @@ fn sniff(input: &mut impl BufRead) -> std::io::Result<Format> {
     }
 }
 
+/// Game `n` (1-based) of the file at `path`; memory holds one game at a time while the file
+/// is read.
+pub fn nth_record(path: &Path, n: usize) -> Result<records::core::Record, String> {
+    if n == 0 {
+        return Err("--game counts from 1".into());
+    }
+    let (mut seen, mut found) = (0, None);
+    each(path, None, |raw| {
+        seen += 1;
+        if seen == n {
+            found = Some(raw.parse());
+        }
+    });
+    let entry = found.ok_or_else(|| {
+        format!(
+            "{}: holds {seen} game(s); --game {n} is not one",
+            path.display()
+        )
+    })?;
+    entry
+        .record
+        .map_err(|e| format!("{}: unreadable: {e}", entry.source))
+}
+
 /// The games of `files`, read on a thread of their own and handed on in batches of `size`,
 /// in order: the reader stays `ahead` batches in front of the caller, no further, so memory
 /// holds a few batches whatever the inputs' size.

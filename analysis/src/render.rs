@@ -2,7 +2,7 @@
 //! per position, the last action marked), or the position after one ply as PNG or SVG. Any
 //! game, any record format the other commands read.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use records::core::Record;
@@ -41,7 +41,7 @@ pub fn run(order: &Order) -> ExitCode {
 }
 
 fn render(order: &Order) -> Result<String, String> {
-    let record = read(&order.path, order.game)?;
+    let record = inputs::nth_record(&order.path, order.game)?;
     let kind: GameKind = record.game.parse().map_err(|e| format!("{e}"))?;
     let out = order.out.clone().unwrap_or_else(|| {
         let stem = order
@@ -92,29 +92,6 @@ fn render(order: &Order) -> Result<String, String> {
         out.display(),
         bytes.len().div_ceil(1024)
     ))
-}
-
-/// Game `n` (1-based) of the file; memory holds one game at a time while the file is read.
-fn read(path: &Path, n: usize) -> Result<Record, String> {
-    if n == 0 {
-        return Err("--game counts from 1".into());
-    }
-    let (mut seen, mut found) = (0, None);
-    inputs::each(path, None, |raw| {
-        seen += 1;
-        if seen == n {
-            found = Some(raw.parse());
-        }
-    });
-    let entry = found.ok_or_else(|| {
-        format!(
-            "{}: holds {seen} game(s); --game {n} is not one",
-            path.display()
-        )
-    })?;
-    entry
-        .record
-        .map_err(|e| format!("{}: unreadable: {e}", entry.source))
 }
 
 /// The picture of the position after `ply` (0: the start), that ply's action marked.

@@ -177,10 +177,17 @@ pub fn tune(start: Weights, options: &TuneOptions) -> Weights {
     current
 }
 
-/// The weights as Rust, to paste into `Weights::TUNED`.
+/// The weights as Rust, to paste into `Weights::TUNED` (to six decimals: the steps add up
+/// binary fractions).
 fn show(w: &Weights) -> String {
+    let r = |v: f64| (v * 1e6).round() / 1e6;
     format!(
         "Weights {{ base: {:?}, victims: {:?}, untouchable: {:?}, pursuit: {:?}, contempt: {:?}, draw_cost: {:?} }}",
-        w.base, w.victims, w.untouchable, w.pursuit, w.contempt, w.draw_cost
+        w.base.map(r),
+        r(w.victims),
+        r(w.untouchable),
+        r(w.pursuit),
+        r(w.contempt),
+        r(w.draw_cost)
     )
 }

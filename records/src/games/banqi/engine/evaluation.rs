@@ -42,12 +42,8 @@ pub struct Weights {
 impl Weights {
     /// The engine's weights (docs/engine.md: the self-play run that chose them).
     pub const TUNED: Weights = Weights {
-        base: [60.0, 40.0, 20.0, 12.0, 8.0, 30.0, 8.0],
-        victims: 0.6,
-        untouchable: 0.5,
-        pursuit: 0.1,
-        contempt: 0.3,
-        draw_cost: 5.0,
+        victims: 0.4,
+        ..Weights::START
     };
 
     /// Where `anqi tune` starts: chosen by hand (docs/engine.md).

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Load test: POST /v1/validate (the 150-ply corpus record) with wrk, alone and then while
+# analyses keep every analysis slot busy (clients looping POST /v1/analyze, each a 500 ms search
+# of the start position; the service answers those beyond its slots 503 at once). Prints wrk's
+# figures for both phases and how many analyses were answered and refused. Installs wrk from
+# Debian when missing.
+#
+#   api/bench/analyze-load.sh [seconds] [connections] [analysis clients]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+duration="${1:-15}"
+connections="${2:-64}"
+analysts="${3:-4}"
+if ! command -v wrk >/dev/null; then
+  echo "installing wrk (Debian package)…" >&2
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get install -y wrk >/dev/null
+fi
+cargo build --release -p api --bin anqi-api
+log="$(mktemp)"
+work="$(mktemp -d)"
+ANQI_LOG=warn ANQI_PORT=0 DATABASE_URL="$work/anqi.db" target/release/anqi-api >"$log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null || true; kill $(jobs -p) 2>/dev/null || true; rm -rf "$log" "$work"' EXIT
+for _ in $(seq 50); do
+  grep -q "listening on" "$log" && break
+  sleep 0.1
+done
+url="$(grep -o 'http://[0-9.:]*' "$log" | head -1)"
+echo "== validate alone ($duration s, $connections connections)"
+wrk -t2 -c"$connections" -d"${duration}s" --latency -s api/bench/validate.lua "$url/v1/validate" \
+  | grep -E "Requests/sec|99%|50%"
+echo "== validate while $analysts clients keep the analysis slots busy"
+for i in $(seq "$analysts"); do
+  (
+    end=$((SECONDS + duration + 2))
+    while [ $SECONDS -lt $end ]; do
+      curl -s -o /dev/null -w '%{http_code}\n' -H 'Content-Type: application/json' \
+        -d '{"limits": {"millis": 500}}' "$url/v1/analyze" >>"$work/analyses-$i"
+    done
+  ) &
+done
+sleep 1
+wrk -t2 -c"$connections" -d"${duration}s" --latency -s api/bench/validate.lua "$url/v1/validate" \
+  | grep -E "Requests/sec|99%|50%"
+wait $(jobs -p | grep -v "^$pid$") 2>/dev/null || true
+cat "$work"/analyses-* | sort | uniq -c | sed 's/^/analyses answered with status: /'
