@@ -169,12 +169,12 @@ impl Truth for Luzhanqi {
             (Mode::Flip, _) => Ok(Position::flip_start()),
             (_, Some(layout)) => layout.start().ok_or_else(|| {
                 NoStart(format!(
-                    "a {} game starts from both setups ({{\"red\": …, \"black\": …}}); this layout is a flip game's",
+                    "a game in {} mode starts from both setups ({{\"red\": …, \"black\": …}}); this layout is a flip game's",
                     rules.mode.code()
                 ))
             }),
             (mode, None) => Err(NoStart(format!(
-                "a {} game starts from both sides' setups: give them as the layout (or give a start position)",
+                "a game in {} mode starts from both sides' setups: give them as the layout (or give a start position)",
                 mode.code()
             ))),
         }
