@@ -219,21 +219,8 @@ enum Command {
         /// The game whose engine is tuned (Banqi, the default: the only one with weights yet).
         #[arg(long)]
         game: Option<String>,
-        /// Deals per match (each played twice, colours swapped).
-        #[arg(long, default_value_t = 100)]
-        deals: u64,
-        /// The run's seed (the deals).
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// Positions searched per move.
-        #[arg(long, default_value_t = 10_000)]
-        nodes: u64,
-        /// Passes over the weights.
-        #[arg(long, default_value_t = 1)]
-        rounds: u32,
-        /// Stop a game after this many plies (counted as a draw).
-        #[arg(long, default_value_t = 1000)]
-        max_plies: u32,
+        #[command(flatten)]
+        options: games::TuneOptions,
         /// Worker threads (default: one per core).
         #[arg(long)]
         threads: Option<usize>,
@@ -331,23 +318,9 @@ fn main() -> ExitCode {
         }
         Command::Tune {
             game,
-            deals,
-            seed,
-            nodes,
-            rounds,
-            max_plies,
+            options,
             threads,
-        } => games::tune(
-            game.as_deref(),
-            &games::TuneOptions {
-                deals,
-                seed,
-                nodes,
-                rounds,
-                max_plies,
-            },
-            threads,
-        ),
+        } => games::tune(game.as_deref(), &options, threads),
         Command::Perft {
             game,
             position,

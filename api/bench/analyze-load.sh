@@ -11,23 +11,12 @@ cd "$(dirname "$0")/../.."
 duration="${1:-15}"
 connections="${2:-64}"
 analysts="${3:-4}"
-if ! command -v wrk >/dev/null; then
-  echo "installing wrk (Debian package)…" >&2
-  sudo_cmd=""
-  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-  $sudo_cmd apt-get install -y wrk >/dev/null
-fi
-cargo build --release -p api --bin anqi-api
+source api/bench/common.sh
+need_wrk
 log="$(mktemp)"
 work="$(mktemp -d)"
-ANQI_LOG=warn ANQI_PORT=0 DATABASE_URL="$work/anqi.db" target/release/anqi-api >"$log" 2>&1 &
-pid=$!
+start_server "$log" DATABASE_URL="$work/anqi.db"
 trap 'kill $pid 2>/dev/null || true; kill $(jobs -p) 2>/dev/null || true; rm -rf "$log" "$work"' EXIT
-for _ in $(seq 50); do
-  grep -q "listening on" "$log" && break
-  sleep 0.1
-done
-url="$(grep -o 'http://[0-9.:]*' "$log" | head -1)"
 echo "== validate alone ($duration s, $connections connections)"
 wrk -t2 -c"$connections" -d"${duration}s" --latency -s api/bench/validate.lua "$url/v1/validate" \
   | grep -E "Requests/sec|99%|50%"

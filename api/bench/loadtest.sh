@@ -10,23 +10,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 duration="${1:-20}"
 connections="${2:-64}"
-if ! command -v wrk >/dev/null; then
-  echo "installing wrk (Debian package)…" >&2
-  sudo_cmd=""
-  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-  $sudo_cmd apt-get install -y wrk >/dev/null
-fi
-cargo build --release -p api --bin anqi-api
+source api/bench/common.sh
+need_wrk
 log="$(mktemp)"
 db_dir="$(mktemp -d)"
-ANQI_LOG=warn ANQI_PORT=0 DATABASE_URL="$db_dir/anqi.db" target/release/anqi-api >"$log" 2>&1 &
-pid=$!
+start_server "$log" DATABASE_URL="$db_dir/anqi.db"
 trap 'kill $pid 2>/dev/null || true; rm -rf "$log" "$db_dir"' EXIT
-for _ in $(seq 50); do
-  grep -q "listening on" "$log" && break
-  sleep 0.1
-done
-url="$(grep -o 'http://[0-9.:]*' "$log" | head -1)"
 echo "server: $url (pid $pid); record: $(wc -c <api/bench/validate-150.json) bytes, 150 plies"
 # The verdict must be valid, or the test measures an error path.
 curl -sf -H 'Content-Type: application/json' --data-binary @api/bench/validate-150.json "$url/v1/validate" \

@@ -15,24 +15,13 @@ duration="${1:-10}"
 connections="${2:-16}"
 games="${3:-3000}"
 database="${4:-}"
-if ! command -v wrk >/dev/null; then
-  echo "installing wrk (Debian package)…" >&2
-  sudo_cmd=""
-  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-  $sudo_cmd apt-get install -y wrk >/dev/null
-fi
-cargo build --release -p api --bin anqi-api
+source api/bench/common.sh
+need_wrk
 work="$(mktemp -d)"
 database="${database:-$work/anqi.db}"
 ANQI_BENCH_KEEP="${ANQI_BENCH_KEEP:-}"
-ANQI_LOG=warn ANQI_PORT=0 DATABASE_URL="$database" target/release/anqi-api >"$work/log" 2>&1 &
-pid=$!
+start_server "$work/log" DATABASE_URL="$database"
 trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 100); do
-  grep -q "listening on" "$work/log" && break
-  sleep 0.1
-done
-url="$(grep -o 'http://[0-9.:]*' "$work/log" | head -1)"
 echo "server: $url (pid $pid), ledger: ${database/:*@/:***@}; dealing $games games…"
 seq "$games" | xargs -P 4 -I{} curl -sf -H 'Content-Type: application/json' \
   -d '{"players":["east","west"]}' "$url/v1/deal" -o "$work/deal-{}.json"

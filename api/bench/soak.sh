@@ -15,26 +15,13 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 duration="${1:-600}"
 connections="${2:-32}"
-if ! command -v wrk >/dev/null; then
-  echo "installing wrk (Debian package)…" >&2
-  sudo_cmd=""
-  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-  $sudo_cmd apt-get install -y wrk >/dev/null
-fi
-bin="${ANQI_API_BIN:-target/release/anqi-api}"
-[ -n "${ANQI_API_BIN:-}" ] || cargo build --release -p api --bin anqi-api
+source api/bench/common.sh
+need_wrk
 log="$(mktemp)"
 db_dir="$(mktemp -d)"
 export ANQI_SOAK_TOKEN="soak-$(head -c 12 /dev/urandom | base64 | tr -dc a-zA-Z0-9)"
-ANQI_LOG=warn ANQI_PORT=0 ANQI_TOKEN="$ANQI_SOAK_TOKEN" DATABASE_URL="$db_dir/anqi.db" \
-  "$bin" >"$log" 2>&1 &
-pid=$!
+start_server "$log" ANQI_TOKEN="$ANQI_SOAK_TOKEN" DATABASE_URL="$db_dir/anqi.db"
 trap 'kill $pid 2>/dev/null || true; rm -rf "$log" "$db_dir"' EXIT
-for _ in $(seq 50); do
-  grep -q "listening on" "$log" && break
-  sleep 0.1
-done
-url="$(grep -o 'http://[0-9.:]*' "$log" | head -1)"
 echo "server: $url (pid $pid), $duration s, $connections connections"
 (
   for t in $(seq 0 10 "$duration"); do

@@ -462,3 +462,28 @@ fn a_match_knows_its_earlier_positions() {
     m.play(&"a1-a2".parse().unwrap()).unwrap();
     assert!(m.earlier_positions().is_empty());
 }
+
+#[test]
+fn the_analysis_lists_exactly_the_legal_actions_under_every_preset() {
+    use records::core::analysis::Search;
+    // Positions of random games under every preset (long chase among them): what the
+    // service shows is every action the match allows, and only those.
+    for preset in records::games::banqi::PRESETS {
+        for seed in 0..3 {
+            let record = records::core::play::random_record::<Banqi>(preset, seed, 60);
+            let m = records::core::replay::final_match::<Banqi>(&record).unwrap();
+            let analysis = Banqi::analyze(&m, None, &depth(1)).unwrap();
+            let mut legal = Vec::new();
+            m.legal_actions(&mut legal);
+            let mut want: Vec<String> = legal.iter().map(ToString::to_string).collect();
+            let mut got: Vec<String> = analysis.actions.iter().map(|a| a.action.clone()).collect();
+            want.sort();
+            got.sort();
+            assert_eq!(got, want, "{} seed {seed}", preset.name);
+            if let Some(best) = &analysis.best {
+                assert!(want.contains(best));
+                assert_eq!(&analysis.line[0], best);
+            }
+        }
+    }
+}

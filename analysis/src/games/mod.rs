@@ -240,17 +240,23 @@ macro_rules! define_parts {
 
 records::for_each_game!(define_parts);
 
-/// An `anqi tune` run's settings.
-#[derive(Clone, Debug)]
+/// An `anqi tune` run's settings (its command-line options).
+#[derive(Clone, Debug, clap::Args)]
 pub struct TuneOptions {
     /// Deals per match (each played twice, colours swapped).
+    #[arg(long, default_value_t = 100)]
     pub deals: u64,
+    /// The run's seed (the deals).
+    #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Positions searched per move.
+    #[arg(long, default_value_t = 10_000)]
     pub nodes: u64,
     /// Passes over the weights.
+    #[arg(long, default_value_t = 1)]
     pub rounds: u32,
-    /// Stop a game after this many plies (a draw for the match's count).
+    /// Stop a game after this many plies (counted as a draw).
+    #[arg(long, default_value_t = 1000)]
     pub max_plies: u32,
 }
 

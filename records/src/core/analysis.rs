@@ -160,7 +160,8 @@ pub enum AnalysisError {
     NoEngine(&'static str),
 }
 
-/// A game's engine (docs/engine.md; a game without one says so).
+/// A game's engine (docs/engine.md). A game without one implements it empty and answers
+/// [`AnalysisError::NoEngine`].
 pub trait Search: Truth {
     /// Searches the position of `m` for the side to move within `limits`, reading only what
     /// `seat` may know (None: the side to move). `m` may hold the hidden truth (the
@@ -169,5 +170,8 @@ pub trait Search: Truth {
         m: &Self::Match,
         seat: Option<Seat>,
         limits: &Limits,
-    ) -> Result<Analysis, AnalysisError>;
+    ) -> Result<Analysis, AnalysisError> {
+        let _ = (m, seat, limits);
+        Err(AnalysisError::NoEngine(Self::TITLE))
+    }
 }

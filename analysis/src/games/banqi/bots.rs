@@ -68,19 +68,8 @@ impl Bot {
                         ..engine::Limits::default()
                     },
                 };
-                let earlier = game.earlier_positions();
-                let root = engine::Root {
-                    earlier: &earlier,
-                    ..engine::Root::new(game.position(), game.rules())
-                };
-                let answer = engine::analyze_root(&root, &limits);
-                // The search does not know the long-chase rule (it needs the history): its
-                // best action the rules allow here.
-                answer
-                    .actions
-                    .iter()
-                    .map(|(a, _)| *a)
-                    .find(|a| actions.contains(a))
+                engine::analyze_match(game, &engine::Weights::TUNED, &limits)
+                    .best
                     .unwrap_or_else(|| actions[rng.random_range(0..actions.len())])
             }
             Bot::Misty => super::misty::choose(game, actions, millis)

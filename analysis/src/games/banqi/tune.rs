@@ -15,7 +15,7 @@ use rand::rngs::SmallRng;
 use rayon::prelude::*;
 use records::core::play::play_out;
 use records::core::{Engine as _, Seat, Truth as _, Turn as _};
-use records::games::banqi::engine::{self, Limits, Root, Weights};
+use records::games::banqi::engine::{self, Limits, Weights};
 use records::games::banqi::{Banqi, Match, Ruleset};
 
 use crate::games::TuneOptions;
@@ -85,29 +85,13 @@ pub fn score(
                 current
             }
         };
+        // None when the side to move has no action: the game ends.
         let choose = |m: &Match| {
-            let mut actions = Vec::new();
-            m.legal_actions(&mut actions);
-            if actions.is_empty() {
-                return None;
-            }
-            let earlier = m.earlier_positions();
-            let root = Root {
-                earlier: &earlier,
-                weights: weights(m),
-                ..Root::new(m.position(), m.rules())
-            };
             let limits = Limits {
                 nodes: Some(options.nodes),
                 ..Limits::default()
             };
-            let answer = engine::analyze_root(&root, &limits);
-            answer
-                .actions
-                .iter()
-                .map(|(a, _)| *a)
-                .find(|a| actions.contains(a))
-                .or(Some(actions[0]))
+            engine::analyze_match(m, weights(m), &limits).best
         };
         let (_, end) = play_out::<Banqi>(
             Match::from_position(rules, start),

@@ -307,16 +307,8 @@ impl Truth for Xiangqi3g {
     }
 }
 
-impl crate::core::analysis::Search for Xiangqi3g {
-    /// No engine yet (issue 26: information-set search for the games with a hidden truth).
-    fn analyze(
-        _: &Self::Match,
-        _: Option<crate::core::Seat>,
-        _: &crate::core::analysis::Limits,
-    ) -> Result<crate::core::analysis::Analysis, crate::core::analysis::AnalysisError> {
-        Err(crate::core::analysis::AnalysisError::NoEngine(Self::TITLE))
-    }
-}
+/// No engine yet (issue 26: information-set search for the games with a hidden truth).
+impl crate::core::analysis::Search for Xiangqi3g {}
 
 impl Pictures for Xiangqi3g {
     fn svg(pos: &Position, last: Option<&Action>) -> String {

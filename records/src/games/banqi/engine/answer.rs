@@ -28,6 +28,38 @@ pub fn score(value: f64) -> Score {
     Score::new((value * 100.0 / soldier).round() as i64, &CALIBRATION)
 }
 
+/// Searches the match `m` (its position, and the game's positions since its last flip or
+/// capture as repetitions) with `weights`, keeping only the root actions the match allows: the
+/// search knows no long-chase rule (it needs the history), the match does.
+pub fn analyze_match(m: &Match, weights: &Weights, limits: &Limits) -> Answer {
+    let earlier = m.earlier_positions();
+    let root = Root {
+        earlier: &earlier,
+        weights,
+        ..Root::new(m.position(), m.rules())
+    };
+    let mut answer = analyze_root(&root, limits);
+    if m.rules().long_chase.is_some() && answer.best.is_some() {
+        let mut legal = Vec::new();
+        m.legal_actions(&mut legal);
+        answer.actions.retain(|(a, _)| legal.contains(a));
+        match answer.actions.first() {
+            Some(&(first, value)) if answer.best != Some(first) => {
+                answer.best = Some(first);
+                answer.score = value;
+                answer.line = vec![first];
+            }
+            Some(_) => {}
+            // A partial search saw only forbidden chases: the first allowed action.
+            None => {
+                answer.best = legal.first().copied();
+                answer.line = answer.best.into_iter().collect();
+            }
+        }
+    }
+    answer
+}
+
 impl Search for Banqi {
     /// Every seat knows the same of a Banqi position (a covered piece is an entry of the
     /// public pool, never an identity), so the seat changes nothing; the search is given the
@@ -37,15 +69,8 @@ impl Search for Banqi {
         if let Some(end) = m.end() {
             return Ok(over(end.outcome, m.position().to_move()));
         }
-        let earlier = m.earlier_positions();
-        let root = Root {
-            earlier: &earlier,
-            ..Root::new(m.position(), m.rules())
-        };
-        let answer = analyze_root(&root, limits);
-        let mut legal = Vec::new();
-        m.legal_actions(&mut legal);
-        Ok(shown(&answer, &legal, started))
+        let answer = analyze_match(m, &Weights::TUNED, limits);
+        Ok(shown(&answer, started))
     }
 }
 
@@ -68,28 +93,20 @@ fn over(outcome: Outcome, to_move: Seat) -> Analysis {
     }
 }
 
-/// The answer as shown, keeping only the actions the match allows (the search knows no
-/// long-chase rule: it needs the history).
-fn shown(answer: &Answer, legal: &[super::super::Action], started: Instant) -> Analysis {
+/// The answer as an app is shown it.
+fn shown(answer: &Answer, started: Instant) -> Analysis {
     let actions: Vec<ScoredAction> = answer
         .actions
         .iter()
-        .filter(|(a, _)| legal.contains(a))
         .map(|(a, v)| ScoredAction {
             action: a.to_string(),
             score: score(*v),
         })
         .collect();
-    let best = actions.first().map(|a| a.action.clone());
-    let line = if best.as_deref() == answer.best.map(|b| b.to_string()).as_deref() {
-        answer.line.iter().map(ToString::to_string).collect()
-    } else {
-        best.iter().cloned().collect()
-    };
     Analysis {
-        score: actions.first().map_or(score(answer.score), |a| a.score),
-        best,
-        line,
+        score: score(answer.score),
+        best: answer.best.map(|a| a.to_string()),
+        line: answer.line.iter().map(ToString::to_string).collect(),
         actions,
         depth: answer.depth,
         nodes: answer.nodes,

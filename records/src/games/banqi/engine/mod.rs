@@ -30,7 +30,7 @@ use super::{Action, Color, Piece, Position, Ruleset, legal_actions};
 
 mod answer;
 pub mod evaluation;
-pub use answer::{CALIBRATION, score};
+pub use answer::{CALIBRATION, analyze_match, score};
 pub use evaluation::{Weights, evaluate, evaluate_with};
 
 /// The value of a won game for the side to move (less the plies it takes).
