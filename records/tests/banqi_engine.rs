@@ -9,11 +9,7 @@ use records::games::banqi::{Action, Banqi, Match, Piece, Position, Ruleset, lega
 
 /// The engine's weights without the draw's contempt, so that a draw is 0 as in the plain
 /// reference below.
-const FAIR: Weights = Weights {
-    contempt: 0.0,
-    draw_cost: 0.0,
-    ..Weights::TUNED
-};
+const FAIR: Weights = Weights::ANALYSIS;
 
 fn position(text: &str) -> Position {
     text.parse().unwrap()

@@ -63,13 +63,14 @@ pub fn analyze_match(m: &Match, weights: &Weights, limits: &Limits) -> Answer {
 impl Search for Banqi {
     /// Every seat knows the same of a Banqi position (a covered piece is an entry of the
     /// public pool, never an identity), so the seat changes nothing; the search is given the
-    /// position and the game's positions since its last flip or capture, nothing hidden.
+    /// position and the game's positions since its last flip or capture, nothing hidden. The
+    /// weights are [`Weights::ANALYSIS`]: no contempt, a draw is 0.
     fn analyze(m: &Match, _seat: Option<Seat>, limits: &Limits) -> Result<Analysis, AnalysisError> {
         let started = Instant::now();
         if let Some(end) = m.end() {
             return Ok(over(end.outcome, m.position().to_move()));
         }
-        let answer = analyze_match(m, &Weights::TUNED, limits);
+        let answer = analyze_match(m, &Weights::ANALYSIS, limits);
         Ok(shown(&answer, started))
     }
 }

@@ -46,6 +46,15 @@ impl Weights {
         ..Weights::START
     };
 
+    /// The tuned weights without the draw's contempt, for analyses: a draw is 0 for both
+    /// sides, so a position's score does not depend on which side would rather have it (the
+    /// bots play with contempt, an evaluation bar shows this).
+    pub const ANALYSIS: Weights = Weights {
+        contempt: 0.0,
+        draw_cost: 0.0,
+        ..Weights::TUNED
+    };
+
     /// Where `anqi tune` starts: chosen by hand (docs/engine.md).
     pub const START: Weights = Weights {
         base: [60.0, 40.0, 20.0, 12.0, 8.0, 30.0, 8.0],
