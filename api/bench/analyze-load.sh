@@ -6,11 +6,15 @@
 # Debian when missing.
 #
 #   api/bench/analyze-load.sh [seconds] [connections] [analysis clients]
+#
+# One analysis client per slot (the default, 1: a 2-core machine has one slot) keeps the slots
+# busy; more clients also measure the refusals, but each refused request costs a curl process
+# on the same cores as the service, which the figures then include.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 duration="${1:-15}"
 connections="${2:-64}"
-analysts="${3:-4}"
+analysts="${3:-1}"
 source api/bench/common.sh
 need_wrk
 log="$(mktemp)"

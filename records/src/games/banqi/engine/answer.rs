@@ -14,8 +14,8 @@ use super::{Answer, Root, WIN, Weights, analyze_root};
 
 /// How Banqi's centipawns become chances (docs/engine.md: fitted to the engine's self-play).
 pub const CALIBRATION: Calibration = Calibration {
-    scale: 250.0,
-    drawish: 0.6,
+    scale: 290.0,
+    drawish: 0.46,
 };
 
 /// A value of the search as a score: a forced result, or centipawns (100 is a soldier's

@@ -113,8 +113,11 @@ struct Worths {
 
 impl Worths {
     fn new(pos: &Position, rules: &Ruleset, w: &Weights) -> Worths {
-        // Pieces alive per colour and role, revealed or covered.
-        let census = pos.census();
+        Worths::from_census(&pos.census(), rules, w)
+    }
+
+    /// The worths given the pieces alive per colour and role (revealed or covered).
+    fn from_census(census: &[u8; 14], rules: &Ruleset, w: &Weights) -> Worths {
         let alive = |c: usize, r: usize| census[c * 7 + r] as f64;
         let mut worth = [[0.0; 7]; 2];
         for (c, row) in worth.iter_mut().enumerate() {
@@ -197,7 +200,139 @@ pub fn evaluate_with(pos: &Position, rules: &Ruleset, weights: &Weights) -> f64 
     v
 }
 
+/// `1 / 2^(d − 1)` for a distance `d` (1 for 0: a piece is never on its victim's square).
+const HALVES: [f64; 16] = {
+    let mut t = [1.0; 16];
+    let mut d = 2;
+    while d < 16 {
+        t[d] = t[d - 1] / 2.0;
+        d += 1;
+    }
+    t
+};
+
+/// Worths cached per census (a census changes only with a capture, so a search meets few).
+const CACHE: usize = 256;
+
+/// The evaluation as the search runs it: the value of [`evaluate_with`], the board read once
+/// per position into a bitboard per colour and role, each census's worths computed once.
+pub(super) struct Evaluator<'a> {
+    weights: &'a Weights,
+    rules: &'a Ruleset,
+    /// For each attacking role, the roles it can capture (bit = role index).
+    victims: [u8; 7],
+    /// (packed census, worths), direct-mapped; `u64::MAX` is empty.
+    cache: Box<[(u64, [[f64; 7]; 2]); CACHE]>,
+}
+
+impl<'a> Evaluator<'a> {
+    pub(super) fn new(rules: &'a Ruleset, weights: &'a Weights) -> Evaluator<'a> {
+        let mut victims = [0u8; 7];
+        for (a, mask) in victims.iter_mut().enumerate() {
+            for (t, &target) in Role::ALL.iter().enumerate() {
+                if beats(rules, Role::ALL[a], target) {
+                    *mask |= 1 << t;
+                }
+            }
+        }
+        Evaluator {
+            weights,
+            rules,
+            victims,
+            cache: Box::new([(u64::MAX, [[0.0; 7]; 2]); CACHE]),
+        }
+    }
+
+    /// [`evaluate_with`] of `pos` under the evaluator's ruleset and weights.
+    pub(super) fn evaluate(&mut self, pos: &Position) -> f64 {
+        let Some(me) = pos.turn() else { return 0.0 };
+        let mut census = *pos.pool().counts();
+        let mut boards = [[0u32; 7]; 2];
+        // A revealed square's cell is 2 + the piece's index (side · 7 + role).
+        for s in pos.revealed_all() {
+            let piece = pos.cells[s.index()] as usize - 2;
+            census[piece] += 1;
+            boards[piece / 7][piece % 7] |= 1 << s.index();
+        }
+        let worth = self.worths(&census);
+        let (m, o) = (me.index(), me.other().index());
+        let material =
+            |c: usize| -> f64 { (0..7).map(|r| census[c * 7 + r] as f64 * worth[c][r]).sum() };
+        let mut v = material(m) - material(o);
+        if self.weights.pursuit != 0.0 {
+            v += self.weights.pursuit
+                * (self.pursuit(&boards, &worth, m) - self.pursuit(&boards, &worth, o));
+        }
+        v
+    }
+
+    fn worths(&mut self, census: &[u8; 14]) -> [[f64; 7]; 2] {
+        let key = census.iter().fold(0u64, |k, &n| k << 3 | n as u64);
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % CACHE;
+        if self.cache[slot].0 == key {
+            return self.cache[slot].1;
+        }
+        let worth = Worths::from_census(census, self.rules, self.weights).worth;
+        self.cache[slot] = (key, worth);
+        worth
+    }
+
+    /// For each revealed piece of colour `c`, the best enemy piece it could take, by its
+    /// worth halved per step beyond the first (unweighted).
+    fn pursuit(&self, boards: &[[u32; 7]; 2], worth: &[[f64; 7]; 2], c: usize) -> f64 {
+        let enemy = 1 - c;
+        let mut sum = 0.0;
+        for (r, &mine) in boards[c].iter().enumerate() {
+            let mut pieces = mine;
+            while pieces != 0 {
+                let s = pieces.trailing_zeros() as usize;
+                pieces &= pieces - 1;
+                let mut best: f64 = 0.0;
+                let mut roles = self.victims[r];
+                while roles != 0 {
+                    let t = roles.trailing_zeros() as usize;
+                    roles &= roles - 1;
+                    let mut targets = boards[enemy][t];
+                    while targets != 0 {
+                        let u = targets.trailing_zeros() as usize;
+                        targets &= targets - 1;
+                        best = best.max(worth[enemy][t] * HALVES[DISTANCE[s][u] as usize]);
+                    }
+                }
+                sum += best;
+            }
+        }
+        sum
+    }
+}
+
 /// The engine's value of `pos` for the side to move ([`Weights::TUNED`]).
 pub fn evaluate(pos: &Position, rules: &Ruleset) -> f64 {
     evaluate_with(pos, rules, &Weights::TUNED)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::banqi::{Banqi, PRESETS};
+
+    #[test]
+    fn the_search_evaluates_as_the_definition_does() {
+        // Positions of random games under every preset (cannon rules, dark captures), with
+        // the tuned weights and with others, read through one evaluator each (its cache too).
+        for weights in [Weights::TUNED, Weights::START, Weights::MATERIAL] {
+            for preset in PRESETS {
+                let mut evaluator = Evaluator::new(&preset.ruleset, &weights);
+                for seed in 0..4 {
+                    let record = crate::core::play::random_record::<Banqi>(preset, seed, 120);
+                    let (positions, _) = crate::core::replay::replay::<Banqi>(&record);
+                    for pos in positions {
+                        let want = evaluate_with(&pos, &preset.ruleset, &weights);
+                        let got = evaluator.evaluate(&pos);
+                        assert!((got - want).abs() < 1e-9, "{pos}: {got} vs {want}");
+                    }
+                }
+            }
+        }
+    }
 }

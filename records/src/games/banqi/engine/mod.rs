@@ -108,7 +108,7 @@ impl<'a> Root<'a> {
 
 struct Search<'a> {
     rules: &'a Ruleset,
-    weights: &'a Weights,
+    evaluator: evaluation::Evaluator<'a>,
     /// The evaluation's bound (Star1 needs the values' range).
     bound: f64,
     /// The side to move at the root and what a draw is worth to it (minus the contempt).
@@ -145,7 +145,7 @@ pub fn analyze_root(root_at: &Root, limits: &Limits) -> Answer {
     };
     let mut search = Search {
         rules,
-        weights,
+        evaluator: evaluation::Evaluator::new(rules, weights),
         bound,
         root: pos.turn(),
         draw: -(weights.contempt * root_value + weights.draw_cost).clamp(-bound, bound),
@@ -439,7 +439,7 @@ impl Search<'_> {
         if let Some(v) = self.terminal(pos, ply) {
             return v;
         }
-        let stand = evaluate_with(pos, self.rules, self.weights).clamp(-self.bound, self.bound);
+        let stand = self.evaluator.evaluate(pos).clamp(-self.bound, self.bound);
         if stand >= beta || left == 0 {
             return stand;
         }
