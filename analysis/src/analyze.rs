@@ -18,20 +18,47 @@ use serde::Serialize;
 
 use crate::inputs;
 
-/// What to analyse, how long, and where the answers go.
+/// What to analyse, how long, and where the answers go (the command's options).
+#[derive(clap::Args)]
 pub struct Order {
-    /// A record file (JSON, JSON Lines, TCGA; `-`: standard input), or a position string.
+    /// A record file (`-`: standard input), or a position string.
     pub input: String,
-    /// Which game of the file (1-based).
+    /// Which game of the file, counting from 1.
+    #[arg(long, default_value_t = 1)]
     pub game: usize,
-    /// The game kind of a position (records name theirs).
+    /// The game of a position (records name theirs): banqi by default.
+    #[arg(long)]
     pub kind: Option<String>,
-    /// A preset for a position.
+    /// The preset of a position (the game's first by default).
+    #[arg(long)]
     pub preset: Option<String>,
-    pub limits: Limits,
+    /// Milliseconds per position (100 unless --nodes or --depth is given).
+    #[arg(long)]
+    pub millis: Option<u64>,
+    /// Positions searched per position: the same answers on every machine.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Plies ahead.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Print JSON lines instead of the table.
+    #[arg(long)]
     pub json: bool,
-    /// The chart's file (`.svg` or `.png`).
+    /// Draw player 1's expected score over the game into this file (.svg or .png).
+    #[arg(long)]
     pub chart: Option<PathBuf>,
+}
+
+impl Order {
+    /// The search's limits: those given, or 100 ms when none is.
+    fn limits(&self) -> Limits {
+        let none = self.nodes.is_none() && self.depth.is_none();
+        Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            millis: self.millis.or(none.then_some(100)),
+        }
+    }
 }
 
 /// One line of a review: the position after `ply` (0: the start).
@@ -81,7 +108,7 @@ fn analyze(order: &Order) -> Result<(), String> {
         record
     };
     let kind: GameKind = record.game.parse().map_err(|e| format!("{e}"))?;
-    let lines = with_game!(kind, G => review::<G>(&record, &order.limits))?;
+    let lines = with_game!(kind, G => review::<G>(&record, &order.limits()))?;
     if order.json {
         for line in &lines {
             println!(

@@ -39,27 +39,7 @@ enum Command {
     /// per ply with the action marked; browsers and chat apps play it), or with --ply the
     /// position after one ply as PNG or SVG. Reads JSON, JSON Lines and TCGA files (--game picks
     /// one of a file's games) and prints where the picture went.
-    Render {
-        /// The record file (`-`: standard input).
-        path: PathBuf,
-        /// Which game of the file, counting from 1.
-        #[arg(long, default_value_t = 1)]
-        game: usize,
-        /// The picture's file, `.png` or (with --ply) `.svg`; by default `<file>-<game>.png`
-        /// in the current directory.
-        #[arg(long, short)]
-        out: Option<PathBuf>,
-        /// Draw the position after this ply (0: the start) instead of the whole replay.
-        #[arg(long)]
-        ply: Option<usize>,
-        /// The picture's width in pixels (64–2048; the board's own width by default).
-        #[arg(long)]
-        width: Option<u32>,
-        /// How long each position of an animation shows, in milliseconds (100–10000; the last
-        /// three times as long).
-        #[arg(long, default_value_t = 1000)]
-        frame_ms: u32,
-    },
+    Render(render::Order),
     /// Count the leaf positions N plies ahead (perft), the move generator's reference test:
     /// from xiangqi's start, 44, 1,920, 79,666 and 3,290,240 for depths 1–4. Prints the count
     /// (with --divide, first the count under each legal move) and the speed on stderr.
@@ -182,34 +162,7 @@ enum Command {
     /// chances of a win, draw and loss), the engine's best action there, and the centipawns
     /// each action played gave up against the best it saw; with --chart, player 1's expected
     /// score over the game. Or one position. Reads JSON, JSON Lines and TCGA files.
-    Analyze {
-        /// A record file (`-`: standard input), or a position string.
-        input: String,
-        /// Which game of the file, counting from 1.
-        #[arg(long, default_value_t = 1)]
-        game: usize,
-        /// The game of a position (records name theirs): banqi by default.
-        #[arg(long)]
-        kind: Option<String>,
-        /// The preset of a position (the game's first by default).
-        #[arg(long)]
-        preset: Option<String>,
-        /// Milliseconds per position (100 unless --nodes or --depth is given).
-        #[arg(long)]
-        millis: Option<u64>,
-        /// Positions searched per position: the same answers on every machine.
-        #[arg(long)]
-        nodes: Option<u64>,
-        /// Plies ahead.
-        #[arg(long)]
-        depth: Option<u32>,
-        /// Print JSON lines instead of the table.
-        #[arg(long)]
-        json: bool,
-        /// Draw player 1's expected score over the game into this file (.svg or .png).
-        #[arg(long)]
-        chart: Option<PathBuf>,
-    },
+    Analyze(analyze::Order),
     /// Tune a game's engine by self-play: from its documented start weights, each weight in
     /// turn one step up and down plays the current weights over the same deals (each twice,
     /// colours swapped, a fixed number of positions searched per move: the same run on every
@@ -290,32 +243,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Validate { paths, json, quiet } => validate::run(&paths, json, quiet),
-        Command::Analyze {
-            input,
-            game,
-            kind,
-            preset,
-            millis,
-            nodes,
-            depth,
-            json,
-            chart,
-        } => {
-            let limits = records::core::analysis::Limits {
-                depth,
-                nodes,
-                millis: millis.or((nodes.is_none() && depth.is_none()).then_some(100)),
-            };
-            analyze::run(&analyze::Order {
-                input,
-                game,
-                kind,
-                preset,
-                limits,
-                json,
-                chart,
-            })
-        }
+        Command::Analyze(order) => analyze::run(&order),
         Command::Tune {
             game,
             options,
@@ -434,21 +362,7 @@ fn main() -> ExitCode {
                 flip_depth: 2,
             },
         }),
-        Command::Render {
-            path,
-            game,
-            out,
-            ply,
-            width,
-            frame_ms,
-        } => render::run(&render::Order {
-            path,
-            game,
-            out,
-            ply,
-            width,
-            frame_ms,
-        }),
+        Command::Render(order) => render::run(&order),
         Command::Score {
             paths,
             stake,

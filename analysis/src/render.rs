@@ -14,16 +14,27 @@ use records::with_game;
 
 use crate::inputs;
 
-/// What to draw and where.
+/// What to draw and where (the command's options).
+#[derive(clap::Args)]
 pub struct Order {
+    /// The record file (`-`: standard input).
     pub path: PathBuf,
-    /// Which game of the file (1-based).
+    /// Which game of the file, counting from 1.
+    #[arg(long, default_value_t = 1)]
     pub game: usize,
-    /// The picture's file: `.png` or `.svg` (an animation is PNG).
+    /// The picture's file, `.png` or (with --ply) `.svg`; by default `<file>-<game>.png`
+    /// in the current directory.
+    #[arg(long, short)]
     pub out: Option<PathBuf>,
-    /// The position after this ply (0: the start) instead of the animation.
+    /// Draw the position after this ply (0: the start) instead of the whole replay.
+    #[arg(long)]
     pub ply: Option<usize>,
+    /// The picture's width in pixels (64–2048; the board's own width by default).
+    #[arg(long)]
     pub width: Option<u32>,
+    /// How long each position of an animation shows, in milliseconds (100–10000; the last
+    /// three times as long).
+    #[arg(long, default_value_t = 1000)]
     pub frame_ms: u32,
 }
 
