@@ -483,3 +483,20 @@ fn the_analysis_lists_exactly_the_legal_actions_under_every_preset() {
         }
     }
 }
+
+#[test]
+fn general_and_soldier_against_a_lone_general() {
+    // Black's general alone in the a8 corner; red's soldier on b6, red's general on d7. Only
+    // b6-b7 wins at once: both of the general's squares (a7, b8) are then next to the
+    // soldier, which takes a general, and a general cannot take a soldier.
+    let pos = position("k3/3K/1P2/4/4/4/4/4 r - 0 10");
+    let a = engine::analyze(&pos, &Ruleset::TCGA, &depth(5));
+    assert_eq!(a.best.unwrap().to_string(), "b6-b7", "{a:?}");
+    assert_eq!(a.score, WIN - 3.0);
+    let others: Vec<_> = a
+        .actions
+        .iter()
+        .filter(|(x, _)| x.to_string() != "b6-b7")
+        .collect();
+    assert!(others.iter().all(|(_, v)| *v < WIN - 3.0), "{others:?}");
+}
