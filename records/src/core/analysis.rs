@@ -156,7 +156,7 @@ pub struct Analysis {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AnalysisError {
     /// The game has no engine yet.
-    #[error("{0} has no engine yet (docs/engine.md: Banqi's is the first)")]
+    #[error("{0} has no engine yet (docs/engine.md says which games have one)")]
     NoEngine(&'static str),
 }
 

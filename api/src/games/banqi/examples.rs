@@ -245,6 +245,6 @@ pub fn analyze_response() -> Value {
 
 pub fn no_engine() -> Value {
     parse(
-        r#"{"type":"/problems/no-engine","title":"No engine","status":422,"detail":"Third-generation xiangqi (番兵象棋) has no engine yet (docs/engine.md: Banqi's is the first)","code":"no_engine","field":"game"}"#,
+        r#"{"type":"/problems/no-engine","title":"No engine","status":422,"detail":"Third-generation xiangqi (番兵象棋) has no engine yet (docs/engine.md says which games have one)","code":"no_engine","field":"game"}"#,
     )
 }
