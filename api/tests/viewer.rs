@@ -10,11 +10,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
-use records::core::Record;
 use records::core::replay::steps;
-use records::core::rules::parts::*;
 use records::games::GameKind;
 use records::with_game;
 use serde_json::json;

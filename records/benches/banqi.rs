@@ -72,10 +72,9 @@ fn search(c: &mut Criterion) {
     let positions: Vec<_> = (0..3)
         .map(|seed| {
             let record = records::core::play::random_record::<Banqi>(&PRESETS[0], seed, 40);
-            records::core::replay::final_match::<Banqi>(&record)
+            *records::core::replay::final_match::<Banqi>(&record)
                 .unwrap()
                 .position()
-                .clone()
         })
         .collect();
     let limits = Limits {
