@@ -219,6 +219,18 @@ async fn a_seat_token_analyses_the_ledgers_game() {
     wrong["position"] = json!("k3/1P2/P3/4/4/4/4/3K r - 0 10");
     let res = actix_test::call_service(&app, post("/v1/analyze", wrong)).await;
     assert_eq!(res.status().as_u16(), 409);
+    // A made-up record (the opponent's flips written out) or a ply not yet played: refused,
+    // and the refusal names no hidden piece.
+    let mut made_up = ask.clone();
+    made_up["record"] = json!({"game": "banqi", "preset": "tcga", "actions": ["b6(K)", "a1(k)"]});
+    let res = actix_test::call_service(&app, post("/v1/analyze", made_up)).await;
+    assert_eq!(res.status().as_u16(), 409);
+    let body = String::from_utf8(actix_test::read_body(res).await.to_vec()).unwrap();
+    assert!(!body.contains("(k)") && !body.contains("a1("), "{body}");
+    let mut ahead = ask.clone();
+    ahead["ply"] = json!(5);
+    let res = actix_test::call_service(&app, post("/v1/analyze", ahead)).await;
+    assert_eq!(res.status().as_u16(), 409, "a ply not yet committed");
     // Another game's id with this token: the token does not open it.
     let mut other = ask;
     other["game_id"] = json!("0123456789abcdef0123456789abcdef");
