@@ -347,10 +347,11 @@ fn memory_stays_flat_whatever_the_input_size() {
     };
     let (export_small, export_large) = (export(&small, "small-data"), export(&large, "large-data"));
     eprintln!("export, peak kB, 20,000 vs 60,000 games: {export_small} vs {export_large}");
-    // Within 24 MB: alone the two are equal (202,108 vs 204,444 and 202,872 vs 202,560 kB);
-    // beside the other tests of `cargo test --workspace` the larger was once 21.5 MB higher
-    // (192,076 vs 213,640 kB). Holding the larger log would take some 300 MB more.
-    assert!(export_large < export_small + 24_576);
+    // Within 64 MB: alone the two are equal (202,108 vs 204,444 and 202,872 vs 202,560 kB);
+    // beside the other tests of `cargo test --workspace` the larger was 21.5 and 27.6 MB
+    // higher (192,076 vs 213,640 kB; 190,784 vs 218,436 kB). Holding the larger log would take
+    // some 300 MB more: the margin tells the two apart with room for that noise.
+    assert!(export_large < export_small + 65_536);
     let fresh = test_databases(&d, "flat_small")
         .into_iter()
         .zip(test_databases(&d, "flat_large"));
