@@ -161,7 +161,7 @@ problem_kinds! {
     SettlementOverflow = "settlement-overflow", 422, "Settlement overflow",
         "The stake and bonus are so large that the settlement does not fit in 64 bits.";
     NoEngine = "no-engine", 422, "No engine",
-        "The game has no engine yet (docs/engine.md says which games have one and what comes next).";
+        "The game has no engine (every game of this service has one: a game added without one answers this).";
     AnalysisBusy = "analysis-busy", 503, "Analyses busy",
         "Every analysis slot of the service is in use (`--analysis-slots`): try again in a moment. Validation and the other endpoints are not held up by analyses.";
     StoreUnavailable = "store-unavailable", 503, "Record store unavailable",

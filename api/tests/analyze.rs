@@ -125,7 +125,7 @@ async fn the_caps_hold_and_say_so() {
 }
 
 #[actix_web::test]
-async fn bad_limits_and_games_without_an_engine_are_refused() {
+async fn bad_limits_are_refused_and_every_game_has_an_engine() {
     for (field, limits) in [
         ("limits.depth", json!({"depth": 0})),
         ("limits.nodes", json!({"nodes": 0})),
@@ -151,19 +151,23 @@ async fn bad_limits_and_games_without_an_engine_are_refused() {
         (400, Some("malformed_json")),
         "{body}"
     );
-    let (status, body) = call(json!({"game": "xiangqi-3g"})).await;
-    assert_eq!(
-        (status, body["code"].as_str()),
-        (422, Some("no_engine")),
-        "{body}"
-    );
-    assert_eq!(body["field"], "game");
-    let (status, body) = call(json!({"game": "three-kingdoms"})).await;
-    assert_eq!(
-        (status, body["code"].as_str()),
-        (422, Some("no_engine")),
-        "{body}"
-    );
+    // Every game has an engine: the others' starts are analysed too (a dark Luzhanqi game
+    // starts from setups only a referee holds: its flip game here).
+    for (game, preset) in [
+        ("three-kingdoms", "three-kingdoms"),
+        ("luzhanqi", "flip"),
+        ("xiangqi-3g", "xiangqi-3g"),
+    ] {
+        let record = json!({"game": game, "preset": preset, "actions": []});
+        let (status, body) =
+            call(json!({"game": game, "record": record, "limits": {"nodes": 2000}})).await;
+        assert_eq!(status, 200, "{game}: {body}");
+        assert!(body["best"].is_string(), "{game}: {body}");
+        assert!(
+            body["actions"].as_array().unwrap().len() > 1,
+            "{game}: {body}"
+        );
+    }
     let (status, body) =
         call(json!({"position": "k3/1P2/P3/4/4/4/4/3K r - 0 10", "record": {"actions": []}})).await;
     assert_eq!(

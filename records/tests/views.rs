@@ -3,11 +3,13 @@
 //! Random games are dealt and played; at the end, for every seat, the match is replayed with
 //! the dealt hidden truth and with others that seat cannot tell from it ([`Rules::disguise`]:
 //! Banqi shuffles the pieces still face down). The seat's view must be the same bytes each
-//! time: had any hidden identity leaked into it, some disguise would change it.
+//! time: had any hidden identity leaked into it, some disguise would change it. The engine's
+//! analysis for the seat ([`Search::analyze`](records::core::analysis::Search)) too.
 
 use proptest::prelude::*;
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
+use records::core::analysis::{Analysis, Limits};
 use records::core::replay::final_match;
 use records::core::rules::parts::*;
 use records::core::{Record, Rules, Seat, Told};
@@ -49,12 +51,30 @@ fn views_hide_what_a_seat_may_not_know<G: Rules>(preset: usize, seed: u64, plies
             "{}: told draws alike",
             G::NAME
         );
-        for _ in 0..4 {
+        let analysis = |m: &G::Match| {
+            let limits = Limits {
+                nodes: Some(400),
+                ..Limits::default()
+            };
+            G::analyze(m, Some(seat), &limits).map(|a| Analysis { millis: 0, ..a })
+        };
+        let analysed = analysis(&m);
+        for i in 0..4 {
             let other = G::disguise(&hidden, &m, seat, &mut rng);
             let mut disguised = record.clone();
             disguised.layout = Some(G::hidden_value(&other));
             let m2 = final_match::<G>(&disguised).expect("a disguise replays the same actions");
             let seen2 = serde_json::to_vec(&G::view(&m2, seat)).unwrap();
+            // The engine, asked for this seat, reads only what it knows (one disguise: a
+            // search costs more than a view).
+            if i == 0 {
+                assert_eq!(
+                    analysis(&m2),
+                    analysed,
+                    "{} seed {seed}: the engine's answer to {seat} changed with what it cannot know",
+                    G::NAME
+                );
+            }
             assert_eq!(
                 String::from_utf8_lossy(&seen),
                 String::from_utf8_lossy(&seen2),

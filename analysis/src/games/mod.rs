@@ -4,7 +4,7 @@
 //! (`records::for_each_game!`).
 
 use rand::rngs::SmallRng;
-use records::core::{Outcome, Ply, Record, Rules, Scored, Seat};
+use records::core::{Engine as _, Outcome, Ply, Record, Rules, Scored, Seat, Turn as _};
 use records::games::GameKind;
 use records::with_game;
 
@@ -286,6 +286,34 @@ pub fn tune(
             std::process::ExitCode::from(2)
         }
     }
+}
+
+/// The budget per action of the `engine` bot of a game searched by information sets when no
+/// time is given: plies played in the search (the same answer on every machine).
+pub const ENGINE_PLIES: u64 = 20_000;
+
+/// The action the game's engine chooses among `actions` (the legal actions of `m`) for the
+/// side to move, thinking `millis` per action or [`ENGINE_PLIES`]. `m` is the dealer's match
+/// and may hold the hidden truth: the engine reads only what the side to move may know.
+pub fn engine_choice<G: Tool>(
+    m: &G::Match,
+    actions: &[G::Action],
+    millis: Option<u64>,
+) -> G::Action {
+    let limits = match millis {
+        Some(ms) => records::core::analysis::Limits {
+            millis: Some(ms),
+            ..Default::default()
+        },
+        None => records::core::analysis::Limits {
+            nodes: Some(ENGINE_PLIES),
+            ..Default::default()
+        },
+    };
+    let seat = m.position().to_move();
+    let best = G::analyze(m, Some(seat), &limits).ok().and_then(|a| a.best);
+    best.and_then(|best| actions.iter().find(|a| a.to_string() == best).cloned())
+        .unwrap_or_else(|| actions[0].clone())
 }
 
 /// A bot of `anqi simulate`: which of its game's [`Tool::BOTS`], and for a timed one the

@@ -225,8 +225,9 @@ pub struct AnalyzeResponse {
 /// The engine's analysis of a position: the best action, the score for the side to move (a
 /// win/draw/loss estimate, centipawns where 100 is a soldier at the start, the plies to a
 /// result it sees forced), the expected line and every action scored, the depth reached,
-/// positions searched and time. Banqi has an engine; the other games answer 422 `no-engine`
-/// until theirs come (docs/engine.md). The search stops at the first limit reached, each
+/// positions searched and time. Banqi's engine is an expectimax search; the other games' an
+/// information-set search that draws what the seat cannot see from what it knows
+/// (docs/engine.md). The search stops at the first limit reached, each
 /// held to the service's caps (`--analysis-millis`, `--analysis-nodes`; a request over a cap
 /// gets its best answer within it, with `capped`); searches run off the HTTP workers, at
 /// most `--analysis-slots` at once (503 `analysis-busy` beyond).
@@ -237,8 +238,8 @@ pub struct AnalyzeResponse {
         (status = 400, description = "Malformed JSON, position or record.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "With a token: no such game in the referee's ledger.", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "With a token: the request states something other than the ledger's.", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Unknown preset, invalid position or record, a game without an engine.", body = Problem,
-            content_type = "application/problem+json", example = examples::no_engine),
+        (status = 422, description = "Unknown preset, invalid position or record.", body = Problem,
+            content_type = "application/problem+json"),
         (status = 503, description = "Every analysis slot is in use (or, with a token, no record store).", body = Problem,
             content_type = "application/problem+json")))]
 pub async fn analyze(

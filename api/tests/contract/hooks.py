@@ -58,11 +58,7 @@ SEMANTIC = {
     "POST /v1/play": GAME_SEMANTICS,
     "POST /v1/deal": GAME_SEMANTICS,
     "POST /v1/view": GAME_SEMANTICS,
-    "POST /v1/analyze": GAME_SEMANTICS
-    | {
-        "no-engine": "which games have an engine is the service's to say (Banqi's is the "
-        "first): `game` lists every game",
-    },
+    "POST /v1/analyze": GAME_SEMANTICS,
     "POST /v1/render": GAME_SEMANTICS,
     "GET /v1/render.svg": GAME_SEMANTICS,
     "POST /v1/render.png": GAME_SEMANTICS,

@@ -152,6 +152,27 @@ pub struct Analysis {
     pub stopped: bool,
 }
 
+impl Analysis {
+    /// The analysis of a finished game: no action, the result as `to_move` has it.
+    pub fn finished(outcome: super::Outcome, to_move: Seat) -> Analysis {
+        let score = if outcome.is_draw() {
+            Score::drawn()
+        } else {
+            Score::forced(outcome.winner() == Some(to_move), 0)
+        };
+        Analysis {
+            best: None,
+            score,
+            line: Vec::new(),
+            actions: Vec::new(),
+            depth: 0,
+            nodes: 0,
+            millis: 0,
+            stopped: false,
+        }
+    }
+}
+
 /// Why a game cannot be analysed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AnalysisError {

@@ -12,6 +12,7 @@
 pub mod analysis;
 pub mod board;
 pub mod glyphs;
+pub mod ismcts;
 pub mod outcome;
 pub mod pieces;
 pub mod play;

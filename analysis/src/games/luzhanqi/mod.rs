@@ -18,6 +18,7 @@ pub mod contract;
 pub mod report;
 
 const RANDOM: usize = 0;
+const ENGINE: usize = 2;
 
 /// What the greedy bot expects of an action, from what its side sees only (never a hidden
 /// identity): taking a visible flag first, then a visible win by the value of what it takes,
@@ -62,11 +63,15 @@ impl Tool for Luzhanqi {
 
     const TABLES: &'static [crate::report::contract::TableSpec] = contract::TABLES;
 
-    const BOTS: &'static [&'static str] = &["random", "greedy"];
+    const BOTS: &'static [&'static str] = &["random", "greedy", "engine"];
+    const TIMED_BOTS: &'static [&'static str] = &["engine"];
 
     fn choose(bot: BotSpec, m: &Match, actions: &[Action], rng: &mut SmallRng) -> Action {
         if bot.index == RANDOM {
             return actions[rng.random_range(0..actions.len())];
+        }
+        if bot.index == ENGINE {
+            return super::engine_choice::<Self>(m, actions, bot.millis);
         }
         let best = actions.iter().map(|a| value(m, a)).max().unwrap_or(0);
         let ties = actions.iter().filter(|a| value(m, a) == best).count();

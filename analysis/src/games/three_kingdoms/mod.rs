@@ -22,6 +22,7 @@ pub mod report;
 /// The bots: uniform random, and a greedy one that takes the capture worth the most points
 /// (recalling when it may: that finishes first), else plays at random.
 const RANDOM: usize = 0;
+const ENGINE: usize = 2;
 
 impl Tool for ThreeKingdoms {
     const CHARTS: &'static [ChartSpec] = &[ChartSpec::Histogram {
@@ -34,11 +35,15 @@ impl Tool for ThreeKingdoms {
 
     const TABLES: &'static [crate::report::contract::TableSpec] = contract::TABLES;
 
-    const BOTS: &'static [&'static str] = &["random", "greedy"];
+    const BOTS: &'static [&'static str] = &["random", "greedy", "engine"];
+    const TIMED_BOTS: &'static [&'static str] = &["engine"];
 
     fn choose(bot: BotSpec, m: &Match, actions: &[Action], rng: &mut SmallRng) -> Action {
         if bot.index == RANDOM {
             return actions[rng.random_range(0..actions.len())];
+        }
+        if bot.index == ENGINE {
+            return super::engine_choice::<Self>(m, actions, bot.millis);
         }
         let value = |a: &Action| match a {
             Action::Recall => 1000,

@@ -19,6 +19,7 @@ pub mod contract;
 pub mod report;
 
 const RANDOM: usize = 0;
+const ENGINE: usize = 2;
 
 /// A piece's value for the greedy bot (xiangqi's usual scale, the new kinds near their
 /// cousins').
@@ -90,11 +91,15 @@ impl Tool for Xiangqi3g {
         },
     });
 
-    const BOTS: &'static [&'static str] = &["random", "greedy"];
+    const BOTS: &'static [&'static str] = &["random", "greedy", "engine"];
+    const TIMED_BOTS: &'static [&'static str] = &["engine"];
 
     fn choose(bot: BotSpec, m: &Match, actions: &[Action], rng: &mut SmallRng) -> Action {
         if bot.index == RANDOM {
             return actions[rng.random_range(0..actions.len())];
+        }
+        if bot.index == ENGINE {
+            return super::engine_choice::<Self>(m, actions, bot.millis);
         }
         let best = actions.iter().map(|a| score(m, a)).max().unwrap_or(0);
         let ties = actions.iter().filter(|a| score(m, a) == best).count();

@@ -242,9 +242,3 @@ pub fn analyze_response() -> Value {
         r#"{"best": "a6-a7", "score": {"centipawns": 99997, "forced_in": 3, "win": 1.0, "draw": 0.0, "loss": 0.0}, "line": ["a6-a7", "a8-b8"], "actions": [{"action": "a6-a7", "score": {"centipawns": 99997, "forced_in": 3, "win": 1.0, "draw": 0.0, "loss": 0.0}}, {"action": "b7-b8", "score": {"centipawns": 99997, "forced_in": 3, "win": 1.0, "draw": 0.0, "loss": 0.0}}, {"action": "d1-c1", "score": {"centipawns": 99997, "forced_in": 3, "win": 1.0, "draw": 0.0, "loss": 0.0}}], "depth": 2, "nodes": 71, "millis": 0, "stopped": false, "limits": {"depth": 6, "nodes": 20000000, "millis": 200}, "capped": false}"#,
     )
 }
-
-pub fn no_engine() -> Value {
-    parse(
-        r#"{"type":"/problems/no-engine","title":"No engine","status":422,"detail":"Third-generation xiangqi (番兵象棋) has no engine yet (docs/engine.md says which games have one)","code":"no_engine","field":"game"}"#,
-    )
-}

@@ -9,6 +9,8 @@
 //! [`crate::core::Rules`].
 
 pub mod board;
+mod clues;
+mod engine;
 mod layout;
 mod masked;
 mod movegen;

@@ -8,13 +8,14 @@ use crate::core::rules::{Engine, Game, Pictures, Told, Truth, Visibility};
 use crate::core::{End, IllegalAction, InvalidHidden, Misfit, NoStart, Seat};
 
 use super::board::Points;
+use super::clues::Clues;
 use super::layout::Layout;
 use super::notation::Action;
 use super::pieces::{Combat, Role, Side};
 use super::play::Effect;
 use super::position::Position;
 use super::render::svg;
-use super::ruleset::{Mode, PRESETS, Ruleset};
+use super::ruleset::{MineRule, Mode, PRESETS, Ruleset};
 use super::view::{SeatView, seat_view};
 use crate::core::Turn as _;
 
@@ -52,6 +53,8 @@ pub struct Match {
     pub announcements: Vec<Announcement>,
     /// Points of pieces that have moved or fought since the match began.
     pub touched: Points,
+    /// What each side can tell of the other's pieces in a dark game (all roles otherwise).
+    pub clues: Clues,
 }
 
 impl Engine<Luzhanqi> for Match {
@@ -61,6 +64,7 @@ impl Engine<Luzhanqi> for Match {
             pos,
             announcements: Vec::new(),
             touched: Points::EMPTY,
+            clues: Clues::default(),
         }
     }
 
@@ -85,6 +89,24 @@ impl Engine<Luzhanqi> for Match {
     fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
         let side = self.pos.turn();
         let effect = self.pos.play(&self.rules, action)?;
+        if self.rules.mode == Mode::Dark
+            && let Action::Move { from, to, .. } = *action
+        {
+            match effect {
+                Effect::Attack {
+                    attacker,
+                    defender,
+                    combat,
+                    ..
+                } => self.clues.attacked(
+                    (from, attacker.role),
+                    (to, defender.role),
+                    combat,
+                    self.rules.mine == MineRule::BothDie,
+                ),
+                _ => self.clues.moved(from, to),
+            }
+        }
         if let Action::Move { from, to, .. } = *action {
             let t = self.touched.without(from);
             self.touched = match effect {
@@ -251,9 +273,6 @@ impl Truth for Luzhanqi {
         super::view::told(m, seat)
     }
 }
-
-/// No engine yet (issue 26: information-set search for the games with a hidden truth).
-impl crate::core::analysis::Search for Luzhanqi {}
 
 impl Pictures for Luzhanqi {
     fn svg(pos: &Position, last: Option<&Action>) -> String {

@@ -55,7 +55,7 @@ pub struct SeatView {
 }
 
 /// Whether `seat`, playing `own`, may see the identity of `piece` on `p`.
-fn visible(rules: &Ruleset, pos: &Position, own: Option<Side>, piece: Piece) -> bool {
+pub(super) fn visible(rules: &Ruleset, pos: &Position, own: Option<Side>, piece: Piece) -> bool {
     if rules.mode != Mode::Dark || Some(piece.side) == own {
         return true;
     }

@@ -6,6 +6,7 @@
 //! [`PRESETS`], [`OPTIONS`]), legal actions, the four endings, the dealt [`Layout`], scoring,
 //! a seat's view, the SVG picture, and [`ThreeKingdoms`], the game's [`crate::core::Rules`].
 
+mod engine;
 mod layout;
 mod movegen;
 mod notation;

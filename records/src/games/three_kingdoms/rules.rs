@@ -155,9 +155,6 @@ impl Truth for ThreeKingdoms {
     }
 }
 
-/// No engine yet (issue 26: information-set search for the games with a hidden truth).
-impl crate::core::analysis::Search for ThreeKingdoms {}
-
 impl Pictures for ThreeKingdoms {
     fn svg(pos: &Position, last: Option<&Action>) -> String {
         svg(pos, last)

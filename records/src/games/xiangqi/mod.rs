@@ -7,6 +7,7 @@
 mod action;
 pub mod board;
 mod end;
+mod engine;
 mod layout;
 mod movegen;
 pub mod pieces;

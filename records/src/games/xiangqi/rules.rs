@@ -307,9 +307,6 @@ impl Truth for Xiangqi3g {
     }
 }
 
-/// No engine yet (issue 26: information-set search for the games with a hidden truth).
-impl crate::core::analysis::Search for Xiangqi3g {}
-
 impl Pictures for Xiangqi3g {
     fn svg(pos: &Position, last: Option<&Action>) -> String {
         super::render::svg(pos, last)

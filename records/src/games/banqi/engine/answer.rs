@@ -7,7 +7,7 @@ use std::time::Instant;
 use crate::core::analysis::{
     Analysis, AnalysisError, Calibration, Limits, Score, ScoredAction, Search,
 };
-use crate::core::{Engine as _, Outcome, Seat, Turn as _};
+use crate::core::{Engine as _, Seat, Turn as _};
 
 use super::super::{Banqi, Match};
 use super::{Answer, Root, WIN, Weights, analyze_root};
@@ -68,29 +68,10 @@ impl Search for Banqi {
     fn analyze(m: &Match, _seat: Option<Seat>, limits: &Limits) -> Result<Analysis, AnalysisError> {
         let started = Instant::now();
         if let Some(end) = m.end() {
-            return Ok(over(end.outcome, m.position().to_move()));
+            return Ok(Analysis::finished(end.outcome, m.position().to_move()));
         }
         let answer = analyze_match(m, &Weights::ANALYSIS, limits);
         Ok(shown(&answer, started))
-    }
-}
-
-/// The analysis of a finished game: no action, the result as the side to move has it.
-fn over(outcome: Outcome, to_move: Seat) -> Analysis {
-    let score = if outcome.is_draw() {
-        Score::drawn()
-    } else {
-        Score::forced(outcome.winner() == Some(to_move), 0)
-    };
-    Analysis {
-        best: None,
-        score,
-        line: Vec::new(),
-        actions: Vec::new(),
-        depth: 0,
-        nodes: 0,
-        millis: 0,
-        stopped: false,
     }
 }
 

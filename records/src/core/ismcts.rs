@@ -1,0 +1,369 @@
+//! A search for any game with hidden information: single-observer information-set Monte
+//! Carlo tree search (SO-ISMCTS; Cowling, Powley and Whitehouse, "Information Set Monte Carlo
+//! Tree Search", 2012), the engine of Three Kingdoms, Luzhanqi and xiangqi-3g
+//! (docs/engine.md).
+//!
+//! The searching seat's knowledge is read from the match once ([`Worlds::knowledge`]); every
+//! iteration draws a *world* from it (a match whose hidden identities are a guess the seat
+//! cannot rule out, [`Worlds::world`]) and descends one tree of actions shared by all worlds:
+//! a node's children are the actions played from it in any world, chosen by UCB among those
+//! legal in this one (their *availability* counts how often they were). Identities an action
+//! reveals are drawn when it is played ([`Worlds::chance`]). A playout of a few random plies
+//! follows, then the game's evaluation ([`Worlds::value`]) scores the world for each seat.
+//!
+//! Each seat maximises its own reward (max-n): with three seats, the tree models each seat
+//! playing for itself, which is how Three Kingdoms is played (paranoid search would have both
+//! other seats gang up on the searcher, which they do only when it leads).
+//!
+//! Nothing here reads the match after [`Worlds::knowledge`]: two hidden truths that a seat
+//! cannot tell apart give it the same knowledge, hence the same answer for the same limits
+//! (the random draws are seeded; a time limit is the only source of variation).
+
+use std::time::Instant;
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use super::analysis::{Analysis, Calibration, Limits, Score, ScoredAction};
+use super::rules::{Engine as _, Rules, Turn as _};
+use super::seat::{MAX_SEATS, Seat};
+
+/// What the information-set search needs of a game besides its rules.
+pub trait Worlds: Rules {
+    /// What a seat knows of a match: all the search reads.
+    type Knowledge;
+
+    /// How the game's centipawns become chances.
+    const CALIBRATION: Calibration;
+
+    /// Random plies played after the tree before the evaluation.
+    const PLAYOUT: u32 = 6;
+
+    /// What `seat` knows of `m`: the only function that reads the match (which may hold the
+    /// referee's hidden truth).
+    fn knowledge(m: &Self::Match, seat: Seat) -> Self::Knowledge;
+
+    /// A match drawn from `knowledge`: every identity the seat has not seen guessed at random
+    /// among those it cannot rule out.
+    fn world<R: RngExt + ?Sized>(knowledge: &Self::Knowledge, rng: &mut R) -> Self::Match;
+
+    /// `action` (as [`Engine::legal_actions`](super::Engine::legal_actions) writes it) with
+    /// what it reveals drawn at random from what `m` shows; unchanged when it reveals nothing
+    /// or `m` knows it.
+    fn chance<R: RngExt + ?Sized>(
+        m: &Self::Match,
+        action: &Self::Action,
+        rng: &mut R,
+    ) -> Self::Action;
+
+    /// Whether `action` reveals an identity (the principal line stops after it).
+    fn reveals(action: &Self::Action) -> bool;
+
+    /// Each seat's expected share of the game at `m` (0 lost, 1 won), written to `out`; for
+    /// a game cut short.
+    fn value(m: &Self::Match, out: &mut [f64; MAX_SEATS]);
+
+    /// The centipawns of a share of the game for the side to move.
+    fn centipawns(share: f64) -> i64 {
+        let p = share.clamp(0.001, 0.999);
+        (Self::CALIBRATION.scale * (p / (1.0 - p)).ln()).round() as i64
+    }
+}
+
+/// The exploration constant of UCB (rewards are shares of a game, in 0..=1).
+const EXPLORATION: f64 = 0.7;
+
+/// Iterations when a request sets no limit.
+const DEFAULT_ITERATIONS: u64 = 2_000;
+
+/// The seed of the search's draws: fixed, so a node limit gives one answer.
+const SEED: u64 = 0x616e_7169_2026;
+
+struct Node<A> {
+    /// The action that led here (None at the root), and the seat that chose it.
+    action: Option<A>,
+    mover: Seat,
+    visits: u32,
+    available: u32,
+    /// The mover's summed reward.
+    reward: f64,
+    /// Visits in which the game ended at once after the action, the mover first.
+    won_at_once: u32,
+    children: Vec<u32>,
+}
+
+impl<A> Node<A> {
+    /// Whether the action won the game at once in every world it was tried in.
+    fn wins_at_once(&self) -> bool {
+        self.visits > 0 && self.won_at_once == self.visits
+    }
+
+    fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            0.5
+        } else {
+            self.reward / self.visits as f64
+        }
+    }
+}
+
+/// Searches the match `m` for its side to move, reading only what `seat` knows, within
+/// `limits` (nodes: plies played in tree and playouts; depth: plies of tree).
+pub fn analyze<G: Worlds>(m: &G::Match, seat: Seat, limits: &Limits) -> Analysis {
+    let started = Instant::now();
+    let to_move = m.position().to_move();
+    if let Some(end) = m.end() {
+        return Analysis::finished(end.outcome, to_move);
+    }
+    let knowledge = G::knowledge(m, seat);
+    let mut search = Tree::<G>::new(to_move);
+    let mut rng = StdRng::seed_from_u64(SEED);
+    let node_limit = limits.nodes.unwrap_or(if limits.millis.is_none() {
+        DEFAULT_ITERATIONS * u64::from(G::PLAYOUT + 4)
+    } else {
+        u64::MAX
+    });
+    let depth_limit = limits.depth.unwrap_or(u32::MAX);
+    let mut stopped = false;
+    let mut iterations = 0u64;
+    while search.plies < node_limit {
+        if iterations % 32 == 0
+            && let Some(ms) = limits.millis
+            && started.elapsed().as_millis() as u64 >= ms
+        {
+            stopped = true;
+            break;
+        }
+        search.iterate(&knowledge, depth_limit, &mut rng);
+        iterations += 1;
+    }
+    search.answer(started, stopped)
+}
+
+struct Tree<G: Worlds> {
+    nodes: Vec<Node<G::Action>>,
+    legal: Vec<G::Action>,
+    path: Vec<u32>,
+    plies: u64,
+    depth: u32,
+}
+
+impl<G: Worlds> Tree<G> {
+    fn new(to_move: Seat) -> Tree<G> {
+        Tree {
+            nodes: vec![Node {
+                action: None,
+                mover: to_move,
+                visits: 0,
+                available: 0,
+                reward: 0.0,
+                won_at_once: 0,
+                children: Vec::new(),
+            }],
+            legal: Vec::with_capacity(128),
+            path: Vec::with_capacity(64),
+            plies: 0,
+            depth: 0,
+        }
+    }
+
+    /// One iteration: a world, a descent (expanding one node), a playout, the rewards.
+    fn iterate<R: RngExt + ?Sized>(&mut self, knowledge: &G::Knowledge, depth: u32, rng: &mut R) {
+        let mut world = G::world(knowledge, rng);
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0usize;
+        let mut values = [0.5; MAX_SEATS];
+        let mut ended = false;
+        loop {
+            if let Some(end) = world.end() {
+                for seat in Seat::all(end.outcome.seats()) {
+                    values[seat.index()] = end.outcome.score(seat);
+                }
+                ended = true;
+                let last = &mut self.nodes[node];
+                if node != 0 && end.outcome.place(last.mover) == 1 && !end.outcome.is_draw() {
+                    last.won_at_once += 1;
+                }
+                break;
+            }
+            world.legal_actions(&mut self.legal);
+            if self.legal.is_empty() || self.path.len() as u32 > depth {
+                break;
+            }
+            let mover = world.position().to_move();
+            // An action of this world not yet in the tree: expand it and stop descending.
+            let (nodes, children) = (&self.nodes, &self.nodes[node].children);
+            let in_tree = |a: &G::Action| {
+                children
+                    .iter()
+                    .any(|&c| nodes[c as usize].action.as_ref() == Some(a))
+            };
+            let untried = self.legal.iter().filter(|a| !in_tree(a)).count();
+            if untried > 0 {
+                let k = rng.random_range(0..untried);
+                let action = self
+                    .legal
+                    .iter()
+                    .filter(|a| !in_tree(a))
+                    .nth(k)
+                    .expect("k < untried")
+                    .clone();
+                let child = self.nodes.len() as u32;
+                self.nodes.push(Node {
+                    action: Some(action.clone()),
+                    mover,
+                    visits: 0,
+                    available: 1,
+                    reward: 0.0,
+                    won_at_once: 0,
+                    children: Vec::new(),
+                });
+                self.nodes[node].children.push(child);
+                self.play(&mut world, &action, rng);
+                self.path.push(child);
+                node = child as usize;
+                if world.end().is_some() {
+                    continue;
+                }
+                break;
+            }
+            // Every legal action is in the tree: UCB among the available ones.
+            let mut best = (f64::NEG_INFINITY, 0u32);
+            for &c in &self.nodes[node].children {
+                let child = &self.nodes[c as usize];
+                let action = child.action.as_ref().expect("a child has an action");
+                if !self.legal.contains(action) {
+                    continue;
+                }
+                let ucb = child.mean()
+                    + EXPLORATION
+                        * ((child.available.max(1) as f64).ln() / child.visits.max(1) as f64)
+                            .sqrt();
+                if ucb > best.0 {
+                    best = (ucb, c);
+                }
+            }
+            for i in 0..self.nodes[node].children.len() {
+                let c = self.nodes[node].children[i] as usize;
+                let action = self.nodes[c]
+                    .action
+                    .as_ref()
+                    .expect("a child has an action");
+                if self.legal.contains(action) {
+                    self.nodes[c].available += 1;
+                }
+            }
+            let action = self.nodes[best.1 as usize]
+                .action
+                .clone()
+                .expect("a child has an action");
+            self.play(&mut world, &action, rng);
+            node = best.1 as usize;
+            self.path.push(best.1);
+        }
+        self.depth = self.depth.max(self.path.len() as u32 - 1);
+        if !ended {
+            self.playout(&mut world, &mut values, rng);
+        }
+        for &n in &self.path {
+            let node = &mut self.nodes[n as usize];
+            node.visits += 1;
+            node.reward += values[node.mover.index()];
+        }
+    }
+
+    fn play<R: RngExt + ?Sized>(&mut self, world: &mut G::Match, action: &G::Action, rng: &mut R) {
+        let action = G::chance(world, action, rng);
+        world
+            .play(&action)
+            .expect("a legal action with its identities drawn plays");
+        self.plies += 1;
+    }
+
+    /// A few random plies, then the evaluation (or the result, when the game ends).
+    fn playout<R: RngExt + ?Sized>(
+        &mut self,
+        world: &mut G::Match,
+        values: &mut [f64; MAX_SEATS],
+        rng: &mut R,
+    ) {
+        for _ in 0..G::PLAYOUT {
+            if let Some(end) = world.end() {
+                for seat in Seat::all(end.outcome.seats()) {
+                    values[seat.index()] = end.outcome.score(seat);
+                }
+                return;
+            }
+            world.legal_actions(&mut self.legal);
+            if self.legal.is_empty() {
+                break;
+            }
+            let action = self.legal[rng.random_range(0..self.legal.len())].clone();
+            self.play(world, &action, rng);
+        }
+        match world.end() {
+            Some(end) => {
+                for seat in Seat::all(end.outcome.seats()) {
+                    values[seat.index()] = end.outcome.score(seat);
+                }
+            }
+            None => G::value(world, values),
+        }
+    }
+
+    /// The root's actions by visits, the line of most visits.
+    fn answer(&self, started: Instant, stopped: bool) -> Analysis {
+        let score = |share: f64| Score::new(G::centipawns(share), &G::CALIBRATION);
+        let mut ranked: Vec<u32> = self.nodes[0].children.clone();
+        ranked.sort_by(|a, b| {
+            let (a, b) = (&self.nodes[*a as usize], &self.nodes[*b as usize]);
+            b.wins_at_once()
+                .cmp(&a.wins_at_once())
+                .then(b.visits.cmp(&a.visits))
+                .then(b.mean().total_cmp(&a.mean()))
+        });
+        let actions: Vec<ScoredAction> = ranked
+            .iter()
+            .map(|&c| {
+                let child = &self.nodes[c as usize];
+                ScoredAction {
+                    action: child.action.as_ref().expect("a child").to_string(),
+                    score: if child.wins_at_once() {
+                        Score::forced(true, 1)
+                    } else {
+                        score(child.mean())
+                    },
+                }
+            })
+            .collect();
+        let mut line = Vec::new();
+        let mut node = 0usize;
+        while let Some(&next) = self.nodes[node]
+            .children
+            .iter()
+            .max_by_key(|&&c| self.nodes[c as usize].visits)
+        {
+            let child = &self.nodes[next as usize];
+            if child.visits < 8 {
+                break;
+            }
+            let action = child.action.as_ref().expect("a child");
+            line.push(action.to_string());
+            if G::reveals(action) {
+                break;
+            }
+            node = next as usize;
+        }
+        Analysis {
+            best: actions.first().map(|a| a.action.clone()),
+            score: actions.first().map_or(score(0.5), |a| a.score),
+            line,
+            actions,
+            depth: self.depth,
+            nodes: self.plies,
+            millis: started.elapsed().as_millis() as u64,
+            stopped,
+        }
+    }
+}

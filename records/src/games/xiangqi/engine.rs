@@ -1,0 +1,186 @@
+//! Third-generation xiangqi's engine: the information-set search of [`crate::core::ismcts`].
+//!
+//! A seat sees every face, its own backs and the opponent's backs a wrong soldier flip showed.
+//! Its knowledge is the match from its told position (the opponent's other backs unknown, the
+//! game's history before it left out: its keys were made from backs the seat has not seen);
+//! a world deals every unknown back again from what its group can still hold (RULES.md §9:
+//! the advisors share 將 and 臣, each pair its two backs, the soldiers 車 馬 炮 相 仕), less
+//! the backs the side has already shown by a flip.
+
+use rand::RngExt;
+use rand::seq::SliceRandom;
+
+use crate::core::analysis::{Analysis, AnalysisError, Calibration, Limits, Search};
+use crate::core::ismcts::{self, Worlds};
+use crate::core::{Engine, MAX_SEATS, Seat};
+
+use super::action::Action;
+use super::board::Square;
+use super::pieces::{Back, Kind, Side};
+use super::position::Position;
+use super::rules::{Match, Xiangqi3g};
+
+/// Material lead (in soldiers) worth three to one.
+const SCALE: f64 = 3.5;
+
+/// What a piece is worth, in soldiers (the usual xiangqi values; backs by how they move).
+fn worth(kind: Kind) -> f64 {
+    match kind {
+        Kind::General => 0.0,
+        Kind::Soldier => 1.0,
+        Kind::Advisor | Kind::Elephant | Kind::Minister => 2.0,
+        Kind::Camel | Kind::Mule => 3.0,
+        Kind::Horse | Kind::Cannon | Kind::Zhu | Kind::Fei => 4.5,
+        Kind::Pao | Kind::Shi | Kind::Biao => 5.0,
+        Kind::Chariot | Kind::Fu => 9.0,
+    }
+}
+
+/// The backs an unflipped piece of face `kind` may carry (RULES.md §9), None for a piece
+/// whose back is fixed or that has none.
+fn group(kind: Kind) -> Option<&'static [Kind]> {
+    Some(match kind {
+        Kind::Advisor => &[Kind::General, Kind::Minister],
+        Kind::Elephant => &[Kind::Camel, Kind::Mule],
+        Kind::Chariot => &[Kind::Zhu, Kind::Fu],
+        Kind::Horse => &[Kind::Fei, Kind::Biao],
+        Kind::Cannon => &[Kind::Pao, Kind::Shi],
+        Kind::Soldier => &[
+            Kind::Chariot,
+            Kind::Horse,
+            Kind::Cannon,
+            Kind::Elephant,
+            Kind::Advisor,
+        ],
+        _ => return None,
+    })
+}
+
+/// Whether a flip of `side` has shown `back` of the group of face `face`: a piece of that
+/// kind on the board born of the group (a 駝 used the elephants' 駝, a soldier-born 車 the
+/// soldiers' 車, a 臣 the advisors' 臣; the general is always on the board, so the advisors'
+/// 將 is never counted this way), or a back a wrong flip made public.
+fn used(pos: &Position, side: Side, face: Kind, back: Kind) -> bool {
+    pos.side_pieces(side).into_iter().any(|s| {
+        pos.piece(s).is_some_and(|p| {
+            let flipped = p.kind == back
+                && p.soldier_born == (face == Kind::Soldier)
+                && !(face == Kind::Advisor && back == Kind::General);
+            let public = p.back_public && p.kind == face && p.back == Back::Known(back);
+            flipped || public
+        })
+    })
+}
+
+/// Deals every unknown back of `pos` from what its group can still hold.
+fn deal_backs<R: RngExt + ?Sized>(pos: &mut Position, rng: &mut R) {
+    for side in [Side::Red, Side::Black] {
+        for face in [
+            Kind::Advisor,
+            Kind::Elephant,
+            Kind::Chariot,
+            Kind::Horse,
+            Kind::Cannon,
+            Kind::Soldier,
+        ] {
+            let backs = group(face).expect("a face with backs");
+            let unknown: Vec<Square> = pos
+                .side_pieces(side)
+                .into_iter()
+                .filter(|s| {
+                    pos.piece(*s).is_some_and(|p| {
+                        p.kind == face && p.back == Back::Unknown && !p.soldier_born
+                    })
+                })
+                .collect();
+            if unknown.is_empty() {
+                continue;
+            }
+            // The group's backs less those shown or known on another piece of the group.
+            let known = |back: Kind| {
+                used(pos, side, face, back)
+                    || pos.side_pieces(side).into_iter().any(|s| {
+                        pos.piece(s).is_some_and(|p| {
+                            p.kind == face && !p.soldier_born && p.back == Back::Known(back)
+                        })
+                    })
+            };
+            let mut left: Vec<Kind> = backs.iter().copied().filter(|b| !known(*b)).collect();
+            if left.len() < unknown.len() {
+                left = backs.to_vec();
+            }
+            left.shuffle(rng);
+            for (s, back) in unknown.into_iter().zip(left) {
+                let mut piece = pos.piece(s).expect("occupied");
+                piece.back = Back::Known(back);
+                pos.set(s, piece);
+            }
+        }
+        // The general's back is always 仕.
+        if let Some(s) = pos.general(side)
+            && let Some(mut piece) = pos.piece(s)
+            && piece.back == Back::Unknown
+        {
+            piece.back = Back::Known(Kind::Advisor);
+            pos.set(s, piece);
+        }
+    }
+}
+
+impl Worlds for Xiangqi3g {
+    type Knowledge = Match;
+
+    /// Centipawns on the Banqi scale (a soldier ≈ 100).
+    const CALIBRATION: Calibration = Calibration {
+        scale: 290.0,
+        drawish: 0.3,
+    };
+
+    fn knowledge(m: &Match, seat: Seat) -> Match {
+        let own = if seat == Seat::FIRST {
+            Side::Red
+        } else {
+            Side::Black
+        };
+        let mut k = Match::from_position(m.rules, m.pos.masked(own));
+        k.shown = m.shown;
+        k
+    }
+
+    fn world<R: RngExt + ?Sized>(knowledge: &Match, rng: &mut R) -> Match {
+        let mut pos = knowledge.pos.clone();
+        deal_backs(&mut pos, rng);
+        let mut world = Match::from_position(knowledge.rules, pos);
+        world.shown = knowledge.shown;
+        world
+    }
+
+    fn chance<R: RngExt + ?Sized>(m: &Match, action: &Action, _: &mut R) -> Action {
+        m.pos.fill(*action).unwrap_or(*action)
+    }
+
+    fn reveals(action: &Action) -> bool {
+        !matches!(action, Action::Move(_))
+    }
+
+    fn value(m: &Match, out: &mut [f64; MAX_SEATS]) {
+        let pos = m.position();
+        let mut lead = 0.0;
+        for s in pos.occupied() {
+            if let Some(p) = pos.piece(s) {
+                let w = worth(p.kind);
+                lead += if p.side == Side::Red { w } else { -w };
+            }
+        }
+        let red = 1.0 / (1.0 + (-lead / SCALE).exp());
+        out[0] = red;
+        out[1] = 1.0 - red;
+    }
+}
+
+impl Search for Xiangqi3g {
+    fn analyze(m: &Match, seat: Option<Seat>, limits: &Limits) -> Result<Analysis, AnalysisError> {
+        let seat = seat.unwrap_or(Position::seat_of(m.pos.turn()));
+        Ok(ismcts::analyze::<Xiangqi3g>(m, seat, limits))
+    }
+}
