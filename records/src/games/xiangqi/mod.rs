@@ -9,6 +9,7 @@ pub mod board;
 mod end;
 mod engine;
 mod layout;
+mod legal;
 mod movegen;
 pub mod pieces;
 mod play;

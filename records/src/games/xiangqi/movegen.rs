@@ -433,42 +433,6 @@ impl Position {
         (quiet, takes)
     }
 
-    /// Every legal move (not flip) of the side to move, to `push`.
-    pub(crate) fn legal_moves_with(&self, mut push: impl FnMut(Move)) {
-        let side = self.turn;
-        let pieces = self.occupied[side.index()];
-        for from in pieces {
-            let (quiet, takes) = self.move_targets(from);
-            for to in quiet | takes {
-                let m = Move { from, to };
-                if !self.after(m).in_check(side) {
-                    push(m);
-                }
-            }
-        }
-    }
-
-    /// Whether the side to move has a legal move (it stops at the first).
-    pub(crate) fn any_legal_move(&self) -> bool {
-        let side = self.turn;
-        let pieces = self.occupied[side.index()];
-        for from in pieces {
-            let (quiet, takes) = self.move_targets(from);
-            for to in quiet | takes {
-                if !self.after(Move { from, to }).in_check(side) {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
-    /// Every legal move of the side to move, written to `out` (cleared first).
-    pub fn legal_moves(&self, out: &mut Vec<Move>) {
-        out.clear();
-        self.legal_moves_with(|m| out.push(m));
-    }
-
     /// The number of leaf positions `depth` plies of moves ahead (perft; xiangqi's moves, no
     /// flips).
     pub fn perft(&self, depth: u32) -> u64 {
@@ -476,14 +440,20 @@ impl Position {
             return 1;
         }
         let side = self.turn;
+        let safety = self.safety();
         let mut nodes = 0;
         let pieces = self.occupied[side.index()];
         for from in pieces {
             let piece = self.board[from.index()].expect("occupied");
             let mut visit = |to: Square| {
-                let next = self.after(Move { from, to });
-                if !next.in_check(side) {
-                    nodes += if depth == 1 { 1 } else { next.perft(depth - 1) };
+                let m = Move { from, to };
+                if depth == 1 {
+                    nodes += self.leaves_general_safe(m, safety) as u64;
+                } else {
+                    let next = self.after(m);
+                    if !next.in_check(side) {
+                        nodes += next.perft(depth - 1);
+                    }
                 }
             };
             let mut takes = Bitboard::EMPTY;

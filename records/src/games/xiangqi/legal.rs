@@ -1,0 +1,147 @@
+//! Legal moves of xiangqi-3g: the pseudo-legal moves of `movegen` that leave the mover's
+//! general unattacked. Most moves are told legal without playing them (see [`Safety`]): a move
+//! neither touching the general's lines nor the legs of horses that would take it cannot expose
+//! it, when the general is not in check and the enemy has only xiangqi's own kinds.
+
+use super::board::{Bitboard, DIAGONAL, Square};
+use super::movegen::Move;
+use super::position::Position;
+
+/// Whether a move may leave the mover's general attacked, as far as cheap facts tell.
+#[derive(Copy, Clone)]
+pub(super) enum Safety {
+    /// The general on this point is not in check and the enemy has only xiangqi's own kinds
+    /// (their attacks on a point come along its rank and file, over the four points
+    /// diagonally next to it (a horse's leg), or from next to it): a move that is not the
+    /// general's and neither leaves nor enters these risky points cannot expose it.
+    Unless(Square, Bitboard),
+    /// Play every move and look (in check, a general missing, or the enemy has pieces with
+    /// other rules: second identities, soldier-born advisors and elephants).
+    Check,
+}
+
+/// The points where a piece arriving or leaving may change the attacks on `g`: its rank, its
+/// file (chariots, cannons and their screens, the facing generals) and its four diagonal
+/// neighbours (the legs of horses that would take it).
+fn risky(g: Square) -> Bitboard {
+    let rank = 0x1FFu128 << (9 * g.rank() as u32);
+    let file = (0..10u32).fold(0u128, |acc, r| acc | 1u128 << (r * 9 + g.file() as u32));
+    let mut set = Bitboard(rank | file);
+    for (df, dr) in DIAGONAL {
+        if let Some(s) = g.offset(df, dr) {
+            set = set.with(s);
+        }
+    }
+    set
+}
+
+impl Position {
+    /// What decides cheaply whether a move of the side to move leaves its general safe.
+    #[inline]
+    pub(super) fn safety(&self) -> Safety {
+        let side = self.turn;
+        match self.generals[side.index()] {
+            Some(g) if self.exotic[side.other().index()].is_empty() && !self.in_check(side) => {
+                Safety::Unless(g, risky(g))
+            }
+            _ => Safety::Check,
+        }
+    }
+
+    /// Whether the move `m` of the side to move leaves its general unattacked: at once when
+    /// `safety` shows it cannot matter, else by playing it.
+    #[inline]
+    pub(super) fn leaves_general_safe(&self, m: Move, safety: Safety) -> bool {
+        if let Safety::Unless(g, risky) = safety
+            && m.from != g
+            && !risky.contains(m.from)
+            && !risky.contains(m.to)
+        {
+            return true;
+        }
+        !self.after(m).in_check(self.turn)
+    }
+
+    /// Every legal move (not flip) of the side to move, to `push`.
+    pub(crate) fn legal_moves_with(&self, mut push: impl FnMut(Move)) {
+        let safety = self.safety();
+        let pieces = self.occupied[self.turn.index()];
+        for from in pieces {
+            let (quiet, takes) = self.move_targets(from);
+            for to in quiet | takes {
+                let m = Move { from, to };
+                if self.leaves_general_safe(m, safety) {
+                    push(m);
+                }
+            }
+        }
+    }
+
+    /// Whether the side to move has a legal move (it stops at the first).
+    pub(crate) fn any_legal_move(&self) -> bool {
+        let safety = self.safety();
+        let pieces = self.occupied[self.turn.index()];
+        for from in pieces {
+            let (quiet, takes) = self.move_targets(from);
+            for to in quiet | takes {
+                if self.leaves_general_safe(Move { from, to }, safety) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Every legal move of the side to move, written to `out` (cleared first).
+    pub fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        self.legal_moves_with(|m| out.push(m));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+
+    use super::*;
+    use crate::core::play::random_playout;
+    use crate::games::xiangqi::{Backs, PRESETS, Xiangqi3g};
+
+    /// Every position of random games under every preset: the moves found legal are exactly
+    /// those that, played, leave the general unattacked.
+    #[test]
+    fn the_shortcut_finds_exactly_the_legal_moves() {
+        let mut buffer = Vec::new();
+        for (i, preset) in PRESETS.iter().enumerate() {
+            for seed in 0..40 {
+                let mut rng = SmallRng::seed_from_u64(seed);
+                let backs = Backs::random(&mut rng);
+                random_playout::<Xiangqi3g, _>(
+                    preset.ruleset,
+                    &backs,
+                    &mut rng,
+                    400,
+                    &mut buffer,
+                    |m, _| {
+                        let pos = &m.pos;
+                        let mut fast = Vec::new();
+                        pos.legal_moves(&mut fast);
+                        let mut slow = Vec::new();
+                        for from in pos.occupied[pos.turn.index()] {
+                            let (quiet, takes) = pos.move_targets(from);
+                            for to in quiet | takes {
+                                let m = Move { from, to };
+                                if !pos.after(m).in_check(pos.turn) {
+                                    slow.push(m);
+                                }
+                            }
+                        }
+                        assert_eq!(fast, slow, "preset {i} seed {seed}: {pos}");
+                        assert_eq!(pos.any_legal_move(), !slow.is_empty());
+                    },
+                );
+            }
+        }
+    }
+}
