@@ -88,3 +88,37 @@ pub const HORSE: [((i8, i8), (i8, i8)); 8] = [
     ((-2, 1), (-1, 0)),
     ((-2, -1), (-1, 0)),
 ];
+
+/// Per orthogonal direction (as [`ORTHOGONAL`]: up, right, down, left) and point, the points
+/// beyond it in that direction to the board's edge: the first piece on a ray is its nearest
+/// bit (the lowest going up or right, the highest going down or left).
+pub const RAYS: [[u128; Square::COUNT]; 4] = {
+    let mut rays = [[0u128; Square::COUNT]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let (df, dr) = ORTHOGONAL[d];
+        let mut i = 0;
+        while i < Square::COUNT {
+            let (mut f, mut r) = ((i % 9) as i8 + df, (i / 9) as i8 + dr);
+            while f >= 0 && f < 9 && r >= 0 && r < 10 {
+                rays[d][i] |= 1 << (r as usize * 9 + f as usize);
+                f += df;
+                r += dr;
+            }
+            i += 1;
+        }
+        d += 1;
+    }
+    rays
+};
+
+/// The nearest point of `set` (non-empty, on one ray) going in direction `d` of [`RAYS`].
+#[inline]
+pub fn nearest(set: u128, d: usize) -> Square {
+    let index = if d < 2 {
+        set.trailing_zeros()
+    } else {
+        127 - set.leading_zeros()
+    };
+    Square::new(index as u8).expect("a point of the board")
+}

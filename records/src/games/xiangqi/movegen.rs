@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use super::board::{Bitboard, DIAGONAL, HALVES, HORSE, ORTHOGONAL, PALACES, Square};
+use super::board::{Bitboard, DIAGONAL, HALVES, HORSE, ORTHOGONAL, PALACES, RAYS, Square, nearest};
 use super::pieces::{Kind, Piece, Side, forward};
 use super::position::Position;
 
@@ -286,30 +286,26 @@ impl Position {
             s.and_then(|s| self.board[s.index()])
                 .is_some_and(|p| p.side == by && p.kind == kind && !p.pending)
         };
-        for (df, dr) in ORTHOGONAL {
-            let mut at = target;
-            let mut seen = 0;
-            while let Some(next) = at.offset(df, dr) {
-                at = next;
-                if !all.contains(next) {
-                    continue;
-                }
-                let p = self.board[next.index()].expect("occupied");
-                seen += 1;
-                if seen == 1 {
-                    // A general "attacks" along an open file only the other general (the
-                    // flying-general rule): it takes nothing there.
-                    let facing = p.kind == Kind::General
-                        && df == 0
-                        && self.board[target.index()].is_some_and(|t| t.kind == Kind::General);
-                    if p.side == by && !p.pending && (p.kind == Kind::Chariot || facing) {
-                        n += 1;
-                    }
-                } else {
-                    if p.side == by && p.kind == Kind::Cannon && !p.pending {
-                        n += 1;
-                    }
-                    break;
+        let target_is_general = self.board[target.index()].is_some_and(|t| t.kind == Kind::General);
+        for d in 0..4 {
+            // The first piece on the ray (a chariot's), then the second (a cannon's).
+            let on_ray = RAYS[d][target.index()] & all.0;
+            if on_ray == 0 {
+                continue;
+            }
+            let first = nearest(on_ray, d);
+            let p = self.board[first.index()].expect("occupied");
+            // A general "attacks" along an open file only the other general (the
+            // flying-general rule): it takes nothing there.
+            let facing = p.kind == Kind::General && d % 2 == 0 && target_is_general;
+            if p.side == by && !p.pending && (p.kind == Kind::Chariot || facing) {
+                n += 1;
+            }
+            let beyond = on_ray & !first.bit();
+            if beyond != 0 {
+                let p = self.board[nearest(beyond, d).index()].expect("occupied");
+                if p.side == by && p.kind == Kind::Cannon && !p.pending {
+                    n += 1;
                 }
             }
         }

@@ -158,9 +158,12 @@ impl Position {
             // A flip changes no point's occupant: out of check it keeps the general safe,
             // in check it does not help (but after it no 骉 borrows a move).
             if self.flip_kind(at, piece).is_some() {
-                let mut after = *self;
-                after.last[side.index()] = None;
-                if !check || !after.in_check(side) {
+                let safe = !check || {
+                    let mut after = *self;
+                    after.last[side.index()] = None;
+                    !after.in_check(side)
+                };
+                if safe {
                     out.push(Action::Flip { at, reveal: None });
                 }
             }
