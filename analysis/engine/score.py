@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""The score of one bot over `anqi simulate` records: 1 a win, ½ a draw, with the score's 95%
-interval (normal, per-game variance), wins / draws / losses and how the games ended.
+"""The score of one bot over `anqi simulate` records: its share of each game (two seats: 1 a
+win, ½ a draw; three seats: the seats it placed above, plus half those it tied, over two),
+with the score's 95% interval (normal, per-game variance), wins / draws / losses (three
+seats: first places / ties / the rest) and how the games ended.
 
     python3 analysis/engine/score.py engine:10 a.jsonl b.jsonl
 """
@@ -10,21 +12,48 @@ import json
 import math
 import sys
 
+
+def share(outcome, seat, seats):
+    """The seat's share of a game by the outcome code (`player1`, `draw`, `player2>player1=player3`)."""
+    if outcome in ("draw", None, "ongoing"):
+        return 0.5
+    if ">" not in outcome and "=" not in outcome:
+        return 1.0 if outcome == f"player{seat + 1}" else 0.0
+    place = {}
+    rank = 1
+    for group in outcome.split(">"):
+        members = group.split("=")
+        for m in members:
+            place[int(m.removeprefix("player")) - 1] = rank
+        rank += len(members)
+    mine = place[seat]
+    others = [place[s] for s in range(seats) if s != seat]
+    return sum(1.0 if p > mine else 0.5 if p == mine else 0.0 for p in others) / len(others)
+
+
 name, files = sys.argv[1], sys.argv[2:]
 points, ends = [], collections.Counter()
+three = False
 for path in files:
     for line in open(path):
         record = json.loads(line)
         seat = record["players"].index(name)
+        three = three or len(record["players"]) == 3
         result = record.get("result") or {}
-        outcome = result.get("outcome")
-        p = 0.5 if outcome in ("draw", None, "ongoing") else 1.0 if outcome == f"player{seat + 1}" else 0.0
+        p = share(result.get("outcome"), seat, len(record["players"]))
         points.append(p)
         ends[(p, result.get("reason"))] += 1
 n = len(points)
 score = sum(points) / n
 half = 1.96 * math.sqrt(sum((p - score) ** 2 for p in points) / n / n)
 w, d = points.count(1.0), points.count(0.5)
-print(f"{name}: {score:.1%} ({score - half:.1%}-{score + half:.1%}) of {n}: +{w} ={d} -{n - w - d}")
+if three:
+    print(f"{name}: {score:.1%} ({score - half:.1%}-{score + half:.1%}) of {n}: first {w}, second {d}, other {n - w - d}")
+else:
+    print(f"{name}: {score:.1%} ({score - half:.1%}-{score + half:.1%}) of {n}: +{w} ={d} -{n - w - d}")
 for (p, reason), k in sorted(ends.items(), reverse=True):
-    print(f"  {k:5d} {'won' if p == 1 else 'drawn' if p == 0.5 else 'lost'} by {reason}")
+    if three:
+        word = {1.0: "first", 0.75: "tied first", 0.5: "second", 0.25: "tied last"}.get(p, "last")
+    else:
+        word = "won" if p == 1 else "drawn" if p == 0.5 else "lost"
+    print(f"  {k:5d} {word}, by {reason}" if three else f"  {k:5d} {word} by {reason}")

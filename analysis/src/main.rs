@@ -142,9 +142,10 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// The bots: one for every seat, or one per seat in turn order separated by commas
-        /// (Banqi: random, greedy, search, engine, misty; Three Kingdoms and Luzhanqi:
-        /// random, greedy). A searching bot takes a time per action as `engine:100` (100 ms;
-        /// without it a fixed number of positions, the same games on every machine).
+        /// (every game: random, greedy, engine; Banqi also search and misty). A searching bot
+        /// takes a time per action as `engine:100` (100 ms; without it a fixed number of
+        /// positions, the same games on every machine). The engine of a game with hidden
+        /// identities chooses from what its seat may know, never the dealt truth.
         #[arg(long, default_value = "random")]
         bot: String,
         /// The output file (JSON Lines).

@@ -246,6 +246,48 @@ async fn a_seat_token_analyses_the_ledgers_game() {
     );
 }
 
+/// A dark Luzhanqi game at the referee: red's seat token asks the engine, which answers one
+/// of red's legal actions, and the same answer whatever black's setup (two games whose red
+/// setups are the same and black's differ).
+#[actix_web::test]
+async fn a_dark_luzhanqi_seat_is_answered_from_what_it_knows() {
+    let settings = common::with_store(api::Limits::default());
+    let app = actix_test::init_service(api::app(settings)).await;
+    let post = |uri: &'static str, body: Value| {
+        actix_test::TestRequest::post()
+            .uri(uri)
+            .insert_header(("content-type", "application/json"))
+            .set_payload(body.to_string())
+            .to_request()
+    };
+    let red = "RTETR/C1E1J/DP1PT/E1G1J/LCMBP/LFLDB";
+    let mut answers = Vec::new();
+    for black in [
+        "lfldb/lcmbp/e1g1j/dp1pt/c1e1j/rtetr",
+        "ldlfb/lcmbp/e1g1j/tp1pd/c1e1j/rtetr",
+    ] {
+        let deal = json!({"game": "luzhanqi", "preset": "dark", "players": ["A", "B"],
+            "layout": {"red": red, "black": black}});
+        let res = actix_test::call_service(&app, post("/v1/deal", deal)).await;
+        let deal: Value = serde_json::from_slice(&actix_test::read_body(res).await).unwrap();
+        let ask = json!({"game_id": deal["game_id"], "token": deal["seat_tokens"]["player1"],
+            "limits": {"nodes": 3_000}, "top": 5});
+        let res = actix_test::call_service(&app, post("/v1/analyze", ask.clone())).await;
+        assert_eq!(res.status().as_u16(), 200);
+        let mut body: Value = serde_json::from_slice(&actix_test::read_body(res).await).unwrap();
+        let view = json!({"game_id": deal["game_id"], "token": deal["seat_tokens"]["player1"]});
+        let res = actix_test::call_service(&app, post("/v1/view", view)).await;
+        let view: Value = serde_json::from_slice(&actix_test::read_body(res).await).unwrap();
+        assert!(
+            view["actions"].as_array().unwrap().contains(&body["best"]),
+            "{body}\n{view}"
+        );
+        body["millis"] = json!(0);
+        answers.push(body);
+    }
+    assert_eq!(answers[0], answers[1], "the engine read black's setup");
+}
+
 /// The real binary with one analysis slot: while a long analysis runs, a second is refused
 /// (503 `analysis-busy`) and validation answers; once it is done, a slot is free again.
 #[test]

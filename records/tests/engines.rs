@@ -139,3 +139,18 @@ fn a_finished_game_has_no_action() {
     assert_eq!(a.best, None);
     assert_eq!(a.score.loss, 1.0, "black, to move, has lost");
 }
+
+#[test]
+fn an_action_that_loses_at_once_is_scored_lost() {
+    // From an engine's self-play game: red's general on e0 is in check and cannot move; its
+    // one legal action is a double flip naming d2, whose back is 臣 (the wrong advisor: the
+    // game is lost at once, RULES.md §9).
+    let record: records::core::Record =
+        serde_json::from_str(include_str!("data/xiangqi-3g-lost-in-check.json")).unwrap();
+    let m = records::core::replay::final_match::<Xiangqi3g>(&record).unwrap();
+    let a = Xiangqi3g::analyze(&m, None, &nodes(2_000)).unwrap();
+    assert_eq!(a.actions.len(), 1, "{a:?}");
+    assert_eq!(a.best.as_deref(), Some("e0=d2"));
+    assert_eq!(a.score.forced_in, Some(-1), "{:?}", a.score);
+    assert_eq!(a.score.loss, 1.0);
+}

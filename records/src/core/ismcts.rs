@@ -73,8 +73,8 @@ pub trait Worlds: Rules {
 /// The exploration constant of UCB (rewards are shares of a game, in 0..=1).
 const EXPLORATION: f64 = 0.7;
 
-/// Iterations when a request sets no limit.
-const DEFAULT_ITERATIONS: u64 = 2_000;
+/// Plies searched when a request sets no limit (some 2,000 iterations).
+const DEFAULT_PLIES: u64 = 20_000;
 
 /// The seed of the search's draws: fixed, so a node limit gives one answer.
 const SEED: u64 = 0x616e_7169_2026;
@@ -87,8 +87,9 @@ struct Node<A> {
     available: u32,
     /// The mover's summed reward.
     reward: f64,
-    /// Visits in which the game ended at once after the action, the mover first.
+    /// Visits in which the game ended at once after the action, the mover first, or last.
     won_at_once: u32,
+    lost_at_once: u32,
     children: Vec<u32>,
 }
 
@@ -96,6 +97,11 @@ impl<A> Node<A> {
     /// Whether the action won the game at once in every world it was tried in.
     fn wins_at_once(&self) -> bool {
         self.visits > 0 && self.won_at_once == self.visits
+    }
+
+    /// Whether the action lost the game at once in every world it was tried in.
+    fn loses_at_once(&self) -> bool {
+        self.visits > 0 && self.lost_at_once == self.visits
     }
 
     fn mean(&self) -> f64 {
@@ -119,7 +125,7 @@ pub fn analyze<G: Worlds>(m: &G::Match, seat: Seat, limits: &Limits) -> Analysis
     let mut search = Tree::<G>::new(to_move);
     let mut rng = StdRng::seed_from_u64(SEED);
     let node_limit = limits.nodes.unwrap_or(if limits.millis.is_none() {
-        DEFAULT_ITERATIONS * u64::from(G::PLAYOUT + 4)
+        DEFAULT_PLIES
     } else {
         u64::MAX
     });
@@ -158,6 +164,7 @@ impl<G: Worlds> Tree<G> {
                 available: 0,
                 reward: 0.0,
                 won_at_once: 0,
+                lost_at_once: 0,
                 children: Vec::new(),
             }],
             legal: Vec::with_capacity(128),
@@ -182,8 +189,12 @@ impl<G: Worlds> Tree<G> {
                 }
                 ended = true;
                 let last = &mut self.nodes[node];
-                if node != 0 && end.outcome.place(last.mover) == 1 && !end.outcome.is_draw() {
-                    last.won_at_once += 1;
+                if node != 0 && !end.outcome.is_draw() {
+                    match end.outcome.place(last.mover) {
+                        1 => last.won_at_once += 1,
+                        p if p == end.outcome.seats() => last.lost_at_once += 1,
+                        _ => {}
+                    }
                 }
                 break;
             }
@@ -217,6 +228,7 @@ impl<G: Worlds> Tree<G> {
                     available: 1,
                     reward: 0.0,
                     won_at_once: 0,
+                    lost_at_once: 0,
                     children: Vec::new(),
                 });
                 self.nodes[node].children.push(child);
@@ -318,8 +330,10 @@ impl<G: Worlds> Tree<G> {
         let mut ranked: Vec<u32> = self.nodes[0].children.clone();
         ranked.sort_by(|a, b| {
             let (a, b) = (&self.nodes[*a as usize], &self.nodes[*b as usize]);
+            // Certain wins first, certain immediate losses last (a lost game is resisted).
             b.wins_at_once()
                 .cmp(&a.wins_at_once())
+                .then(a.loses_at_once().cmp(&b.loses_at_once()))
                 .then(b.visits.cmp(&a.visits))
                 .then(b.mean().total_cmp(&a.mean()))
         });
@@ -331,6 +345,8 @@ impl<G: Worlds> Tree<G> {
                     action: child.action.as_ref().expect("a child").to_string(),
                     score: if child.wins_at_once() {
                         Score::forced(true, 1)
+                    } else if child.loses_at_once() {
+                        Score::forced(false, 1)
                     } else {
                         score(child.mean())
                     },
