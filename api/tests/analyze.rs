@@ -270,12 +270,12 @@ async fn a_dark_luzhanqi_seat_is_answered_from_what_it_knows() {
             "layout": {"red": red, "black": black}});
         let res = actix_test::call_service(&app, post("/v1/deal", deal)).await;
         let deal: Value = serde_json::from_slice(&actix_test::read_body(res).await).unwrap();
-        let ask = json!({"game_id": deal["game_id"], "token": deal["seat_tokens"]["player1"],
+        let ask = json!({"game": "luzhanqi", "game_id": deal["game_id"], "token": deal["seat_tokens"]["player1"],
             "limits": {"nodes": 3_000}, "top": 5});
         let res = actix_test::call_service(&app, post("/v1/analyze", ask.clone())).await;
         assert_eq!(res.status().as_u16(), 200);
         let mut body: Value = serde_json::from_slice(&actix_test::read_body(res).await).unwrap();
-        let view = json!({"game_id": deal["game_id"], "token": deal["seat_tokens"]["player1"]});
+        let view = json!({"game": "luzhanqi", "player": "player1", "game_id": deal["game_id"], "token": deal["seat_tokens"]["player1"]});
         let res = actix_test::call_service(&app, post("/v1/view", view)).await;
         let view: Value = serde_json::from_slice(&actix_test::read_body(res).await).unwrap();
         assert!(
