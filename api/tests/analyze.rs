@@ -177,17 +177,19 @@ async fn bad_limits_are_refused_and_every_game_has_an_engine() {
     );
 }
 
+/// A JSON POST to `uri`.
+fn post(uri: &str, body: Value) -> actix_http::Request {
+    actix_test::TestRequest::post()
+        .uri(uri)
+        .insert_header(("content-type", "application/json"))
+        .set_payload(body.to_string())
+        .to_request()
+}
+
 #[actix_web::test]
 async fn a_seat_token_analyses_the_ledgers_game() {
     let settings = common::with_store(api::Limits::default());
     let app = actix_test::init_service(api::app(settings)).await;
-    let post = |uri: &'static str, body: Value| {
-        actix_test::TestRequest::post()
-            .uri(uri)
-            .insert_header(("content-type", "application/json"))
-            .set_payload(body.to_string())
-            .to_request()
-    };
     let res = actix_test::call_service(
         &app,
         post("/v1/deal", json!({"players": ["A", "B"], "seed": 7})),
@@ -253,13 +255,6 @@ async fn a_seat_token_analyses_the_ledgers_game() {
 async fn a_dark_luzhanqi_seat_is_answered_from_what_it_knows() {
     let settings = common::with_store(api::Limits::default());
     let app = actix_test::init_service(api::app(settings)).await;
-    let post = |uri: &'static str, body: Value| {
-        actix_test::TestRequest::post()
-            .uri(uri)
-            .insert_header(("content-type", "application/json"))
-            .set_payload(body.to_string())
-            .to_request()
-    };
     let red = "RTETR/C1E1J/DP1PT/E1G1J/LCMBP/LFLDB";
     let mut answers = Vec::new();
     for black in [

@@ -75,15 +75,11 @@ fn used(pos: &Position, side: Side, face: Kind, back: Kind) -> bool {
 /// Deals every unknown back of `pos` from what its group can still hold.
 fn deal_backs<R: RngExt + ?Sized>(pos: &mut Position, rng: &mut R) {
     for side in [Side::Red, Side::Black] {
-        for face in [
-            Kind::Advisor,
-            Kind::Elephant,
-            Kind::Chariot,
-            Kind::Horse,
-            Kind::Cannon,
-            Kind::Soldier,
-        ] {
-            let backs = group(face).expect("a face with backs");
+        // Every face that may carry a back of a group (the general's is fixed).
+        for face in Kind::ALL.into_iter().filter(|k| *k != Kind::General) {
+            let Some(backs) = group(face) else {
+                continue;
+            };
             let unknown: Vec<Square> = pos
                 .side_pieces(side)
                 .into_iter()
