@@ -277,6 +277,14 @@ async fn a_dark_luzhanqi_seat_is_answered_from_what_it_knows() {
             view["actions"].as_array().unwrap().contains(&body["best"]),
             "{body}\n{view}"
         );
+        // A cheating client asks for its dark game as an open one (where every piece shows):
+        // refused, and the refusal names no black piece.
+        let mut open = ask.clone();
+        open["options"] = json!({"mode": "open"});
+        let res = actix_test::call_service(&app, post("/v1/analyze", open)).await;
+        assert_eq!(res.status().as_u16(), 409);
+        let refusal = String::from_utf8(actix_test::read_body(res).await.to_vec()).unwrap();
+        assert!(!refusal.contains(black), "{refusal}");
         body["millis"] = json!(0);
         answers.push(body);
     }
