@@ -24,7 +24,8 @@ use std::time::Instant;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use super::analysis::{Analysis, Calibration, Limits, Score, ScoredAction};
+use super::analysis::{Analysis, AnalysisError, Calibration, Limits, Score, ScoredAction};
+use super::outcome::End;
 use super::rules::{Engine as _, Rules, Turn as _};
 use super::seat::{MAX_SEATS, Seat};
 
@@ -113,15 +114,20 @@ impl<A> Node<A> {
     }
 }
 
-/// Searches the match `m` for its side to move, reading only what `seat` knows, within
-/// `limits` (nodes: plies played in tree and playouts; depth: plies of tree).
-pub fn analyze<G: Worlds>(m: &G::Match, seat: Seat, limits: &Limits) -> Analysis {
+/// Searches the match `m` for its side to move, reading only what `seat` knows (None: the side
+/// to move), within `limits` (nodes: plies played in tree and playouts; depth: plies of tree):
+/// a game's [`Search::analyze`](super::analysis::Search::analyze) through its [`Worlds`].
+pub fn analyze<G: Worlds>(
+    m: &G::Match,
+    seat: Option<Seat>,
+    limits: &Limits,
+) -> Result<Analysis, AnalysisError> {
     let started = Instant::now();
     let to_move = m.position().to_move();
     if let Some(end) = m.end() {
-        return Analysis::finished(end.outcome, to_move);
+        return Ok(Analysis::finished(end.outcome, to_move));
     }
-    let knowledge = G::knowledge(m, seat);
+    let knowledge = G::knowledge(m, seat.unwrap_or(to_move));
     let mut search = Tree::<G>::new(to_move);
     let mut rng = StdRng::seed_from_u64(SEED);
     let node_limit = limits.nodes.unwrap_or(if limits.millis.is_none() {
@@ -143,7 +149,14 @@ pub fn analyze<G: Worlds>(m: &G::Match, seat: Seat, limits: &Limits) -> Analysis
         search.iterate(&knowledge, depth_limit, &mut rng);
         iterations += 1;
     }
-    search.answer(started, stopped)
+    Ok(search.answer(started, stopped))
+}
+
+/// Each seat's share of a finished game.
+fn result(end: &End, values: &mut [f64; MAX_SEATS]) {
+    for seat in Seat::all(end.outcome.seats()) {
+        values[seat.index()] = end.outcome.score(seat);
+    }
 }
 
 struct Tree<G: Worlds> {
@@ -184,9 +197,7 @@ impl<G: Worlds> Tree<G> {
         let mut ended = false;
         loop {
             if let Some(end) = world.end() {
-                for seat in Seat::all(end.outcome.seats()) {
-                    values[seat.index()] = end.outcome.score(seat);
-                }
+                result(&end, &mut values);
                 ended = true;
                 let last = &mut self.nodes[node];
                 if node != 0 && !end.outcome.is_draw() {
@@ -300,12 +311,10 @@ impl<G: Worlds> Tree<G> {
         values: &mut [f64; MAX_SEATS],
         rng: &mut R,
     ) {
+        let mut end = world.end();
         for _ in 0..G::PLAYOUT {
-            if let Some(end) = world.end() {
-                for seat in Seat::all(end.outcome.seats()) {
-                    values[seat.index()] = end.outcome.score(seat);
-                }
-                return;
+            if end.is_some() {
+                break;
             }
             world.legal_actions(&mut self.legal);
             if self.legal.is_empty() {
@@ -313,13 +322,10 @@ impl<G: Worlds> Tree<G> {
             }
             let action = self.legal[rng.random_range(0..self.legal.len())].clone();
             self.play(world, &action, rng);
+            end = world.end();
         }
-        match world.end() {
-            Some(end) => {
-                for seat in Seat::all(end.outcome.seats()) {
-                    values[seat.index()] = end.outcome.score(seat);
-                }
-            }
+        match end {
+            Some(end) => result(&end, values),
             None => G::value(world, values),
         }
     }

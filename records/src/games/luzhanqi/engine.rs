@@ -12,7 +12,7 @@ use rand::RngExt;
 
 use crate::core::analysis::{Analysis, AnalysisError, Calibration, Limits, Search};
 use crate::core::ismcts::{self, Worlds};
-use crate::core::{MAX_SEATS, Seat, Turn as _};
+use crate::core::{MAX_SEATS, Seat};
 
 use super::board::Point;
 use super::clues::{Roles, bit, start_roles};
@@ -55,17 +55,9 @@ pub struct Knowledge {
     counts: [u8; 12],
 }
 
+/// A piece of `pool` drawn uniformly (None when it is empty).
 fn draw(pool: &Pool, rng: &mut (impl RngExt + ?Sized)) -> Option<Piece> {
-    let mut k = rng.random_range(0..pool.total().max(1));
-    Piece::all().find(|p| {
-        let n = pool.count(*p) as u32;
-        if k < n {
-            true
-        } else {
-            k -= n;
-            false
-        }
-    })
+    pool.nth(rng.random_range(0..pool.total().max(1)))
 }
 
 impl Worlds for Luzhanqi {
@@ -220,7 +212,6 @@ impl Worlds for Luzhanqi {
 
 impl Search for Luzhanqi {
     fn analyze(m: &Match, seat: Option<Seat>, limits: &Limits) -> Result<Analysis, AnalysisError> {
-        let seat = seat.unwrap_or(m.pos.to_move());
-        Ok(ismcts::analyze::<Luzhanqi>(m, seat, limits))
+        ismcts::analyze::<Luzhanqi>(m, seat, limits)
     }
 }

@@ -248,6 +248,18 @@ impl Pool {
         self.0[piece.index()] -= 1;
     }
 
+    /// The `k`-th piece (0-based) in index order: uniform sampling from the pool.
+    pub fn nth(&self, mut k: u32) -> Option<Piece> {
+        Piece::all().find(|p| {
+            let n = self.count(*p) as u32;
+            k = match k.checked_sub(n) {
+                Some(rest) => rest,
+                None => return true,
+            };
+            false
+        })
+    }
+
     /// Letter and count pairs in the order M G D R C J P T E L B F, then black's; `-` when
     /// empty.
     pub fn letters(&self) -> String {

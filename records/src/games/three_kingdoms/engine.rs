@@ -9,7 +9,7 @@ use rand::RngExt;
 
 use crate::core::analysis::{Analysis, AnalysisError, Calibration, Limits, Search};
 use crate::core::ismcts::{self, Worlds};
-use crate::core::{MAX_SEATS, Seat, Turn as _};
+use crate::core::{MAX_SEATS, Seat};
 
 use super::ThreeKingdoms;
 use super::notation::Action;
@@ -75,7 +75,6 @@ impl Worlds for ThreeKingdoms {
 impl Search for ThreeKingdoms {
     /// Every seat knows the same, so the seat changes nothing.
     fn analyze(m: &Match, seat: Option<Seat>, limits: &Limits) -> Result<Analysis, AnalysisError> {
-        let seat = seat.unwrap_or(m.pos.to_move());
-        Ok(ismcts::analyze::<ThreeKingdoms>(m, seat, limits))
+        ismcts::analyze::<ThreeKingdoms>(m, seat, limits)
     }
 }

@@ -72,47 +72,46 @@ fn used(pos: &Position, side: Side, face: Kind, back: Kind) -> bool {
     })
 }
 
-/// Deals every unknown back of `pos` from what its group can still hold.
-fn deal_backs<R: RngExt + ?Sized>(pos: &mut Position, rng: &mut R) {
+/// What a seat knows of a xiangqi-3g match: the match from its told position, and each group
+/// of pieces whose backs it has not seen with the backs they may hold.
+#[derive(Clone, Debug)]
+pub struct Knowledge {
+    m: Match,
+    /// Per group of a side (in the order of `Kind::ALL`'s faces): the pieces whose back is
+    /// unknown, and the group's backs less those shown or known on another of its pieces.
+    groups: Vec<(Vec<Square>, Vec<Kind>)>,
+}
+
+/// The groups of unknown backs of `pos` and what each may hold; the general's back (always 仕)
+/// filled in.
+fn unknown_backs(pos: &mut Position) -> Vec<(Vec<Square>, Vec<Kind>)> {
+    let mut groups = Vec::new();
     for side in [Side::Red, Side::Black] {
-        // Every face that may carry a back of a group (the general's is fixed).
+        // Every face that may carry a back of a group.
         for face in Kind::ALL.into_iter().filter(|k| *k != Kind::General) {
             let Some(backs) = group(face) else {
                 continue;
             };
+            let of_group = |s: &Square| pos.piece(*s).filter(|p| p.kind == face && !p.soldier_born);
             let unknown: Vec<Square> = pos
                 .side_pieces(side)
                 .into_iter()
-                .filter(|s| {
-                    pos.piece(*s).is_some_and(|p| {
-                        p.kind == face && p.back == Back::Unknown && !p.soldier_born
-                    })
-                })
+                .filter(|s| of_group(s).is_some_and(|p| p.back == Back::Unknown))
                 .collect();
             if unknown.is_empty() {
                 continue;
             }
-            // The group's backs less those shown or known on another piece of the group.
             let known = |back: Kind| {
                 used(pos, side, face, back)
-                    || pos.side_pieces(side).into_iter().any(|s| {
-                        pos.piece(s).is_some_and(|p| {
-                            p.kind == face && !p.soldier_born && p.back == Back::Known(back)
-                        })
-                    })
+                    || (pos.side_pieces(side).into_iter())
+                        .any(|s| of_group(&s).is_some_and(|p| p.back == Back::Known(back)))
             };
             let mut left: Vec<Kind> = backs.iter().copied().filter(|b| !known(*b)).collect();
             if left.len() < unknown.len() {
                 left = backs.to_vec();
             }
-            left.shuffle(rng);
-            for (s, back) in unknown.into_iter().zip(left) {
-                let mut piece = pos.piece(s).expect("occupied");
-                piece.back = Back::Known(back);
-                pos.set(s, piece);
-            }
+            groups.push((unknown, left));
         }
-        // The general's back is always 仕.
         if let Some(s) = pos.general(side)
             && let Some(mut piece) = pos.piece(s)
             && piece.back == Back::Unknown
@@ -121,10 +120,11 @@ fn deal_backs<R: RngExt + ?Sized>(pos: &mut Position, rng: &mut R) {
             pos.set(s, piece);
         }
     }
+    groups
 }
 
 impl Worlds for Xiangqi3g {
-    type Knowledge = Match;
+    type Knowledge = Knowledge;
 
     /// Centipawns on the Banqi scale (a soldier ≈ 100).
     const CALIBRATION: Calibration = Calibration {
@@ -132,22 +132,33 @@ impl Worlds for Xiangqi3g {
         drawish: 0.3,
     };
 
-    fn knowledge(m: &Match, seat: Seat) -> Match {
+    fn knowledge(m: &Match, seat: Seat) -> Knowledge {
         let own = if seat == Seat::FIRST {
             Side::Red
         } else {
             Side::Black
         };
-        let mut k = Match::from_position(m.rules, m.pos.masked(own));
-        k.shown = m.shown;
-        k
+        let mut pos = m.pos.masked(own);
+        let groups = unknown_backs(&mut pos);
+        let mut known = Match::from_position(m.rules, pos);
+        known.shown = m.shown;
+        Knowledge { m: known, groups }
     }
 
-    fn world<R: RngExt + ?Sized>(knowledge: &Match, rng: &mut R) -> Match {
-        let mut pos = knowledge.pos.clone();
-        deal_backs(&mut pos, rng);
-        let mut world = Match::from_position(knowledge.rules, pos);
-        world.shown = knowledge.shown;
+    /// Every unknown back dealt again from what its group may hold.
+    fn world<R: RngExt + ?Sized>(k: &Knowledge, rng: &mut R) -> Match {
+        let mut pos = k.m.pos.clone();
+        for (unknown, left) in &k.groups {
+            let mut left = left.clone();
+            left.shuffle(rng);
+            for (s, back) in unknown.iter().zip(left) {
+                let mut piece = pos.piece(*s).expect("occupied");
+                piece.back = Back::Known(back);
+                pos.set(*s, piece);
+            }
+        }
+        let mut world = Match::from_position(k.m.rules, pos);
+        world.shown = k.m.shown;
         world
     }
 
@@ -176,7 +187,6 @@ impl Worlds for Xiangqi3g {
 
 impl Search for Xiangqi3g {
     fn analyze(m: &Match, seat: Option<Seat>, limits: &Limits) -> Result<Analysis, AnalysisError> {
-        let seat = seat.unwrap_or(Position::seat_of(m.pos.turn()));
-        Ok(ismcts::analyze::<Xiangqi3g>(m, seat, limits))
+        ismcts::analyze::<Xiangqi3g>(m, seat, limits)
     }
 }

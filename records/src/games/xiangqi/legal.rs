@@ -10,20 +10,18 @@ use super::position::Position;
 
 /// Whether a move may leave the mover's general attacked, as far as cheap facts tell.
 #[derive(Copy, Clone)]
-pub(super) enum Safety {
-    /// The general on this point is not in check, and a move that is not the general's and
-    /// neither leaves nor enters these risky points cannot expose it: xiangqi's kinds attack a
-    /// point along its rank and file, over the four points diagonally next to it (a horse's
-    /// leg), or from next to it; the second identities as [`between`] says.
-    Unless(Square, Bitboard),
-    /// Play every move and look (in check, a general missing, or an enemy 骉 within reach of
-    /// the general: it borrows the rule of the move about to be made).
-    Check,
+pub(super) struct Safety {
+    /// Whether the side to move is in check (or has no general).
+    pub(super) in_check: bool,
+    /// The general's point and the risky points around it, when the general is not in check
+    /// and no enemy 骉 is within reach of it (it borrows the rule of the move about to be
+    /// made): a move that is not the general's and neither leaves nor enters a risky point
+    /// cannot expose it. xiangqi's kinds attack a point along its rank and file, over the four
+    /// points diagonally next to it (a horse's leg), or from next to it; the second identities
+    /// as [`between`] says. None: play every move and look.
+    shortcut: Option<(Square, Bitboard)>,
 }
 
-/// The points where a piece arriving or leaving may change the attacks on `g`: its rank, its
-/// file (chariots, cannons and their screens, the facing generals) and its four diagonal
-/// neighbours (the legs of horses that would take it).
 /// The points whose occupant may decide whether the enemy piece of a second identity (or a
 /// soldier-born advisor or elephant) on `e` attacks `g`: every rule of theirs (RULES.md §9)
 /// takes along `g`'s rank or file (輔, 石: in `risky` already) or within four points of it,
@@ -55,6 +53,9 @@ fn within_reach(e: Square, g: Square) -> bool {
     on_a_line(e, g) || (e.file().abs_diff(g.file()) <= 4 && e.rank().abs_diff(g.rank()) <= 4)
 }
 
+/// The points where a piece arriving or leaving may change the attacks of xiangqi's kinds on
+/// `g`: its rank, its file (chariots, cannons and their screens, the facing generals) and its
+/// four diagonal neighbours (the legs of horses that would take it).
 fn risky(g: Square) -> Bitboard {
     let rank = 0x1FFu128 << (9 * g.rank() as u32);
     let file = (0..10u32).fold(0u128, |acc, r| acc | 1u128 << (r * 9 + g.file() as u32));
@@ -72,30 +73,31 @@ impl Position {
     #[inline]
     pub(super) fn safety(&self) -> Safety {
         let side = self.turn;
-        let Some(g) = self.generals[side.index()] else {
-            return Safety::Check;
-        };
-        let mut risky = risky(g);
-        for e in self.exotic[side.other().index()] {
-            match self.board[e.index()].map(|p| p.kind) {
-                // A 骉 borrows the rule of the move about to be made: whichever piece moves may
-                // give it a rule that takes the general, if any rule reaches it from there.
-                Some(Kind::Biao) if within_reach(e, g) => return Safety::Check,
-                Some(Kind::Biao) | None => {}
-                Some(_) => risky = risky | between(e, g),
-            }
-        }
-        if self.in_check(side) {
-            return Safety::Check;
-        }
-        Safety::Unless(g, risky)
+        let in_check = self.in_check(side);
+        let shortcut = self.generals[side.index()]
+            .filter(|_| !in_check)
+            .and_then(|g| {
+                let mut risky = risky(g);
+                for e in self.exotic[side.other().index()] {
+                    match self.board[e.index()].map(|p| p.kind) {
+                        // A 骉 borrows the rule of the move about to be made: whichever piece
+                        // moves may give it a rule that takes the general, if any rule
+                        // reaches it from there.
+                        Some(Kind::Biao) if within_reach(e, g) => return None,
+                        Some(Kind::Biao) | None => {}
+                        Some(_) => risky = risky | between(e, g),
+                    }
+                }
+                Some((g, risky))
+            });
+        Safety { in_check, shortcut }
     }
 
     /// Whether the move `m` of the side to move leaves its general unattacked: at once when
     /// `safety` shows it cannot matter, else by playing it.
     #[inline]
     pub(super) fn leaves_general_safe(&self, m: Move, safety: Safety) -> bool {
-        if let Safety::Unless(g, risky) = safety
+        if let Some((g, risky)) = safety.shortcut
             && m.from != g
             && !risky.contains(m.from)
             && !risky.contains(m.to)
@@ -105,9 +107,8 @@ impl Position {
         !self.after(m).in_check(self.turn)
     }
 
-    /// Every legal move (not flip) of the side to move, to `push`.
-    pub(crate) fn legal_moves_with(&self, mut push: impl FnMut(Move)) {
-        let safety = self.safety();
+    /// Every legal move (not flip) of the side to move, to `push`, given its [`Safety`].
+    pub(super) fn legal_moves_with(&self, safety: Safety, mut push: impl FnMut(Move)) {
         let pieces = self.occupied[self.turn.index()];
         for from in pieces {
             let (quiet, takes) = self.move_targets(from);
@@ -138,7 +139,7 @@ impl Position {
     /// Every legal move of the side to move, written to `out` (cleared first).
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
-        self.legal_moves_with(|m| out.push(m));
+        self.legal_moves_with(self.safety(), |m| out.push(m));
     }
 }
 

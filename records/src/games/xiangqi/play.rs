@@ -123,11 +123,12 @@ impl Position {
         }
     }
 
-    /// Whether the side to move may double-flip now: in check, and not at its previous turn.
-    fn may_double_flip(&self) -> bool {
+    /// Whether the side to move may double-flip now: in check (`in_check` says), and not at its
+    /// previous turn.
+    fn may_double_flip(&self, in_check: bool) -> bool {
         let side = self.turn;
         !self.checked[side.index()]
-            && self.in_check(side)
+            && in_check
             && self.general(side).is_some_and(|g| {
                 self.board[g.index()].is_some_and(|p| {
                     p.back == Back::Known(Kind::Advisor) || p.back == Back::Unknown
@@ -150,8 +151,9 @@ impl Position {
             }
             return;
         }
-        self.legal_moves_with(|m| out.push(Action::Move(m)));
-        let check = self.in_check(side);
+        let safety = self.safety();
+        self.legal_moves_with(safety, |m| out.push(Action::Move(m)));
+        let check = safety.in_check;
         let pieces = self.occupied[side.index()];
         for at in pieces {
             let piece = self.board[at.index()].expect("occupied");
@@ -168,7 +170,7 @@ impl Position {
                 }
             }
         }
-        if self.may_double_flip() {
+        if self.may_double_flip(check) {
             let general = self.general(side).expect("checked");
             let pieces = self.occupied[side.index()];
             for advisor in pieces {
@@ -522,7 +524,7 @@ impl Position {
                 ),
             ));
         }
-        if !self.may_double_flip() {
+        if !self.may_double_flip(self.in_check(self.turn)) {
             return Err(illegal(
                 Violation::DOUBLE_FLIP_NOT_ALLOWED,
                 "a double flip answers a first check: the general is not in check, or was at the previous turn too",
