@@ -285,6 +285,19 @@ async fn a_dark_luzhanqi_seat_is_answered_from_what_it_knows() {
         assert_eq!(res.status().as_u16(), 409);
         let refusal = String::from_utf8(actix_test::read_body(res).await.to_vec()).unwrap();
         assert!(!refusal.contains(black), "{refusal}");
+        // A stated position (black's setup guessed, as an open game would show it) and a ply
+        // not yet played: refused, naming nothing of black's.
+        let mut guessed = ask.clone();
+        guessed["position"] = json!(format!("{black}/{red} -- r - - 0 0"));
+        let mut ahead = ask.clone();
+        ahead["ply"] = json!(3);
+        for attack in [guessed, ahead] {
+            let res = actix_test::call_service(&app, post("/v1/analyze", attack)).await;
+            let status = res.status().as_u16();
+            let refusal = String::from_utf8(actix_test::read_body(res).await.to_vec()).unwrap();
+            assert!(matches!(status, 400 | 409 | 422), "{status} {refusal}");
+            assert!(!refusal.contains(black), "{refusal}");
+        }
         body["millis"] = json!(0);
         answers.push(body);
     }
