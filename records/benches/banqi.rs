@@ -99,5 +99,23 @@ fn search(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, playouts, replay, search);
+/// Solving an endgame table afresh (its smaller tables cached after the first run).
+fn endgames(c: &mut Criterion) {
+    use records::games::banqi::engine::endgame::solve_table;
+    use records::games::banqi::{Piece, Ruleset};
+    let rules = Ruleset::TCGA;
+    let pieces =
+        |text: &str| -> Vec<Piece> { text.chars().map(|c| Piece::from_char(c).unwrap()).collect() };
+    let mut group = c.benchmark_group("endgame");
+    group.sample_size(10);
+    for signature in ["KPk", "KPkg", "RCnp"] {
+        let p = pieces(signature);
+        group.bench_function(format!("solve_{signature}"), |b| {
+            b.iter(|| solve_table(&p, &rules))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, playouts, replay, search, endgames);
 criterion_main!(benches);

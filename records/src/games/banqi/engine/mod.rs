@@ -21,15 +21,23 @@
 //! (contempt), and the positions of the game since its last flip or capture count as
 //! repetitions, so that the side ahead plays for progress.
 //!
-//! Left for the next steps (issue 26): long chase, solved endgames, and speed.
+//! Once nothing is covered and at most four pieces are left, [`endgame`]'s tables give the
+//! exact result (solved on demand, cached for the process).
+//!
+//! Left for the next steps (issue 26): long chase and speed.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use super::{Action, Color, Piece, Position, Ruleset, legal_actions};
+use endgame::Solved;
+pub use ordering::captures;
+use ordering::{Open, open_identity, order_in_place, ordered};
 
 mod answer;
+pub mod endgame;
 pub mod evaluation;
+mod ordering;
 pub use answer::{CALIBRATION, analyze_match, score};
 pub use evaluation::{Weights, evaluate, evaluate_with};
 
@@ -123,6 +131,8 @@ struct Search<'a> {
     table: HashMap<u64, Entry>,
     /// One action buffer per ply: the search allocates only while it goes deeper than before.
     buffers: Vec<Vec<Action>>,
+    /// The solved endgames met so far.
+    endgames: endgame::Probe,
 }
 
 /// Searches `pos` under `rules` within `limits` (none given: depth 4), as a bare position
@@ -158,7 +168,15 @@ pub fn analyze_root(root_at: &Root, limits: &Limits) -> Answer {
         path: Vec::with_capacity(MAX_DEPTH as usize + 2),
         table: HashMap::new(),
         buffers: Vec::new(),
+        endgames: endgame::Probe::new(pos, rules, limits.millis.is_some()),
     };
+    // The solved endgames this game is near (endgame::prepare; before the search's view of
+    // them, which takes its root's own table when readied).
+    endgame::prepare(
+        pos,
+        rules,
+        limits.millis.is_none_or(|ms| ms >= endgame::WAIT_MILLIS),
+    );
     let mut root = Vec::new();
     legal_actions(pos, rules, &mut root);
     let mut answer = Answer {
@@ -257,6 +275,21 @@ impl Search<'_> {
         self.stopped
     }
 
+    /// The exact value of a solved endgame (for the side to move), `ply` plies from the root.
+    fn solved(&mut self, pos: &Position, ply: u32) -> Option<f64> {
+        if !pos.covered().is_empty() {
+            return None;
+        }
+        // A table's line is a few hundred plies at most; kept below the forced results'
+        // threshold (WIN − 1,000) all the same.
+        let plies = |p: u32| (ply + p).min(900) as f64;
+        Some(match self.endgames.probe(pos, self.rules)? {
+            Solved::Won { plies: p } => WIN - plies(p),
+            Solved::Lost { plies: p } => -(WIN - plies(p)),
+            Solved::Drawn => self.draw_value(pos),
+        })
+    }
+
     /// The value of a position where the game is over (for the side to move), `ply` plies
     /// from the root; None while it goes on.
     fn terminal(&self, pos: &Position, ply: u32) -> Option<f64> {
@@ -351,6 +384,9 @@ impl Search<'_> {
         if self.out_of_budget() {
             return 0.0;
         }
+        if let Some(v) = self.solved(pos, ply) {
+            return v;
+        }
         if let Some(v) = self.terminal(pos, ply) {
             return v;
         }
@@ -436,6 +472,9 @@ impl Search<'_> {
         if self.out_of_budget() {
             return 0.0;
         }
+        if let Some(v) = self.solved(pos, ply) {
+            return v;
+        }
         if let Some(v) = self.terminal(pos, ply) {
             return v;
         }
@@ -469,8 +508,9 @@ impl Search<'_> {
         best
     }
 
-    /// The expected line from `best`: the table's best actions while no chance node comes.
-    fn line(&self, pos: &Position, best: Action) -> Vec<Action> {
+    /// The expected line from `best`: the table's best actions (a solved endgame's where the
+    /// search stored none) while no chance node comes.
+    fn line(&mut self, pos: &Position, best: Action) -> Vec<Action> {
         let mut line = vec![best];
         if open_identity(pos, &best).is_some() {
             return line;
@@ -485,7 +525,8 @@ impl Search<'_> {
                 break;
             }
             seen.push(key);
-            let Some(next) = self.table.get(&key).and_then(|e| e.best) else {
+            let stored = self.table.get(&key).and_then(|e| e.best);
+            let Some(next) = stored.or_else(|| self.endgames.best(&at, self.rules)) else {
                 break;
             };
             line.push(next);
@@ -498,75 +539,5 @@ impl Search<'_> {
             }
         }
         line
-    }
-}
-
-/// The captures of revealed pieces at `pos` (no dark capture), the most valuable victim
-/// first, written to `out` (cleared first).
-pub fn captures(pos: &Position, rules: &Ruleset, out: &mut Vec<Action>) {
-    super::legal_moves(pos, rules, out);
-    out.retain(|a| match a {
-        Action::Move(path) => {
-            open_identity(pos, a).is_none() && pos.piece_at(path.last().to()).is_some()
-        }
-        Action::Flip { .. } => false,
-    });
-    order_in_place(pos, out, None);
-}
-
-/// `actions` in the search's order (see [`order_in_place`]).
-fn ordered(pos: &Position, actions: &[Action]) -> Vec<Action> {
-    let mut out = actions.to_vec();
-    order_in_place(pos, &mut out, None);
-    out
-}
-
-/// Captures first (the most valuable victim first), then moves, then flips; the table's
-/// best action before all. Stable: the generator's order breaks ties.
-fn order_in_place(pos: &Position, actions: &mut [Action], first: Option<Action>) {
-    actions.sort_by_key(|a| {
-        if Some(*a) == first {
-            return i32::MIN;
-        }
-        -match a {
-            Action::Flip { .. } => 0,
-            Action::Move(path) => match pos.piece_at(path.last().to()) {
-                Some(victim) => 100 + victim.role.points() as i32,
-                None if pos.covered().contains(path.last().to()) => 50,
-                None => 10,
-            },
-        }
-    });
-}
-
-/// Where an action leaves an identity open: a flip, or the hop of a move onto a covered
-/// square (listed chains end at their first dark link).
-#[derive(Copy, Clone, Debug)]
-enum Open {
-    Flip,
-    Hop(usize),
-}
-
-impl Open {
-    /// `action` with the open identity filled in as `piece`.
-    fn fill(self, mut action: Action, piece: Piece) -> Action {
-        match (&mut action, self) {
-            (Action::Flip { reveal, .. }, Open::Flip) => *reveal = Some(piece),
-            (Action::Move(path), Open::Hop(i)) => path.hops_mut()[i].set_reveal(Some(piece)),
-            _ => {}
-        }
-        action
-    }
-}
-
-fn open_identity(pos: &Position, action: &Action) -> Option<Open> {
-    match action {
-        Action::Flip { reveal: None, .. } => Some(Open::Flip),
-        Action::Flip { .. } => None,
-        Action::Move(path) => path
-            .hops()
-            .iter()
-            .position(|h| pos.covered().contains(h.to()))
-            .map(Open::Hop),
     }
 }
