@@ -112,6 +112,43 @@ pub const RAYS: [[u128; Square::COUNT]; 4] = {
     rays
 };
 
+/// Per point, the points at the given offsets from it (on the board): where a piece that
+/// moves by those offsets would stand to reach it (the offsets are symmetric).
+const fn around(offsets: &[(i8, i8)]) -> [u128; Square::COUNT] {
+    let mut table = [0u128; Square::COUNT];
+    let mut i = 0;
+    while i < Square::COUNT {
+        let mut k = 0;
+        while k < offsets.len() {
+            let (f, r) = ((i % 9) as i8 + offsets[k].0, (i / 9) as i8 + offsets[k].1);
+            if f >= 0 && f < 9 && r >= 0 && r < 10 {
+                table[i] |= 1 << (r as usize * 9 + f as usize);
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    table
+}
+
+/// Per point, the points a horse may take it from (legs aside).
+pub const HORSE_FROM: [u128; Square::COUNT] = around(&[
+    (1, 2),
+    (-1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, 1),
+    (-2, -1),
+]);
+/// Per point, its orthogonal neighbours (generals, soldiers).
+pub const NEXT_TO: [u128; Square::COUNT] = around(&ORTHOGONAL);
+/// Per point, its diagonal neighbours (advisors).
+pub const DIAGONALLY_NEXT_TO: [u128; Square::COUNT] = around(&DIAGONAL);
+/// Per point, the points two steps away diagonally (elephants).
+pub const ELEPHANT_FROM: [u128; Square::COUNT] = around(&[(2, 2), (2, -2), (-2, -2), (-2, 2)]);
+
 /// The nearest point of `set` (non-empty, on one ray) going in direction `d` of [`RAYS`].
 #[inline]
 pub fn nearest(set: u128, d: usize) -> Square {

@@ -18,6 +18,11 @@ impl Position {
     /// general's start point, the side to move without a legal action, the no-capture limit.
     /// (Repetition needs the history: the match's.)
     pub fn end(&self, no_capture_limit: Option<u16>) -> Option<End> {
+        self.end_given(no_capture_limit, self.in_check(self.turn))
+    }
+
+    /// [`Self::end`] when whether the side to move is in check is known already.
+    pub(crate) fn end_given(&self, no_capture_limit: Option<u16>, in_check: bool) -> Option<End> {
         let win = |side: Side, reason: Reason| {
             Some(End::new(Outcome::win(Position::seat_of(side), 2), reason))
         };
@@ -32,7 +37,7 @@ impl Position {
                 return win(side, Reason::MINISTER_HOME);
             }
         }
-        if !self.has_action() {
+        if !self.has_action_given(in_check) {
             return win(self.turn.other(), Reason::NO_MOVE);
         }
         if no_capture_limit.is_some_and(|n| self.no_capture >= n) {
@@ -71,14 +76,20 @@ impl Position {
 
     /// Whether the side to move has a legal action (moves first: they are the common case).
     pub fn has_action(&self) -> bool {
+        self.has_action_given(self.in_check(self.turn))
+    }
+
+    fn has_action_given(&self, in_check: bool) -> bool {
         if self.lost.is_some() {
             return false;
         }
-        if self.pending(self.turn).is_none() && self.any_legal_move() {
+        if self.pending(self.turn).is_none()
+            && self.any_legal_move_given(self.safety_given(in_check))
+        {
             return true;
         }
         let mut buffer = Vec::new();
-        self.legal_actions(&mut buffer);
+        self.legal_actions_given(in_check, &mut buffer);
         !buffer.is_empty()
     }
 }

@@ -72,8 +72,14 @@ impl Position {
     /// What decides cheaply whether a move of the side to move leaves its general safe.
     #[inline]
     pub(super) fn safety(&self) -> Safety {
+        self.safety_given(self.in_check(self.turn))
+    }
+
+    /// [`Self::safety`] when whether the side to move is in check is known already (the
+    /// match remembers it from the last ply).
+    #[inline]
+    pub(super) fn safety_given(&self, in_check: bool) -> Safety {
         let side = self.turn;
-        let in_check = self.in_check(side);
         let shortcut = self.generals[side.index()]
             .filter(|_| !in_check)
             .and_then(|g| {
@@ -121,9 +127,9 @@ impl Position {
         }
     }
 
-    /// Whether the side to move has a legal move (it stops at the first).
-    pub(crate) fn any_legal_move(&self) -> bool {
-        let safety = self.safety();
+    /// Whether the side to move has a legal move (it stops at the first), given its
+    /// [`Safety`].
+    pub(super) fn any_legal_move_given(&self, safety: Safety) -> bool {
         let pieces = self.occupied[self.turn.index()];
         for from in pieces {
             let (quiet, takes) = self.move_targets(from);
@@ -182,7 +188,22 @@ mod tests {
                             }
                         }
                         assert_eq!(fast, slow, "preset {i} seed {seed}: {pos}");
-                        assert_eq!(pos.any_legal_move(), !slow.is_empty());
+                        assert_eq!(pos.any_legal_move_given(pos.safety()), !slow.is_empty());
+                        // The attack test's geometric shortcut turns no capture away.
+                        for side in crate::core::Side::ALL {
+                            for from in pos.occupied[side.index()] {
+                                let piece = pos.board[from.index()].expect("occupied");
+                                let Some((kind, _)) = pos.rule(from, piece) else {
+                                    continue;
+                                };
+                                for to in pos.capture_set(from, piece) {
+                                    assert!(
+                                        super::super::movegen::may_capture(kind, from, to),
+                                        "{kind:?} {from}→{to} in {pos}"
+                                    );
+                                }
+                            }
+                        }
                     },
                 );
             }

@@ -9,7 +9,10 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use super::board::{Bitboard, DIAGONAL, HALVES, HORSE, ORTHOGONAL, PALACES, RAYS, Square, nearest};
+use super::board::{
+    Bitboard, DIAGONAL, DIAGONALLY_NEXT_TO, ELEPHANT_FROM, HALVES, HORSE, HORSE_FROM, NEXT_TO,
+    ORTHOGONAL, PALACES, RAYS, Square, nearest,
+};
 use super::pieces::{Kind, Piece, Side, forward};
 use super::position::Position;
 
@@ -312,6 +315,14 @@ impl Position {
         if n >= enough {
             return n;
         }
+        // The leapers and steppers below stand on a few points around the target: when none
+        // of `by`'s pieces does, none of them attacks it.
+        let mine = self.occupied[by.index()].0;
+        let t = target.index();
+        let near = HORSE_FROM[t] | NEXT_TO[t] | DIAGONALLY_NEXT_TO[t] | ELEPHANT_FROM[t];
+        if mine & near == 0 {
+            return self.exotic_attackers(target, by, n, enough);
+        }
         for ((df, dr), (lf, lr)) in HORSE {
             let origin = target.offset(-df, -dr);
             if is(origin, Kind::Horse) {
@@ -360,9 +371,27 @@ impl Position {
         if n >= enough {
             return n;
         }
+        self.exotic_attackers(target, by, n, enough)
+    }
+
+    /// [`Self::count_attackers`]'s last part: `n` attackers counted so far, the second
+    /// identities and soldier-born pieces added.
+    fn exotic_attackers(&self, target: Square, by: Side, mut n: u32, enough: u32) -> u32 {
         let exotic = self.exotic[by.index()];
         for from in exotic {
             let piece = self.board[from.index()].expect("occupied");
+            // Most exotic pieces are nowhere near: the rule's geometry turns them away
+            // before their captures are generated.
+            let kind = match piece.kind {
+                Kind::Biao => match self.last[by.other().index()] {
+                    Some((_, borrowed)) => borrowed,
+                    None => continue,
+                },
+                k => k,
+            };
+            if !may_capture(kind, from, target) {
+                continue;
+            }
             if self.capture_set(from, piece).contains(target) {
                 n += 1;
                 if n >= enough {
@@ -472,6 +501,30 @@ impl Position {
             .into_iter()
             .map(|m| (m, self.after(m).perft(depth.saturating_sub(1))))
             .collect()
+    }
+}
+
+/// Whether a piece moving by `kind`'s rule on `from` could take on `target` on some board:
+/// the offsets its captures can have (a superset: blocking, regions and screens are the
+/// generator's).
+#[inline]
+pub(crate) fn may_capture(kind: Kind, from: Square, target: Square) -> bool {
+    let df = from.file().abs_diff(target.file());
+    let dr = from.rank().abs_diff(target.rank());
+    let (near, far) = (df.min(dr), df.max(dr));
+    match kind {
+        Kind::General | Kind::Soldier => near == 0 && far == 1,
+        Kind::Advisor => near == 1 && far == 1,
+        Kind::Elephant | Kind::Pao => near == 2 && far == 2,
+        Kind::Zhu => near == far && (1..=2).contains(&far),
+        Kind::Horse => near == 1 && far == 2,
+        Kind::Camel => near == 2 && far == 3,
+        Kind::Mule => near == 1 && far == 3,
+        Kind::Fei => near == 2 && far == 4,
+        Kind::Chariot | Kind::Cannon | Kind::Fu | Kind::Shi => near == 0,
+        Kind::Minister => false,
+        // A 骉 borrows a rule: the caller asks with that rule.
+        Kind::Biao => true,
     }
 }
 

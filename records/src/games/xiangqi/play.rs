@@ -139,6 +139,11 @@ impl Position {
     /// Every legal action of the side to move, written to `out` (cleared first); flips
     /// without the identity they reveal. Nothing when the game is lost by a wrong double flip.
     pub fn legal_actions(&self, out: &mut Vec<Action>) {
+        self.legal_actions_given(self.in_check(self.turn), out);
+    }
+
+    /// [`Self::legal_actions`] when whether the side to move is in check is known already.
+    pub(crate) fn legal_actions_given(&self, in_check: bool, out: &mut Vec<Action>) {
         out.clear();
         if self.lost.is_some() {
             return;
@@ -146,12 +151,12 @@ impl Position {
         let side = self.turn;
         // A piece that must flip back: that is the only action, and only out of check.
         if let Some(at) = self.pending(side) {
-            if !self.in_check(side) {
+            if !in_check {
                 out.push(Action::Flip { at, reveal: None });
             }
             return;
         }
-        let safety = self.safety();
+        let safety = self.safety_given(in_check);
         self.legal_moves_with(safety, |m| out.push(Action::Move(m)));
         let check = safety.in_check;
         let pieces = self.occupied[side.index()];
@@ -226,6 +231,16 @@ impl Position {
     /// Plays `action` for the side to move under `rules`, its revealed identity given where the
     /// position does not know it. It does not check whether the game has ended.
     pub fn play(&mut self, rules: &Ruleset, action: &Action) -> Result<Effect, IllegalAction> {
+        self.play_given(rules, action, self.in_check(self.turn))
+    }
+
+    /// [`Self::play`] when whether the side to move is in check is known already.
+    pub(crate) fn play_given(
+        &mut self,
+        rules: &Ruleset,
+        action: &Action,
+        was_in_check: bool,
+    ) -> Result<Effect, IllegalAction> {
         let side = self.turn;
         if let Some(at) = self.pending(side)
             && !matches!(*action, Action::Flip { at: a, .. } if a == at)
@@ -237,7 +252,6 @@ impl Position {
                 ),
             ));
         }
-        let was_in_check = self.in_check(side);
         let (next, effect) = match *action {
             Action::Move(m) => self.try_move(m)?,
             Action::Flip { at, reveal } => self.try_flip(rules, at, reveal)?,

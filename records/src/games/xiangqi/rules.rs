@@ -35,6 +35,8 @@ struct Entry {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Match {
     pub rules: Ruleset,
+    /// Read it freely; change it only by playing (the match remembers facts of it, such as
+    /// whether the side to move is in check).
     pub pos: Position,
     history: Vec<Entry>,
     /// How often each key occurred since the last capture (indices into `history`).
@@ -89,6 +91,20 @@ fn group(kind: Kind) -> u8 {
     }
 }
 
+impl Match {
+    /// Whether the side to move is in check: remembered from the last ply (its entry's
+    /// check), which every rule of the next ply asks (its legal actions, its play, the end).
+    fn to_move_in_check(&self) -> bool {
+        match self.history.last() {
+            Some(last) if self.history.len() > 1 => {
+                debug_assert_eq!(last.check, self.pos.in_check(self.pos.turn()));
+                last.check
+            }
+            _ => self.pos.in_check(self.pos.turn()),
+        }
+    }
+}
+
 impl Engine<Xiangqi3g> for Match {
     fn from_position(rules: Ruleset, pos: Position) -> Match {
         let first = Entry {
@@ -114,12 +130,14 @@ impl Engine<Xiangqi3g> for Match {
     }
 
     fn legal_actions(&self, out: &mut Vec<Action>) {
-        self.pos.legal_actions(out)
+        self.pos.legal_actions_given(self.to_move_in_check(), out)
     }
 
     fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
         let mover = self.pos.turn();
-        let effect = self.pos.play(&self.rules, action)?;
+        let effect = self
+            .pos
+            .play_given(&self.rules, action, self.to_move_in_check())?;
         match effect {
             Effect::SoldierFlip { .. } => self.shown[mover.index()] |= group(Kind::Soldier),
             Effect::Transform { from, .. } => self.shown[mover.index()] |= group(from),
@@ -143,7 +161,10 @@ impl Engine<Xiangqi3g> for Match {
 
     /// How the game has ended, if it has: the position's endings, then repetition.
     fn end(&self) -> Option<End> {
-        if let Some(end) = self.pos.end(self.rules.no_capture) {
+        if let Some(end) = self
+            .pos
+            .end_given(self.rules.no_capture, self.to_move_in_check())
+        {
             return Some(end);
         }
         if !self.rules.repetition {
