@@ -56,6 +56,38 @@ fn flag_in_two(mode: Mode) -> luzhanqi::Match {
 }
 
 #[test]
+fn an_enemy_piece_next_to_the_flag_is_a_danger_the_evaluation_sees() {
+    use records::core::MAX_SEATS;
+    use records::core::ismcts::Worlds;
+    // Red's share by the evaluation of the playouts' leaves: the same material, black's 排長
+    // next to red's flag (b2) or far from it (a7); red or black to move.
+    let share = |board: &str, turn: char| {
+        // Red (player 1) moves at even plies.
+        let ply = if turn == 'r' { 10 } else { 11 };
+        let pos: luzhanqi::Position = format!("{board} -- {turn} - - 0 {ply}").parse().unwrap();
+        let rules = luzhanqi::Ruleset {
+            mode: Mode::Open,
+            ..luzhanqi::Ruleset::DARK
+        };
+        let mut out = [0.0; MAX_SEATS];
+        <Luzhanqi as Worlds>::value(&luzhanqi::Match::from_position(rules, pos), &mut out);
+        out[0]
+    };
+    let far = "1f3/2M2/5/5/5/t4/5/5/5/5/5/1F3";
+    let near = "1f3/2M2/5/5/5/5/5/5/5/5/1t3/1F3";
+    assert!(
+        share(near, 'r') < share(far, 'r') - 0.1,
+        "a piece next to the flag"
+    );
+    assert!(
+        share(near, 'b') < share(near, 'r') - 0.1,
+        "and worse when it is black's move: {} vs {}",
+        share(near, 'b'),
+        share(near, 'r')
+    );
+}
+
+#[test]
 fn the_flag_is_taken_in_two_seen_or_worked_out() {
     // Open: the flag is seen. Dark: red sees two black pieces; the one on a7 stands off the
     // headquarters and has never moved, so only the one on b12 can be the flag.

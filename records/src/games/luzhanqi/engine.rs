@@ -14,11 +14,11 @@ use crate::core::analysis::{Analysis, AnalysisError, Calibration, Limits, Search
 use crate::core::ismcts::{self, Worlds};
 use crate::core::{MAX_SEATS, Seat};
 
-use super::board::Point;
+use super::board::{NEIGHBOURS, Point, Points};
 use super::clues::{Roles, bit, start_roles};
 use super::notation::Action;
 use super::pieces::{Piece, Pool, Role, Side};
-use super::position::Cell;
+use super::position::{Cell, Position};
 use super::rules::{Luzhanqi, Match};
 use super::ruleset::Mode;
 
@@ -204,10 +204,44 @@ impl Worlds for Luzhanqi {
         for p in pos.side_points(red_seat_side.other()) {
             lead -= pos.piece(p).map_or(0.0, |q| worth(q.role));
         }
+        lead -= flag_danger(pos, red_seat_side) - flag_danger(pos, red_seat_side.other());
         let first = 1.0 / (1.0 + (-lead / SCALE).exp());
         out[0] = first;
         out[1] = 1.0 - first;
     }
+}
+
+/// What the enemy's pieces near `side`'s flag are worth to the enemy: a piece next to the flag
+/// takes it (and the game) at its next move, which is now when the enemy is to move; one a step
+/// further is a threat. The flag's worth is nothing by itself: without this the playouts,
+/// six plies long, see the attack on it too late (most of the engine's losses were its flag).
+fn flag_danger(pos: &Position, side: Side) -> f64 {
+    let Some(flag) = pos
+        .side_points(side)
+        .into_iter()
+        .find(|&p| pos.piece(p).is_some_and(|q| q.role == Role::Flag))
+    else {
+        return 0.0;
+    };
+    let next = NEIGHBOURS[flag.index()];
+    let mut around = 0;
+    for p in Points(next) {
+        around |= NEIGHBOURS[p.index()];
+    }
+    around &= !next & !flag.bit();
+    let mut danger = 0.0;
+    let imminent = pos.turn() == Some(side.other());
+    for p in pos.side_points(side.other()) {
+        if !pos.piece(p).is_some_and(|q| q.role.movable()) {
+            continue;
+        }
+        if next & p.bit() != 0 {
+            danger += if imminent { 40.0 } else { 10.0 };
+        } else if around & p.bit() != 0 {
+            danger += 4.0;
+        }
+    }
+    danger
 }
 
 impl Search for Luzhanqi {
