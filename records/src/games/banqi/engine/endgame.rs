@@ -26,7 +26,7 @@
 //! depends on the history) and repetition with positions before the table's position (a
 //! forced line never repeats its own positions: along it the distance only falls).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::super::{Action, Color, Piece, Position, Ruleset, Square, legal_moves, targets};
@@ -197,8 +197,8 @@ pub fn eligible(pos: &Position, rules: &Ruleset) -> bool {
 struct Tables {
     tables: HashMap<(Ruleset, Signature), Arc<Table>>,
     bytes: usize,
-    /// The tables being solved in the background.
-    solving: HashSet<(Ruleset, Signature)>,
+    /// Whether a table is being solved in the background.
+    solving: bool,
 }
 
 fn cache() -> &'static Mutex<Tables> {
@@ -261,17 +261,30 @@ pub fn prepare(pos: &Position, rules: &Ruleset, wait: bool) {
     }
 }
 
+/// Solves a table on a thread of its own, one at a time: a table asked for while another is
+/// being solved is left for a later search to ask again (so that a burst of requests naming
+/// many rulesets cannot start a thread each).
 fn solve_in_background(pieces: Signature, rules: Ruleset) {
     let key = (rules, pieces);
     {
         let mut cache = cache().lock().expect("cache");
-        if cache.tables.contains_key(&key) || !cache.solving.insert(key) {
+        if cache.tables.contains_key(&key) || cache.solving {
             return;
         }
+        cache.solving = true;
     }
     std::thread::spawn(move || {
+        // Done, even if solving failed: the next table may be solved.
+        struct Done;
+        impl Drop for Done {
+            fn drop(&mut self) {
+                if let Ok(mut cache) = cache().lock() {
+                    cache.solving = false;
+                }
+            }
+        }
+        let _done = Done;
         table(&pieces, &rules, true);
-        cache().lock().expect("cache").solving.remove(&key);
     });
 }
 
