@@ -1,13 +1,15 @@
 //! What each side can tell of the enemy pieces in a dark game (RULES.md §8 "Modes"), from what
-//! both are shown: where pieces go (a piece that moves is no mine and no flag) and the
+//! both are shown: where pieces go (a piece that moves is no mine and no flag; one that turned
+//! on the railway is an engineer) and the
 //! referee's announcements, read against the side's own piece in the fight (an enemy piece
 //! that took my 營長 outranks it or is an engineer that took a mine …). A [`Clues`] keeps, for
 //! every point, the roles the piece standing there may have in its opponent's eyes; the engine
 //! deals its guesses from them (`engine.rs`). Nothing here is hidden from the side that reads
 //! it: the clues about a side's pieces are what its opponent can work out.
 
-use super::board::{CAMPS, HQS, Point};
+use super::board::{CAMPS, HQS, Point, neighbours_of};
 use super::pieces::{Combat, Role, Side, combat};
+use super::ruleset::{MineRule, Mountains, Railway, Ruleset};
 
 /// A set of roles, a bit per [`Role`] index.
 pub type Roles = u16;
@@ -38,6 +40,27 @@ pub fn start_roles(side: Side, p: Point) -> Roles {
         roles &= !bit(Role::Bomb);
     }
     roles
+}
+
+/// The roles a piece that went from `from` to `to` in one move may have under `rules`: no
+/// mine and no flag (they never move); only an engineer when it turned on the railway (the
+/// others run straight along a rank or a file, under the default railway rule; under "three
+/// stations with turns" a turn tells nothing) or entered a mountain only engineers may enter.
+pub fn mover_roles(from: Point, to: Point, rules: &Ruleset) -> Roles {
+    let movers = ALL & !(bit(Role::Mine) | bit(Role::Flag));
+    let engineer = if from.is_mountain() || to.is_mountain() {
+        to.is_mountain() && rules.mountains == Mountains::Engineers
+    } else {
+        rules.railway == Railway::Straight
+            && !neighbours_of(from).contains(to)
+            && from.file() != to.file()
+            && from.rank() != to.rank()
+    };
+    if engineer {
+        movers & bit(Role::Engineer)
+    } else {
+        movers
+    }
 }
 
 /// The roles `r` for which `combat(r, known)` (or `combat(known, r)` when `known` attacked)
@@ -71,9 +94,9 @@ impl Clues {
         self.0[p.index()]
     }
 
-    /// A piece moved from `from` to the empty `to`: it is no mine and no flag.
-    pub fn moved(&mut self, from: Point, to: Point) {
-        self.0[to.index()] = self.0[from.index()] & !(bit(Role::Mine) | bit(Role::Flag));
+    /// A piece moved from `from` to the empty `to` under `rules` ([`mover_roles`]).
+    pub fn moved(&mut self, from: Point, to: Point, rules: &Ruleset) {
+        self.0[to.index()] = self.0[from.index()] & mover_roles(from, to, rules);
         self.0[from.index()] = ALL;
     }
 
@@ -84,9 +107,10 @@ impl Clues {
         (from, attacker): (Point, Role),
         (to, defender): (Point, Role),
         result: Combat,
-        mine_kills_both: bool,
+        rules: &Ruleset,
     ) {
-        let moved = self.0[from.index()] & !(bit(Role::Mine) | bit(Role::Flag));
+        let mine_kills_both = rules.mine == MineRule::BothDie;
+        let moved = self.0[from.index()] & mover_roles(from, to, rules);
         self.0[from.index()] = ALL;
         match result {
             Combat::Win => {
@@ -97,5 +121,47 @@ impl Clues {
             }
             Combat::Both => self.0[to.index()] = ALL,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(s: &str) -> Point {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn a_turn_on_the_railway_shows_an_engineer() {
+        let rules = Ruleset::DARK;
+        let movers = ALL & !(bit(Role::Mine) | bit(Role::Flag));
+        // A road step (a camp's diagonal included) and a straight run along a rank or file:
+        // any piece that moves.
+        assert_eq!(mover_roles(point("a2"), point("a3"), &rules), movers);
+        assert_eq!(mover_roles(point("a2"), point("b3"), &rules), movers);
+        assert_eq!(mover_roles(point("a2"), point("e2"), &rules), movers);
+        assert_eq!(mover_roles(point("a2"), point("a6"), &rules), movers);
+        // From a2 to e6: round the railway's corner, only an engineer.
+        assert_eq!(
+            mover_roles(point("a2"), point("e6"), &rules),
+            bit(Role::Engineer)
+        );
+        // Where every piece may turn, a turn tells nothing.
+        let turns = Ruleset {
+            railway: Railway::ThreeWithTurns,
+            ..rules
+        };
+        assert_eq!(mover_roles(point("a2"), point("b6"), &turns), movers);
+        // Into a mountain only engineers may enter.
+        let mountains = Ruleset {
+            mountains: Mountains::Engineers,
+            ..rules
+        };
+        assert_eq!(
+            mover_roles(point("c6"), Point::MOUNTAIN_B, &mountains),
+            bit(Role::Engineer)
+        );
+        assert_eq!(mover_roles(point("c6"), Point::MOUNTAIN_B, &rules), movers);
     }
 }

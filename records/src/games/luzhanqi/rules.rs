@@ -15,7 +15,7 @@ use super::pieces::{Combat, Role, Side};
 use super::play::Effect;
 use super::position::Position;
 use super::render::svg;
-use super::ruleset::{MineRule, Mode, PRESETS, Ruleset};
+use super::ruleset::{Mode, PRESETS, Ruleset};
 use super::view::{SeatView, seat_view};
 use crate::core::Turn as _;
 
@@ -102,9 +102,9 @@ impl Engine<Luzhanqi> for Match {
                     (from, attacker.role),
                     (to, defender.role),
                     combat,
-                    self.rules.mine == MineRule::BothDie,
+                    &self.rules,
                 ),
-                _ => self.clues.moved(from, to),
+                _ => self.clues.moved(from, to, &self.rules),
             }
         }
         if let Action::Move { from, to, .. } = *action {
