@@ -3,7 +3,7 @@
 //! neither touching the general's lines, the legs of horses that would take it, nor the points
 //! the enemy's second identities would need cannot expose it, when it is not in check.
 
-use super::board::{Bitboard, DIAGONAL, Square};
+use super::board::{Bitboard, DIAGONAL, RAYS, Square};
 use super::movegen::Move;
 use super::pieces::Kind;
 use super::position::Position;
@@ -54,12 +54,33 @@ fn within_reach(e: Square, g: Square) -> bool {
 }
 
 /// The points where a piece arriving or leaving may change the attacks of xiangqi's kinds on
-/// `g`: its rank, its file (chariots, cannons and their screens, the facing generals) and its
-/// four diagonal neighbours (the legs of horses that would take it).
-fn risky(g: Square) -> Bitboard {
-    let rank = 0x1FFu128 << (9 * g.rank() as u32);
-    let file = (0..10u32).fold(0u128, |acc, r| acc | 1u128 << (r * 9 + g.file() as u32));
-    let mut set = Bitboard(rank | file);
+/// `g`: its four diagonal neighbours (the legs of horses that would take it) and each ray from
+/// it (its rank and file, each way) on which the enemy has a piece that may take along a line
+/// — a chariot, a cannon, the general (facing), or any second identity (輔, 石 and the 骉's
+/// borrowed rules among them): a move on a ray without one can neither open nor screen a line
+/// to the general.
+fn risky(pos: &Position, g: Square) -> Bitboard {
+    let enemy = pos.turn.other();
+    let exotic = pos.exotic[enemy.index()].0;
+    let mut set = 0u128;
+    for ray in RAYS.iter().map(|rays| rays[g.index()]) {
+        let mut theirs = ray & pos.occupied[enemy.index()].0;
+        if theirs & exotic != 0 {
+            set |= ray;
+            continue;
+        }
+        while theirs != 0 {
+            let s = Square::new(theirs.trailing_zeros() as u8).expect("a point");
+            theirs &= theirs - 1;
+            let line = pos.board[s.index()]
+                .is_some_and(|p| matches!(p.kind, Kind::Chariot | Kind::Cannon | Kind::General));
+            if line {
+                set |= ray;
+                break;
+            }
+        }
+    }
+    let mut set = Bitboard(set);
     for (df, dr) in DIAGONAL {
         if let Some(s) = g.offset(df, dr) {
             set = set.with(s);
@@ -83,7 +104,7 @@ impl Position {
         let shortcut = self.generals[side.index()]
             .filter(|_| !in_check)
             .and_then(|g| {
-                let mut risky = risky(g);
+                let mut risky = risky(self, g);
                 for e in self.exotic[side.other().index()] {
                     match self.board[e.index()].map(|p| p.kind) {
                         // A 骉 borrows the rule of the move about to be made: whichever piece
