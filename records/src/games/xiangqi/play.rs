@@ -65,6 +65,12 @@ fn pair(kind: Kind) -> Option<[Kind; 2]> {
     }
 }
 
+/// What a side's pieces show, counted once per turn ([`Position::faces`]).
+struct Faces {
+    originals: [u8; Kind::ALL.len()],
+    advisors: u8,
+}
+
 impl Position {
     pub(crate) fn enemy_back_rank(side: Side) -> u8 {
         match side {
@@ -79,24 +85,35 @@ impl Position {
         own.find(|s| self.board[s.index()].is_some_and(|p| p.pending))
     }
 
-    /// How many of the side's original (not soldier-born) pieces show `kind`.
-    fn originals(&self, side: Side, kind: Kind) -> usize {
-        self.occupied[side.index()]
-            .filter(|s| self.board[s.index()].is_some_and(|p| p.kind == kind && !p.soldier_born))
-            .count()
-    }
-
-    /// Advisor-faced pieces of the side.
-    fn advisors(&self, side: Side) -> usize {
-        self.occupied[side.index()]
-            .filter(|s| self.board[s.index()].is_some_and(|p| p.kind == Kind::Advisor))
-            .count()
+    /// What the side's pieces show: per kind, its original (not soldier-born) pieces, and
+    /// its advisor-faced pieces (a flip of the last original of a kind, or of the last
+    /// advisor, is allowed).
+    fn faces(&self, side: Side) -> Faces {
+        let mut faces = Faces {
+            originals: [0; Kind::ALL.len()],
+            advisors: 0,
+        };
+        for s in self.occupied[side.index()] {
+            let p = self.board[s.index()].expect("occupied");
+            if !p.soldier_born {
+                faces.originals[p.kind as usize] += 1;
+            }
+            if p.kind == Kind::Advisor {
+                faces.advisors += 1;
+            }
+        }
+        faces
     }
 
     /// What a single flip of `piece` on `at` would be, if one is allowed there now (the back
     /// not yet considered): a soldier on the enemy back rank, a flip back, the last original of
     /// its kind, the 臣 advisor.
     fn flip_kind(&self, at: Square, piece: Piece) -> Option<FlipKind> {
+        self.flip_kind_with(at, piece, &self.faces(piece.side))
+    }
+
+    /// [`Self::flip_kind`] with the side's [`Faces`] counted once for all its pieces.
+    fn flip_kind_with(&self, at: Square, piece: Piece, faces: &Faces) -> Option<FlipKind> {
         if piece.pending {
             return Some(FlipKind::Back);
         }
@@ -108,13 +125,13 @@ impl Position {
                 Some(FlipKind::Soldier)
             }
             Kind::Elephant | Kind::Chariot | Kind::Horse | Kind::Cannon
-                if !piece.soldier_born && self.originals(piece.side, piece.kind) == 1 =>
+                if !piece.soldier_born && faces.originals[piece.kind as usize] == 1 =>
             {
                 Some(FlipKind::Transform)
             }
             Kind::Advisor
                 if !piece.soldier_born
-                    && self.advisors(piece.side) == 1
+                    && faces.advisors == 1
                     && piece.back != Back::Known(Kind::General) =>
             {
                 Some(FlipKind::Minister)
@@ -160,11 +177,12 @@ impl Position {
         self.legal_moves_with(safety, |m| out.push(Action::Move(m)));
         let check = safety.in_check;
         let pieces = self.occupied[side.index()];
+        let faces = self.faces(side);
         for at in pieces {
             let piece = self.board[at.index()].expect("occupied");
             // A flip changes no point's occupant: out of check it keeps the general safe,
             // in check it does not help (but after it no 骉 borrows a move).
-            if self.flip_kind(at, piece).is_some() {
+            if self.flip_kind_with(at, piece, &faces).is_some() {
                 let safe = !check || {
                     let mut after = *self;
                     after.last[side.index()] = None;
