@@ -54,10 +54,13 @@ impl Position {
     pub(crate) fn forget_what_cannot_matter(&mut self) {
         // A side's last move matters only while the other side may have a 骉.
         for side in Side::ALL {
-            let biao = self.board.iter().flatten().any(|p| {
-                p.side != side
-                    && (p.kind == Kind::Biao
-                        || (p.kind == Kind::Horse && !p.soldier_born && p.back != Back::None))
+            // The other side's pieces (a copy of the set: iterating it takes its points off).
+            let mut theirs = self.occupied[side.other().index()];
+            let biao = theirs.any(|s| {
+                self.board[s.index()].is_some_and(|p| {
+                    p.kind == Kind::Biao
+                        || (p.kind == Kind::Horse && !p.soldier_born && p.back != Back::None)
+                })
             });
             if !biao {
                 self.last[side.index()] = None;
