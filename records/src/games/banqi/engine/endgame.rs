@@ -366,9 +366,6 @@ pub fn solve(pos: &Position, rules: &Ruleset) -> Option<Solved> {
     Probe::new(pos, rules, false).probe(pos, rules)
 }
 
-const WON: u8 = 1;
-const LOST: u8 = 2;
-
 /// Retrograde analysis of `pieces` under `rules` (module docs).
 fn build(pieces: &[Piece], rules: &Ruleset) -> Table {
     let n = pieces.len();
@@ -387,7 +384,6 @@ fn build(pieces: &[Piece], rules: &Ruleset) -> Table {
     // The positions solved at each distance, in the order found.
     let mut at: Vec<Vec<u32>> = vec![Vec::new(), Vec::new()];
     let mut moves: Vec<Action> = Vec::new();
-    let limit = rules.no_progress.map_or(u32::MAX, u32::from);
     for index in 0..size {
         let Some(pos) = t.position(index) else {
             continue;
@@ -407,10 +403,15 @@ fn build(pieces: &[Piece], rules: &Ruleset) -> Table {
                 continue;
             }
             let (next, _) = pos.play(rules, action).expect("a listed capture plays");
-            match after_capture(&next, rules, limit, &mut smaller) {
-                (Some(LOST), len) => win = Some(win.map_or(len + 1, |w| w.min(len + 1))),
-                (Some(_), len) => longest[index] = longest[index].max(len + 1),
-                (None, _) => draw_exit[index] = true,
+            match after_capture(&next, rules, &mut smaller) {
+                Solved::Lost { plies } => {
+                    let len = plies as u16 + 1;
+                    win = Some(win.map_or(len, |w| w.min(len)));
+                }
+                Solved::Won { plies } => {
+                    longest[index] = longest[index].max(plies as u16 + 1);
+                }
+                Solved::Drawn => draw_exit[index] = true,
             }
         }
         if let Some(len) = win {
@@ -479,28 +480,19 @@ fn build(pieces: &[Piece], rules: &Ruleset) -> Table {
     t
 }
 
-/// What a capture leads to, for the side to move after it (a fresh no-progress count):
-/// `(Some(WON | LOST), plies to the end)`, or `(None, 0)` for a draw.
+/// What a capture leads to for the side to move after it, at a fresh no-progress count.
 fn after_capture(
     next: &Position,
     rules: &Ruleset,
-    limit: u32,
     smaller: &mut HashMap<Signature, Arc<Table>>,
-) -> (Option<u8>, u16) {
+) -> Solved {
     let to_move = next.turn().expect("a table position has a side to move");
     if next.revealed(to_move).is_empty() {
-        return (Some(LOST), 0);
+        return Solved::Lost { plies: 0 };
     }
     let pieces = signature(next);
     let t = smaller
         .entry(pieces)
         .or_insert_with(|| table(&pieces, rules, true).expect("solved on demand"));
-    let index = t.index(next);
-    let (v, len) = (t.value[index], t.length[index]);
-    let in_time = |d: i16| d as u32 <= limit;
-    match v {
-        v if v > 0 && in_time(v - 1) => (Some(WON), len),
-        v if v < 0 && in_time(-v - 1) => (Some(LOST), len),
-        _ => (None, 0),
-    }
+    t.solved(t.index(next), 0, rules.no_progress)
 }
