@@ -32,7 +32,9 @@ impl Position {
         for side in Side::ALL {
             let home =
                 Square::from_coords(4, Position::enemy_back_rank(side) as i8).expect("e0 or e9");
-            if self.board[home.index()].is_some_and(|p| p.side == side && p.kind == Kind::Minister)
+            if self.board[home.index()]
+                .get()
+                .is_some_and(|p| p.side == side && p.kind == Kind::Minister)
             {
                 return win(side, Reason::MINISTER_HOME);
             }
@@ -57,7 +59,7 @@ impl Position {
             // The other side's pieces (a copy of the set: iterating it takes its points off).
             let mut theirs = self.occupied[side.other().index()];
             let biao = theirs.any(|s| {
-                self.board[s.index()].is_some_and(|p| {
+                self.board[s.index()].get().is_some_and(|p| {
                     p.kind == Kind::Biao
                         || (p.kind == Kind::Horse && !p.soldier_born && p.back != Back::None)
                 })
@@ -69,7 +71,7 @@ impl Position {
         for side in Side::ALL {
             let can_double = self
                 .general(side)
-                .and_then(|g| self.board[g.index()])
+                .and_then(|g| self.piece(g))
                 .is_some_and(|p| p.back != Back::None);
             if !can_double {
                 self.checked[side.index()] = false;

@@ -73,6 +73,7 @@ fn risky(pos: &Position, g: Square) -> Bitboard {
             let s = Square::new(theirs.trailing_zeros() as u8).expect("a point");
             theirs &= theirs - 1;
             let line = pos.board[s.index()]
+                .get()
                 .is_some_and(|p| matches!(p.kind, Kind::Chariot | Kind::Cannon | Kind::General));
             if line {
                 set |= ray;
@@ -106,7 +107,7 @@ impl Position {
             .and_then(|g| {
                 let mut risky = risky(self, g);
                 for e in self.exotic[side.other().index()] {
-                    match self.board[e.index()].map(|p| p.kind) {
+                    match self.board[e.index()].get().map(|p| p.kind) {
                         // A 骉 borrows the rule of the move about to be made: whichever piece
                         // moves may give it a rule that takes the general, if any rule
                         // reaches it from there.
@@ -121,9 +122,15 @@ impl Position {
     }
 
     /// Whether the move `m` of the side to move leaves its general unattacked: at once when
-    /// `safety` shows it cannot matter, else by playing it.
+    /// `safety` shows it cannot matter, else by playing it on `scratch` (a copy of this
+    /// position made at the first such move, and restored after each).
     #[inline]
-    pub(super) fn leaves_general_safe(&self, m: Move, safety: Safety) -> bool {
+    pub(super) fn leaves_general_safe(
+        &self,
+        m: Move,
+        safety: Safety,
+        scratch: &mut Option<Position>,
+    ) -> bool {
         if let Some((g, risky)) = safety.shortcut
             && m.from != g
             && !risky.contains(m.from)
@@ -131,17 +138,18 @@ impl Position {
         {
             return true;
         }
-        !self.after(m).in_check(self.turn)
+        scratch.get_or_insert(*self).safe_after(m)
     }
 
     /// Every legal move (not flip) of the side to move, to `push`, given its [`Safety`].
     pub(super) fn legal_moves_with(&self, safety: Safety, mut push: impl FnMut(Move)) {
         let pieces = self.occupied[self.turn.index()];
+        let mut scratch = None;
         for from in pieces {
             let (quiet, takes) = self.move_targets(from);
             for to in quiet | takes {
                 let m = Move { from, to };
-                if self.leaves_general_safe(m, safety) {
+                if self.leaves_general_safe(m, safety, &mut scratch) {
                     push(m);
                 }
             }
@@ -152,10 +160,11 @@ impl Position {
     /// [`Safety`].
     pub(super) fn any_legal_move_given(&self, safety: Safety) -> bool {
         let pieces = self.occupied[self.turn.index()];
+        let mut scratch = None;
         for from in pieces {
             let (quiet, takes) = self.move_targets(from);
             for to in quiet | takes {
-                if self.leaves_general_safe(Move { from, to }, safety) {
+                if self.leaves_general_safe(Move { from, to }, safety, &mut scratch) {
                     return true;
                 }
             }
@@ -213,7 +222,7 @@ mod tests {
                         // The attack test's geometric shortcut turns no capture away.
                         for side in crate::core::Side::ALL {
                             for from in pos.occupied[side.index()] {
-                                let piece = pos.board[from.index()].expect("occupied");
+                                let piece = pos.board[from.index()].get().expect("occupied");
                                 let Some((kind, _)) = pos.rule(from, piece) else {
                                     continue;
                                 };

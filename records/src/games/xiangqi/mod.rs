@@ -9,11 +9,14 @@ pub mod board;
 mod end;
 mod engine;
 mod layout;
+mod leaps;
 mod legal;
 mod movegen;
 pub mod pieces;
 mod play;
 mod position;
+#[cfg(test)]
+mod reference;
 pub mod render;
 mod rules;
 mod ruleset;

@@ -10,10 +10,14 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use super::board::{
-    Bitboard, DIAGONAL, DIAGONALLY_NEXT_TO, ELEPHANT_FROM, HALVES, HORSE, HORSE_FROM, NEXT_TO,
-    ORTHOGONAL, PALACES, RAYS, Square, nearest,
+    Bitboard, DIAGONALLY_NEXT_TO, ELEPHANT_FROM, HALVES, HORSE_FROM, NEXT_TO, ORTHOGONAL, PALACES,
+    RAYS, Square, nearest,
 };
-use super::pieces::{Kind, Piece, Side, forward};
+use super::leaps::{
+    CAMEL_LEAPS, DIAGONAL_TWO, END, FEI_LEAPS, HORSE_ATTACKS, HORSE_LEAPS, KNIGHT_TO, MULE_LEAPS,
+    SOLDIER_STEPS, landings,
+};
+use super::pieces::{Kind, Piece, Side, Slot, forward};
 use super::position::Position;
 
 /// A move from one point to another, in ICCS (`h2e2`).
@@ -21,6 +25,15 @@ use super::position::Position;
 pub struct Move {
     pub from: Square,
     pub to: Square,
+}
+
+/// What [`Position::make`] changed that [`Position::unmake`] cannot read back from the board.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Undo {
+    piece: Slot,
+    captured: Slot,
+    last: Option<(Square, Kind)>,
+    no_capture: u16,
 }
 
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
@@ -50,25 +63,6 @@ impl fmt::Display for Move {
 }
 
 const ALL: Bitboard = Bitboard((1 << 90) - 1);
-/// The eight leaps (±a, ±b) and (±b, ±a), clockwise from (a, b).
-const fn leaps(a: i8, b: i8) -> [(i8, i8); 8] {
-    [
-        (a, b),
-        (b, a),
-        (b, -a),
-        (a, -b),
-        (-a, -b),
-        (-b, -a),
-        (-b, a),
-        (-a, b),
-    ]
-}
-/// 駝's leaps: (2,3) and (3,2) in every direction.
-const CAMEL: [(i8, i8); 8] = leaps(2, 3);
-/// 騾's leaps: (1,3) and (3,1) in every direction.
-const MULE: [(i8, i8); 8] = leaps(1, 3);
-/// A chess knight's jumps (妃).
-const KNIGHT: [(i8, i8); 8] = leaps(1, 2);
 
 impl Position {
     /// The rule `piece` moves by now (a 骉 borrows the last-moved piece's; none after a flip),
@@ -110,206 +104,98 @@ impl Position {
     }
 
     /// Where the piece on `from` may go by its rule, own pieces excluded, king safety not
-    /// checked: `quiet` gets empty points, `capture` enemy-held ones (a 骉 never takes the
-    /// piece just moved; a 臣 takes nothing; taking a 臣 needs a second attacker: the caller's).
+    /// checked: empty points, and enemy-held ones it may take (a 骉 never takes the piece just
+    /// moved; a 臣 takes nothing; taking a 臣 needs a second attacker: the caller's). Read
+    /// from the step tables and the rays, a set at a time.
     #[inline]
-    pub(crate) fn destinations(
-        &self,
-        from: Square,
-        piece: Piece,
-        mut quiet: impl FnMut(Square),
-        mut capture: impl FnMut(Square),
-    ) {
+    pub(crate) fn destinations(&self, from: Square, piece: Piece) -> (Bitboard, Bitboard) {
         let Some((kind, region)) = self.rule(from, piece) else {
-            return;
+            return (Bitboard::EMPTY, Bitboard::EMPTY);
         };
         let side = piece.side;
-        let all = self.occupied();
-        let enemy = self.occupied[side.other().index()];
-        let spared = match piece.kind {
-            Kind::Biao => self.last[side.other().index()].map(|(s, _)| s),
-            _ => None,
-        };
-        let mut land = |to: Option<Square>, takes: bool| {
-            let Some(to) = to else {
-                return;
-            };
-            if !region.contains(to) {
-                return;
-            }
-            if !all.contains(to) {
-                quiet(to);
-            } else if takes && enemy.contains(to) && Some(to) != spared {
-                capture(to);
-            }
-        };
-        match kind {
-            Kind::General => {
-                for (df, dr) in ORTHOGONAL {
-                    land(from.offset(df, dr), true);
-                }
-            }
-            Kind::Advisor | Kind::Minister => {
-                let takes = kind == Kind::Advisor;
-                for (df, dr) in DIAGONAL {
-                    land(from.offset(df, dr), takes);
-                }
-            }
-            Kind::Elephant => {
-                for (df, dr) in DIAGONAL {
-                    if from.offset(df, dr).is_some_and(|eye| !all.contains(eye)) {
-                        land(from.offset(2 * df, 2 * dr), true);
-                    }
-                }
-            }
-            Kind::Horse => {
-                for ((df, dr), (lf, lr)) in HORSE {
-                    if from.offset(lf, lr).is_some_and(|leg| !all.contains(leg)) {
-                        land(from.offset(df, dr), true);
-                    }
-                }
-            }
-            Kind::Soldier => {
-                land(from.offset(0, forward(side)), true);
-                if !HALVES[side.index()].contains(from) {
-                    land(from.offset(1, 0), true);
-                    land(from.offset(-1, 0), true);
-                }
-            }
-            Kind::Chariot => {
-                for (df, dr) in ORTHOGONAL {
-                    slide(from, df, dr, all, &mut land);
-                }
-            }
+        let all = self.occupied().0;
+        let f = from.index();
+        // Points reached (empty or not) by rules that move and take alike; and, for the
+        // others, the empty points and the occupied points taken apart.
+        let (reached, quiet, taken) = match kind {
+            Kind::General => (NEXT_TO[f], 0, 0),
+            Kind::Advisor => (DIAGONALLY_NEXT_TO[f], 0, 0),
+            Kind::Minister => (0, DIAGONALLY_NEXT_TO[f], 0),
+            Kind::Elephant => (landings(&DIAGONAL_TWO[f], all, true), 0, 0),
+            Kind::Horse => (landings(&HORSE_LEAPS[f], all, true), 0, 0),
+            Kind::Camel => (landings(&CAMEL_LEAPS[f], all, true), 0, 0),
+            Kind::Mule => (landings(&MULE_LEAPS[f], all, true), 0, 0),
+            Kind::Zhu => (
+                DIAGONALLY_NEXT_TO[f] | landings(&DIAGONAL_TWO[f], all, true),
+                0,
+                0,
+            ),
+            Kind::Soldier => (SOLDIER_STEPS[side.index()][f], 0, 0),
+            Kind::Chariot => (rook(f, all, [0, 1, 2, 3]), 0, 0),
             Kind::Cannon => {
-                for (df, dr) in ORTHOGONAL {
-                    cannon(from, df, dr, all, &mut land);
-                }
+                let (quiet, taken) = cannon(f, all, [0, 1, 2, 3]);
+                (0, quiet, taken)
             }
             Kind::Fu => {
                 // 橫車竪炮: a chariot along the rank, a cannon along the file.
-                slide(from, 1, 0, all, &mut land);
-                slide(from, -1, 0, all, &mut land);
-                cannon(from, 0, 1, all, &mut land);
-                cannon(from, 0, -1, all, &mut land);
+                let (quiet, taken) = cannon(f, all, [0, 2]);
+                (rook(f, all, [1, 3]), quiet, taken)
             }
-            Kind::Zhu => {
-                for (df, dr) in DIAGONAL {
-                    let one = from.offset(df, dr);
-                    land(one, true);
-                    if one.is_some_and(|s| !all.contains(s)) {
-                        land(from.offset(2 * df, 2 * dr), true);
-                    }
-                }
-            }
-            Kind::Camel => {
-                for (df, dr) in CAMEL {
-                    if from
-                        .offset(df.signum(), dr.signum())
-                        .is_some_and(|b| !all.contains(b))
-                    {
-                        land(from.offset(df, dr), true);
-                    }
-                }
-            }
-            Kind::Mule => {
-                for (df, dr) in MULE {
-                    let leg = if df.abs() > dr.abs() {
-                        (df.signum(), 0)
-                    } else {
-                        (0, dr.signum())
-                    };
-                    if from.offset(leg.0, leg.1).is_some_and(|b| !all.contains(b)) {
-                        land(from.offset(df, dr), true);
-                    }
-                }
-            }
-            Kind::Fei => {
-                for (df, dr) in KNIGHT {
-                    land(from.offset(df, dr), false);
-                    if from.offset(df, dr).is_some_and(|s| all.contains(s)) {
-                        let far = from.offset(2 * df, 2 * dr);
-                        if far.is_some_and(|s| all.contains(s)) {
-                            land(far, true);
-                        }
-                    }
-                }
-            }
-            Kind::Pao => {
-                for (df, dr) in ORTHOGONAL {
-                    slide_quiet(from, df, dr, all, &mut land);
-                }
-                for (df, dr) in DIAGONAL {
-                    if from.offset(df, dr).is_some_and(|s| all.contains(s)) {
-                        let far = from.offset(2 * df, 2 * dr);
-                        if far.is_some_and(|s| all.contains(s)) {
-                            land(far, true);
-                        }
-                    }
-                }
-            }
-            Kind::Shi => {
-                for (df, dr) in ORTHOGONAL {
-                    slide_quiet(from, df, dr, all, &mut land);
-                    // Pass the pieces before the first empty point, cross it, then any enemy
-                    // before the next empty point may be taken.
-                    let mut at = from;
-                    let mut crossed = false;
-                    while let Some(next) = at.offset(df, dr) {
-                        at = next;
-                        let full = all.contains(next);
-                        if !crossed {
-                            crossed = !full;
-                        } else if full {
-                            land(Some(next), true);
-                        } else {
-                            break;
-                        }
-                    }
-                }
-            }
+            Kind::Fei => (0, KNIGHT_TO[f], landings(&FEI_LEAPS[f], all, false) & all),
+            Kind::Pao => (
+                0,
+                slides(f, all),
+                landings(&DIAGONAL_TWO[f], all, false) & all,
+            ),
+            Kind::Shi => (0, slides(f, all), shi_captures(from, all)),
             Kind::Biao => unreachable!("a 骉 moves by a borrowed rule"),
+        };
+        let mut enemy = self.occupied[side.other().index()].0;
+        if piece.kind == Kind::Biao
+            && let Some((spared, _)) = self.last[side.other().index()]
+        {
+            enemy &= !spared.bit();
         }
+        let region = region.0;
+        (
+            Bitboard((reached | quiet) & !all & region),
+            Bitboard((reached | taken) & enemy & region),
+        )
     }
 
     /// The points the piece on `from` attacks (could take an enemy on).
+    #[inline]
     pub(crate) fn capture_set(&self, from: Square, piece: Piece) -> Bitboard {
-        let mut set = Bitboard::EMPTY;
-        self.destinations(from, piece, |_| {}, |to| set = set.with(to));
-        set
+        self.destinations(from, piece).1
     }
 
     /// How many of `by`'s pieces attack `target` (which holds a piece of the other side),
     /// counting up to `enough`. A general on the same open file counts (flying general); a 臣
     /// never attacks; a 骉 attacks with the rule it borrows.
     pub fn count_attackers(&self, target: Square, by: Side, enough: u32) -> u32 {
-        let all = self.occupied();
+        let all = self.occupied().0;
+        let t = target.index();
+        let at = |i: usize| self.board[i];
         let mut n = 0;
-        let is = |s: Option<Square>, kind: Kind| {
-            s.and_then(|s| self.board[s.index()])
-                .is_some_and(|p| p.side == by && p.kind == kind && !p.pending)
-        };
-        let target_is_general = self.board[target.index()].is_some_and(|t| t.kind == Kind::General);
+        let target_is_general = at(t).kind() == Kind::General;
         for d in 0..4 {
             // The first piece on the ray (a chariot's), then the second (a cannon's).
-            let on_ray = RAYS[d][target.index()] & all.0;
+            let on_ray = RAYS[d][t] & all;
             if on_ray == 0 {
                 continue;
             }
             let first = nearest(on_ray, d);
-            let p = self.board[first.index()].expect("occupied");
+            let p = at(first.index());
             // A general "attacks" along an open file only the other general (the
             // flying-general rule): it takes nothing there.
-            let facing = p.kind == Kind::General && d % 2 == 0 && target_is_general;
-            if p.side == by && !p.pending && (p.kind == Kind::Chariot || facing) {
+            if p.is_active(by, Kind::Chariot)
+                || (d % 2 == 0 && target_is_general && p.is_active(by, Kind::General))
+            {
                 n += 1;
             }
             let beyond = on_ray & !first.bit();
-            if beyond != 0 {
-                let p = self.board[nearest(beyond, d).index()].expect("occupied");
-                if p.side == by && p.kind == Kind::Cannon && !p.pending {
-                    n += 1;
-                }
+            if beyond != 0 && at(nearest(beyond, d).index()).is_active(by, Kind::Cannon) {
+                n += 1;
             }
         }
         if n >= enough {
@@ -318,52 +204,52 @@ impl Position {
         // The leapers and steppers below stand on a few points around the target: when none
         // of `by`'s pieces does, none of them attacks it.
         let mine = self.occupied[by.index()].0;
-        let t = target.index();
-        let near = HORSE_FROM[t] | NEXT_TO[t] | DIAGONALLY_NEXT_TO[t] | ELEPHANT_FROM[t];
-        if mine & near == 0 {
+        if mine & (HORSE_FROM[t] | NEXT_TO[t] | DIAGONALLY_NEXT_TO[t] | ELEPHANT_FROM[t]) == 0 {
             return self.exotic_attackers(target, by, n, enough);
         }
-        for ((df, dr), (lf, lr)) in HORSE {
-            let origin = target.offset(-df, -dr);
-            if is(origin, Kind::Horse) {
-                let leg = origin.and_then(|o| o.offset(lf, lr)).expect("on the board");
-                if !all.contains(leg) {
+        if mine & HORSE_FROM[t] != 0 {
+            for &(origin, leg) in &HORSE_ATTACKS[t] {
+                if origin == END {
+                    break;
+                }
+                if all >> leg & 1 == 0 && at(origin as usize).is_active(by, Kind::Horse) {
                     n += 1;
                 }
             }
         }
-        let fwd = forward(by);
-        if is(target.offset(0, -fwd), Kind::Soldier) {
-            n += 1;
-        }
-        for df in [1, -1] {
-            let s = target.offset(df, 0);
-            if is(s, Kind::Soldier) && !HALVES[by.index()].contains(s.expect("checked")) {
-                n += 1;
+        let steps = mine & NEXT_TO[t];
+        if steps != 0 {
+            // A soldier takes forward, and sideways once across the river: it stands behind
+            // the target, or beside it outside its own half.
+            let bit = |s: Option<Square>| s.map_or(0, Square::bit);
+            let behind = bit(target.offset(0, -forward(by)));
+            let beside =
+                (bit(target.offset(1, 0)) | bit(target.offset(-1, 0))) & !HALVES[by.index()].0;
+            let soldiers = steps & (behind | beside);
+            for s in Bitboard(steps) {
+                let p = at(s.index());
+                if p.is_active(by, Kind::Soldier) && soldiers & s.bit() != 0
+                    || p.is_active(by, Kind::General) && PALACES[by.index()].contains(target)
+                {
+                    n += 1;
+                }
             }
         }
         if PALACES[by.index()].contains(target) {
-            for (df, dr) in ORTHOGONAL {
-                if is(target.offset(df, dr), Kind::General) {
-                    n += 1;
-                }
-            }
-            for (df, dr) in DIAGONAL {
-                let s = target.offset(df, dr);
-                if is(s, Kind::Advisor)
-                    && !self.board[s.expect("checked").index()].is_some_and(|p| p.soldier_born)
-                {
+            for s in Bitboard(mine & DIAGONALLY_NEXT_TO[t]) {
+                let p = at(s.index());
+                if p.is_active(by, Kind::Advisor) && !p.soldier_born() {
                     n += 1;
                 }
             }
         }
-        if HALVES[by.index()].contains(target) {
-            for (df, dr) in DIAGONAL {
-                let s = target.offset(2 * df, 2 * dr);
-                if is(s, Kind::Elephant)
-                    && !self.board[s.expect("checked").index()].is_some_and(|p| p.soldier_born)
-                    && !all.contains(target.offset(df, dr).expect("between two points"))
-                {
+        if HALVES[by.index()].contains(target) && mine & ELEPHANT_FROM[t] != 0 {
+            for &(origin, eye) in &DIAGONAL_TWO[t] {
+                if origin == END {
+                    break;
+                }
+                let p = at(origin as usize);
+                if all >> eye & 1 == 0 && p.is_active(by, Kind::Elephant) && !p.soldier_born() {
                     n += 1;
                 }
             }
@@ -379,7 +265,7 @@ impl Position {
     fn exotic_attackers(&self, target: Square, by: Side, mut n: u32, enough: u32) -> u32 {
         let exotic = self.exotic[by.index()];
         for from in exotic {
-            let piece = self.board[from.index()].expect("occupied");
+            let piece = self.board[from.index()].get().expect("occupied");
             // Most exotic pieces are nowhere near: the rule's geometry turns them away
             // before their captures are generated.
             let kind = match piece.kind {
@@ -422,71 +308,110 @@ impl Position {
     #[inline]
     pub fn after(&self, m: Move) -> Position {
         let mut next = *self;
-        let piece = next.take(m.from).expect("a piece on the from point");
-        let rule = match piece.kind {
-            Kind::Biao => self.last[piece.side.other().index()].map_or(Kind::Biao, |(_, k)| k),
+        next.make(m);
+        next
+    }
+
+    /// Plays the move `m` here, unchecked, as [`Self::after`] does; what it returns lets
+    /// [`Self::unmake`] restore the position exactly. Testing a move in place costs a few
+    /// writes where a copy of the position costs hundreds of bytes.
+    #[inline]
+    pub(crate) fn make(&mut self, m: Move) -> Undo {
+        let piece = self.take_slot(m.from);
+        let side = piece.side().index();
+        let rule = match piece.kind() {
+            Kind::Biao => self.last[1 - side].map_or(Kind::Biao, |(_, k)| k),
             k => k,
         };
-        let captured = next.take(m.to).is_some();
-        next.put(m.to, piece);
-        next.no_capture = if captured { 0 } else { self.no_capture + 1 };
-        next.ply = self.ply + 1;
-        next.turn = self.turn.other();
-        next.last[piece.side.index()] = Some((m.to, rule));
-        next
+        let captured = self.take_slot(m.to);
+        self.put_slot(m.to, piece);
+        let undo = Undo {
+            piece,
+            captured,
+            last: self.last[side],
+            no_capture: self.no_capture,
+        };
+        self.no_capture = if captured.is_empty() {
+            self.no_capture + 1
+        } else {
+            0
+        };
+        self.ply += 1;
+        self.turn = self.turn.other();
+        self.last[side] = Some((m.to, rule));
+        undo
+    }
+
+    /// Takes back the move `m` that [`Self::make`] played.
+    #[inline]
+    pub(crate) fn unmake(&mut self, m: Move, undo: Undo) {
+        self.take_slot(m.to);
+        self.put_slot(m.from, undo.piece);
+        if !undo.captured.is_empty() {
+            self.put_slot(m.to, undo.captured);
+        }
+        self.last[undo.piece.side().index()] = undo.last;
+        self.no_capture = undo.no_capture;
+        self.ply -= 1;
+        self.turn = self.turn.other();
+    }
+
+    /// Whether the move `m` of the side to move leaves its general unattacked, tried here and
+    /// taken back.
+    #[inline]
+    pub(crate) fn safe_after(&mut self, m: Move) -> bool {
+        let side = self.turn;
+        let undo = self.make(m);
+        let safe = !self.in_check(side);
+        self.unmake(m, undo);
+        safe
     }
 
     /// The empty points and the enemy pieces the piece on `from` may go to by its rule (a 臣
     /// only taken by one of two attackers), king safety not checked.
     pub(crate) fn move_targets(&self, from: Square) -> (Bitboard, Bitboard) {
-        let Some(piece) = self.board[from.index()] else {
+        let Some(piece) = self.board[from.index()].get() else {
             return (Bitboard::EMPTY, Bitboard::EMPTY);
         };
-        let (mut quiet, mut takes) = (Bitboard::EMPTY, Bitboard::EMPTY);
-        self.destinations(
-            from,
-            piece,
-            |to| quiet = quiet.with(to),
-            |to| {
-                // A 臣 is taken only by one of two attackers.
-                let minister = self.board[to.index()].is_some_and(|p| p.kind == Kind::Minister);
-                if !minister || self.count_attackers(to, piece.side, 2) >= 2 {
-                    takes = takes.with(to);
-                }
-            },
-        );
+        let (quiet, mut takes) = self.destinations(from, piece);
+        for to in takes {
+            // A 臣 is taken only by one of two attackers.
+            if self.board[to.index()].kind() == Kind::Minister
+                && self.count_attackers(to, piece.side, 2) < 2
+            {
+                takes = takes.without(to);
+            }
+        }
         (quiet, takes)
     }
 
     /// The number of leaf positions `depth` plies of moves ahead (perft; xiangqi's moves, no
     /// flips).
     pub fn perft(&self, depth: u32) -> u64 {
+        self.clone().perft_here(depth)
+    }
+
+    /// [`Self::perft`], each move made and taken back on this position.
+    fn perft_here(&mut self, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
         }
         let side = self.turn;
         let safety = self.safety();
         let mut nodes = 0;
-        let pieces = self.occupied[side.index()];
-        for from in pieces {
-            let piece = self.board[from.index()].expect("occupied");
-            let mut visit = |to: Square| {
+        let mut scratch = None;
+        for from in self.occupied[side.index()] {
+            let (quiet, takes) = self.move_targets(from);
+            for to in quiet | takes {
                 let m = Move { from, to };
                 if depth == 1 {
-                    nodes += self.leaves_general_safe(m, safety) as u64;
+                    nodes += self.leaves_general_safe(m, safety, &mut scratch) as u64;
                 } else {
-                    let next = self.after(m);
-                    if !next.in_check(side) {
-                        nodes += next.perft(depth - 1);
+                    let undo = self.make(m);
+                    if !self.in_check(side) {
+                        nodes += self.perft_here(depth - 1);
                     }
-                }
-            };
-            let mut takes = Bitboard::EMPTY;
-            self.destinations(from, piece, &mut visit, |to| takes = takes.with(to));
-            for to in takes {
-                let minister = self.board[to.index()].is_some_and(|p| p.kind == Kind::Minister);
-                if !minister || self.count_attackers(to, side, 2) >= 2 {
-                    visit(to);
+                    self.unmake(m, undo);
                 }
             }
         }
@@ -528,60 +453,69 @@ pub(crate) fn may_capture(kind: Kind, from: Square, target: Square) -> bool {
     }
 }
 
-/// A chariot's slide: empty points, then the first piece.
+/// A chariot's reach from index `f` along the rays `dirs` of [`RAYS`]: the empty points, then
+/// the first piece.
 #[inline]
-fn slide(from: Square, df: i8, dr: i8, all: Bitboard, land: &mut impl FnMut(Option<Square>, bool)) {
-    let mut at = from;
-    while let Some(next) = at.offset(df, dr) {
-        land(Some(next), true);
-        if all.contains(next) {
-            break;
-        }
-        at = next;
+fn rook(f: usize, all: u128, dirs: impl IntoIterator<Item = usize>) -> u128 {
+    let mut set = 0;
+    for d in dirs {
+        let ray = RAYS[d][f];
+        let blockers = ray & all;
+        set |= if blockers == 0 {
+            ray
+        } else {
+            ray & !RAYS[d][nearest(blockers, d).index()]
+        };
     }
+    set
 }
 
-/// A slide to empty points only.
+/// A cannon's moves from index `f` along the rays `dirs`: the empty points before the first
+/// piece (its screen), and the next piece beyond it.
 #[inline]
-fn slide_quiet(
-    from: Square,
-    df: i8,
-    dr: i8,
-    all: Bitboard,
-    land: &mut impl FnMut(Option<Square>, bool),
-) {
-    let mut at = from;
-    while let Some(next) = at.offset(df, dr) {
-        if all.contains(next) {
-            break;
+fn cannon(f: usize, all: u128, dirs: impl IntoIterator<Item = usize>) -> (u128, u128) {
+    let (mut quiet, mut taken) = (0, 0);
+    for d in dirs {
+        let ray = RAYS[d][f];
+        let blockers = ray & all;
+        if blockers == 0 {
+            quiet |= ray;
+            continue;
         }
-        land(Some(next), false);
-        at = next;
+        let screen = nearest(blockers, d);
+        let beyond = RAYS[d][screen.index()];
+        quiet |= ray & !beyond & !screen.bit();
+        if beyond & all != 0 {
+            taken |= nearest(beyond & all, d).bit();
+        }
     }
+    (quiet, taken)
 }
 
-/// A cannon: empty points, then over exactly one screen onto the next piece.
+/// The empty points along the four rays from index `f`, up to the first piece.
 #[inline]
-fn cannon(
-    from: Square,
-    df: i8,
-    dr: i8,
-    all: Bitboard,
-    land: &mut impl FnMut(Option<Square>, bool),
-) {
-    let mut at = from;
-    let mut screen = false;
-    while let Some(next) = at.offset(df, dr) {
-        at = next;
-        if !screen {
-            if all.contains(next) {
-                screen = true;
+fn slides(f: usize, all: u128) -> u128 {
+    rook(f, all, [0, 1, 2, 3]) & !all
+}
+
+/// A 石's captures from `from`: along each line, past the pieces next to it to the first
+/// empty point, over it, and then any piece before the next empty point.
+fn shi_captures(from: Square, all: u128) -> u128 {
+    let mut set = 0;
+    for (df, dr) in ORTHOGONAL {
+        let mut at = from;
+        let mut crossed = false;
+        while let Some(next) = at.offset(df, dr) {
+            at = next;
+            let full = all & next.bit() != 0;
+            if !crossed {
+                crossed = !full;
+            } else if full {
+                set |= next.bit();
             } else {
-                land(Some(next), false);
+                break;
             }
-        } else if all.contains(next) {
-            land(Some(next), true);
-            break;
         }
     }
+    set
 }

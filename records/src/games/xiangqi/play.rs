@@ -82,7 +82,7 @@ impl Position {
     /// The side's piece that must flip back, if one must.
     pub fn pending(&self, side: Side) -> Option<Square> {
         let mut own = self.occupied[side.index()];
-        own.find(|s| self.board[s.index()].is_some_and(|p| p.pending))
+        own.find(|s| self.board[s.index()].get().is_some_and(|p| p.pending))
     }
 
     /// What the side's pieces show: per kind, its original (not soldier-born) pieces, and
@@ -94,7 +94,7 @@ impl Position {
             advisors: 0,
         };
         for s in self.occupied[side.index()] {
-            let p = self.board[s.index()].expect("occupied");
+            let p = self.board[s.index()].get().expect("occupied");
             if !p.soldier_born {
                 faces.originals[p.kind as usize] += 1;
             }
@@ -147,7 +147,7 @@ impl Position {
         !self.checked[side.index()]
             && in_check
             && self.general(side).is_some_and(|g| {
-                self.board[g.index()].is_some_and(|p| {
+                self.board[g.index()].get().is_some_and(|p| {
                     p.back == Back::Known(Kind::Advisor) || p.back == Back::Unknown
                 })
             })
@@ -179,7 +179,7 @@ impl Position {
         let pieces = self.occupied[side.index()];
         let faces = self.faces(side);
         for at in pieces {
-            let piece = self.board[at.index()].expect("occupied");
+            let piece = self.board[at.index()].get().expect("occupied");
             // A flip changes no point's occupant: out of check it keeps the general safe,
             // in check it does not help (but after it no 骉 borrows a move).
             if self.flip_kind_with(at, piece, &faces).is_some() {
@@ -197,7 +197,7 @@ impl Position {
             let general = self.general(side).expect("checked");
             let pieces = self.occupied[side.index()];
             for advisor in pieces {
-                let p = self.board[advisor.index()].expect("occupied");
+                let p = self.board[advisor.index()].get().expect("occupied");
                 if p.kind != Kind::Advisor || p.soldier_born || p.back == Back::None {
                     continue;
                 }
@@ -270,17 +270,24 @@ impl Position {
                 ),
             ));
         }
-        let (next, effect) = match *action {
+        let (ply, no_capture) = (self.ply, self.no_capture);
+        let effect = match *action {
             Action::Move(m) => self.try_move(m)?,
-            Action::Flip { at, reveal } => self.try_flip(rules, at, reveal)?,
+            Action::Flip { at, reveal } => {
+                let (next, effect) = self.try_flip(rules, at, reveal)?;
+                *self = next;
+                effect
+            }
             Action::DoubleFlip {
                 general,
                 advisor,
                 reveal,
-            } => self.try_double_flip(general, advisor, reveal)?,
+            } => {
+                let (next, effect) = self.try_double_flip(general, advisor, reveal)?;
+                *self = next;
+                effect
+            }
         };
-        let (ply, no_capture) = (self.ply, self.no_capture);
-        *self = next;
         // A side that lost by a wrong double flip is written `!`, in place of its check mark.
         self.checked[side.index()] = was_in_check && self.lost != Some(side);
         self.ply = ply + 1;
@@ -295,7 +302,7 @@ impl Position {
     }
 
     fn own_piece(&self, at: Square) -> Result<Piece, IllegalAction> {
-        match self.board[at.index()] {
+        match self.board[at.index()].get() {
             None => Err(illegal(Violation::NO_SUCH_PIECE, format!("{at} is empty"))),
             Some(p) if p.side != self.turn => Err(illegal(
                 Violation::NOT_YOUR_PIECE,
@@ -305,7 +312,8 @@ impl Position {
         }
     }
 
-    fn try_move(&self, m: Move) -> Result<(Position, Effect), IllegalAction> {
+    /// Plays the move `m` here if it is legal (else the position is unchanged).
+    fn try_move(&mut self, m: Move) -> Result<Effect, IllegalAction> {
         let piece = self.own_piece(m.from)?;
         if piece.pending {
             return Err(illegal(
@@ -315,7 +323,7 @@ impl Position {
         }
         let (quiet, takes) = self.move_targets(m.from);
         if !(quiet | takes).contains(m.to) {
-            let reason = match self.board[m.to.index()] {
+            let reason = match self.board[m.to.index()].get() {
                 Some(t) if t.side == piece.side => Violation::OWN_PIECE,
                 Some(t) if t.kind == Kind::Minister => Violation::MINISTER_NEEDS_TWO,
                 _ => Violation::UNREACHABLE,
@@ -331,15 +339,16 @@ impl Position {
                 },
             ));
         }
-        let captured = self.board[m.to.index()].map(|p| p.kind);
-        let next = self.after(m);
-        if next.in_check(piece.side) {
+        let captured = self.board[m.to.index()].get().map(|p| p.kind);
+        let undo = self.make(m);
+        if self.in_check(piece.side) {
+            self.unmake(m, undo);
             return Err(illegal(
                 Violation::GENERAL_IN_CHECK,
                 format!("{m} leaves {}'s general attacked", piece.side.name()),
             ));
         }
-        Ok((next, Effect::Move { captured }))
+        Ok(Effect::Move { captured })
     }
 
     fn try_flip(
@@ -517,7 +526,7 @@ impl Position {
         let mut own = self.occupied[side.index()];
         let taken = own.any(|s| {
             s != at
-                && self.board[s.index()].is_some_and(|p| {
+                && self.board[s.index()].get().is_some_and(|p| {
                     (p.soldier_born && p.kind == back)
                         || (p.kind == Kind::Soldier && p.back_public && p.back == Back::Known(back))
                 })

@@ -9,7 +9,7 @@ use thiserror::Error;
 use crate::core::{Seat, Turn};
 
 use super::board::{Bitboard, FILES, RANKS, Square};
-use super::pieces::{Back, Kind, Piece, Side, side_case};
+use super::pieces::{Back, Kind, Piece, Side, Slot, side_case};
 
 /// The start position's FEN.
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
@@ -17,7 +17,7 @@ pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/R
 /// A position: copy it freely (about 700 bytes).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
-    pub(crate) board: [Option<Piece>; Square::COUNT],
+    pub(crate) board: [Slot; Square::COUNT],
     pub(crate) occupied: [Bitboard; 2],
     /// Pieces whose attacks the reverse lookup of xiangqi's kinds does not see: second
     /// identities, and soldier-born advisors and elephants (other bounds).
@@ -37,6 +37,20 @@ pub struct Position {
     pub(crate) checked: [bool; 2],
     /// A side that lost by naming the wrong advisor in a double flip.
     pub(crate) lost: Option<Side>,
+    /// The pieces' part of the repetition key: the XOR of [`point_key`] over the occupied
+    /// points, kept up by [`Self::put`] and [`Self::take`].
+    pub(crate) pieces_key: u64,
+}
+
+/// A point's share of the repetition key: its index and everything its piece shows (kind,
+/// side, back, marks), mixed (SplitMix64's finaliser).
+#[inline]
+pub(crate) fn point_key(s: Square, slot: Slot) -> u64 {
+    let mut z = (s.index() as u64) << 16 | slot.bits() as u64;
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
@@ -81,7 +95,7 @@ impl Position {
 
     pub(crate) fn empty(turn: Side) -> Position {
         Position {
-            board: [None; Square::COUNT],
+            board: [Slot::EMPTY; Square::COUNT],
             occupied: [Bitboard::EMPTY; 2],
             exotic: [Bitboard::EMPTY; 2],
             generals: [None; 2],
@@ -91,12 +105,18 @@ impl Position {
             last: [None; 2],
             checked: [false; 2],
             lost: None,
+            pieces_key: 0,
         }
     }
 
     #[inline]
     pub fn piece(&self, s: Square) -> Option<Piece> {
-        self.board[s.index()]
+        self.board[s.index()].get()
+    }
+
+    /// Every piece on the board, rank by rank.
+    pub(crate) fn pieces(&self) -> impl Iterator<Item = Piece> + '_ {
+        self.board.iter().filter_map(|s| s.get())
     }
 
     #[inline]
@@ -126,27 +146,50 @@ impl Position {
 
     #[inline]
     pub(crate) fn put(&mut self, s: Square, piece: Piece) {
-        let i = piece.side.index();
-        self.board[s.index()] = Some(piece);
-        self.occupied[i] = self.occupied[i].with(s);
-        if is_exotic(piece) {
-            self.exotic[i] = self.exotic[i].with(s);
-        }
-        if piece.kind == Kind::General {
-            self.generals[i] = Some(s);
-        }
+        self.put_slot(s, Slot::of(piece));
     }
 
     #[inline]
     pub(crate) fn take(&mut self, s: Square) -> Option<Piece> {
-        let piece = self.board[s.index()].take()?;
-        let i = piece.side.index();
+        self.take_slot(s).get()
+    }
+
+    /// Puts a piece (`slot`, not empty) on the empty point `s`.
+    #[inline]
+    pub(crate) fn put_slot(&mut self, s: Square, slot: Slot) {
+        let i = slot.side().index();
+        self.board[s.index()] = slot;
+        self.occupied[i] = self.occupied[i].with(s);
+        if slot.is_exotic() {
+            self.exotic[i] = self.exotic[i].with(s);
+        }
+        if slot.kind() == Kind::General {
+            self.generals[i] = Some(s);
+        }
+        self.pieces_key ^= point_key(s, slot);
+    }
+
+    /// Empties `s`, returning what stood there.
+    #[inline]
+    pub(crate) fn take_slot(&mut self, s: Square) -> Slot {
+        let slot = std::mem::take(&mut self.board[s.index()]);
+        if slot.is_empty() {
+            return slot;
+        }
+        let i = slot.side().index();
         self.occupied[i] = self.occupied[i].without(s);
         self.exotic[i] = self.exotic[i].without(s);
-        if piece.kind == Kind::General && self.generals[i] == Some(s) {
+        if slot.kind() == Kind::General && self.generals[i] == Some(s) {
             self.generals[i] = None;
         }
-        Some(piece)
+        self.pieces_key ^= point_key(s, slot);
+        slot
+    }
+
+    /// [`Self::pieces_key`] computed afresh (what the kept one must equal).
+    pub(crate) fn pieces_key_from_scratch(&self) -> u64 {
+        self.occupied()
+            .fold(0, |key, s| key ^ point_key(s, self.board[s.index()]))
     }
 
     /// Replaces the piece on `s` (a flip).
@@ -172,7 +215,7 @@ impl Position {
         for rank in (0..RANKS).rev() {
             let mut empty = 0;
             for file in 0..FILES {
-                match self.board[(rank * FILES + file) as usize] {
+                match self.board[(rank * FILES + file) as usize].get() {
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
@@ -192,13 +235,6 @@ impl Position {
         }
         s
     }
-}
-
-/// Whether the reverse lookup of xiangqi's kinds misses this piece's attacks.
-#[inline]
-pub(crate) fn is_exotic(piece: Piece) -> bool {
-    !piece.kind.is_plain()
-        || (piece.soldier_born && matches!(piece.kind, Kind::Advisor | Kind::Elephant))
 }
 
 /// Reads a FEN's board field onto an empty position.
@@ -435,7 +471,7 @@ impl Position {
         self.last.iter().any(Option::is_some)
             || self.checked.iter().any(|c| *c)
             || self.lost.is_some()
-            || self.board.iter().flatten().any(|p| {
+            || self.pieces().any(|p| {
                 p.back != Back::None || p.soldier_born || p.roams || p.pending || p.back_public
             })
     }
@@ -443,13 +479,7 @@ impl Position {
     /// Whether two pieces of one side look the same (kind and marks) while their backs are
     /// unknown here: they might have changed places without the position showing it.
     pub fn has_indistinguishable_unknown_backs(&self) -> bool {
-        let unknown: Vec<Piece> = self
-            .board
-            .iter()
-            .flatten()
-            .filter(|p| p.back == Back::Unknown)
-            .copied()
-            .collect();
+        let unknown: Vec<Piece> = self.pieces().filter(|p| p.back == Back::Unknown).collect();
         unknown
             .iter()
             .enumerate()
@@ -461,9 +491,13 @@ impl Position {
     /// from the full position.
     pub fn masked(&self, own: Side) -> Position {
         let mut pos = self.clone();
-        for p in pos.board.iter_mut().flatten() {
-            if p.side != own && !p.back_public && matches!(p.back, Back::Known(_)) {
+        for s in pos.occupied[own.other().index()] {
+            if let Some(mut p) = pos.piece(s)
+                && !p.back_public
+                && matches!(p.back, Back::Known(_))
+            {
                 p.back = Back::Unknown;
+                pos.set(s, p);
             }
         }
         pos
@@ -475,7 +509,7 @@ impl Position {
         for rank in (0..RANKS).rev() {
             let mut empty = 0;
             for file in 0..FILES {
-                let c = match self.board[(rank * FILES + file) as usize] {
+                let c = match self.board[(rank * FILES + file) as usize].get() {
                     Some(p) => match p.back {
                         Back::None => None,
                         Back::Unknown => Some('?'),
@@ -516,7 +550,7 @@ impl Position {
         }
         let mut marks = Vec::new();
         for s in Square::all() {
-            if let Some(p) = self.board[s.index()] {
+            if let Some(p) = self.piece(s) {
                 let mut flags = String::new();
                 if p.soldier_born {
                     flags.push('s');
@@ -560,7 +594,7 @@ impl Position {
                 }
             })
             .collect();
-        let backs = if self.board.iter().flatten().all(|p| p.back == Back::None) {
+        let backs = if self.pieces().all(|p| p.back == Back::None) {
             "-".to_owned()
         } else {
             self.backs_fen()

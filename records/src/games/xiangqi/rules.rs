@@ -46,33 +46,17 @@ pub struct Match {
 }
 
 /// A 64-bit key of what makes a position the same for the repetition rule: every piece with
-/// its back and marks, the side to move, the move a 骉 would borrow. A multiply-rotate mix
-/// (as engines' keys, collisions are negligible): SipHash cost a fifth of a playout.
+/// its back and marks (the position keeps their part up to date move by move), the side to
+/// move, the move a 骉 would borrow. As engines' keys, collisions are negligible.
 fn key(pos: &Position) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let mix = |h: u64, v: u64| (h.rotate_left(5) ^ v).wrapping_mul(K);
-    let mut h = mix(0, pos.turn as u64);
-    for s in pos.occupied() {
-        let p = pos.board[s.index()].expect("occupied");
-        let back = match p.back {
-            Back::None => 0,
-            Back::Unknown => 1,
-            Back::Known(k) => 2 + k as u64,
-        };
-        let code = (s.index() as u64)
-            | (p.side as u64) << 7
-            | (p.kind as u64) << 8
-            | back << 13
-            | (p.soldier_born as u64) << 19
-            | (p.pending as u64) << 20
-            | (p.back_public as u64) << 21
-            | (p.roams as u64) << 22;
-        h = mix(h, code);
-    }
+    debug_assert_eq!(pos.pieces_key, pos.pieces_key_from_scratch());
+    let mut h = mix(pos.pieces_key, pos.turn as u64);
     // The rule a 骉 borrows counts only when the side to move has a 骉 (RULES.md §9).
-    let biao = pos
-        .occupied()
-        .any(|s| pos.board[s.index()].is_some_and(|p| p.kind == Kind::Biao && p.side == pos.turn));
+    // (A copy of the set: iterating it in place would consume the position's own.)
+    let mut exotic = pos.exotic[pos.turn.index()];
+    let biao = exotic.any(|s| pos.board[s.index()].kind() == Kind::Biao);
     if biao && let Some((s, k)) = pos.last_move() {
         h = mix(h, 1 << 32 | (s.index() as u64) << 8 | k as u64);
     }
@@ -216,9 +200,7 @@ impl Game for Xiangqi3g {
 
     fn position_fits(rules: &Ruleset, pos: &Position) -> Result<(), Misfit> {
         let has_backs = pos
-            .board
-            .iter()
-            .flatten()
+            .pieces()
             .any(|p| p.back != Back::None || !p.kind.is_plain() || p.soldier_born);
         if !rules.backs && has_backs {
             return Err(Misfit(
@@ -269,7 +251,7 @@ impl Truth for Xiangqi3g {
     }
 
     fn hidden_fits(backs: &Backs, pos: &Position) -> Result<(), Misfit> {
-        if pos.board.iter().flatten().all(|p| p.back == Back::None) {
+        if pos.pieces().all(|p| p.back == Back::None) {
             // A plain xiangqi position: the backs have nothing to fit.
             return Ok(());
         }

@@ -1,0 +1,181 @@
+//! Step tables built at compile time: per point, where each leaping kind lands and the point
+//! that decides whether it may (a horse's leg, an elephant's eye, the point a 駝 or a 騾 is
+//! blocked on, the piece a 妃 or a 抛 jumps over), and a soldier's steps. Move generation
+//! reads them instead of walking offsets from point to point.
+
+use super::board::{HALVES, HORSE, Square};
+
+/// Up to eight (landing, deciding point) pairs per point, as indices; [`END`] ends a list.
+pub(crate) type Leaps = [[(u8, u8); 8]; Square::COUNT];
+/// The end of a list of [`Leaps`].
+pub(crate) const END: u8 = u8::MAX;
+
+/// The eight jumps (a, b), (b, a) … in every direction.
+pub(crate) const fn jumps(a: i8, b: i8) -> [(i8, i8); 8] {
+    [
+        (a, b),
+        (b, a),
+        (b, -a),
+        (a, -b),
+        (-a, -b),
+        (-b, -a),
+        (-b, a),
+        (-a, b),
+    ]
+}
+
+/// A 駝's leaps: (2,3) and (3,2) in every direction.
+pub(crate) const CAMEL: [(i8, i8); 8] = jumps(2, 3);
+/// A 騾's leaps: (1,3) and (3,1) in every direction.
+pub(crate) const MULE: [(i8, i8); 8] = jumps(1, 3);
+/// A chess knight's jumps (a 妃's moves).
+pub(crate) const KNIGHT: [(i8, i8); 8] = jumps(1, 2);
+
+const fn on_board(i: usize, (df, dr): (i8, i8)) -> Option<u8> {
+    let (f, r) = ((i % 9) as i8 + df, (i / 9) as i8 + dr);
+    if f >= 0 && f < 9 && r >= 0 && r < 10 {
+        Some((r * 9 + f) as u8)
+    } else {
+        None
+    }
+}
+
+/// The table of `moves` (offset to land on, offset of the deciding point), those landing on
+/// the board.
+const fn table(moves: &[((i8, i8), (i8, i8))]) -> Leaps {
+    let mut out = [[(END, END); 8]; Square::COUNT];
+    let mut i = 0;
+    while i < Square::COUNT {
+        let (mut k, mut n) = (0, 0);
+        while k < moves.len() {
+            if let (Some(to), Some(at)) = (on_board(i, moves[k].0), on_board(i, moves[k].1)) {
+                out[i][n] = (to, at);
+                n += 1;
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `jumps` with the point a straight line would pass first: toward the longer leg for a 騾
+/// (`along_long`), diagonally for a 駝, halfway for a two-step diagonal or a double knight.
+const fn with_blocks(jumps: [(i8, i8); 8], block: u8) -> [((i8, i8), (i8, i8)); 8] {
+    let mut out = [((0, 0), (0, 0)); 8];
+    let mut k = 0;
+    while k < 8 {
+        let (df, dr) = jumps[k];
+        let at = match block {
+            // 駝: the diagonal point next to it.
+            0 => (df.signum(), dr.signum()),
+            // 騾: the orthogonal point next to it in the long direction.
+            1 => {
+                if df.abs() > dr.abs() {
+                    (df.signum(), 0)
+                } else {
+                    (0, dr.signum())
+                }
+            }
+            // Half of a doubled jump: the landing is twice it.
+            _ => (df, dr),
+        };
+        out[k] = if block == 2 {
+            ((2 * df, 2 * dr), (df, dr))
+        } else {
+            ((df, dr), at)
+        };
+        k += 1;
+    }
+    out
+}
+
+/// A horse's jumps and legs.
+pub(crate) const HORSE_LEAPS: Leaps = table(&HORSE);
+/// Per target point, the points a horse may take it from, each with the leg that horse needs
+/// empty (the reverse of [`HORSE_LEAPS`]).
+pub(crate) const HORSE_ATTACKS: Leaps = table(&{
+    let mut out = [((0, 0), (0, 0)); 8];
+    let mut k = 0;
+    while k < 8 {
+        let ((df, dr), (lf, lr)) = HORSE[k];
+        out[k] = ((-df, -dr), (lf - df, lr - dr));
+        k += 1;
+    }
+    out
+});
+/// Two points diagonally over the point between (an elephant's step and its eye; a 助's
+/// second step; a 抛's capture over its screen).
+pub(crate) const DIAGONAL_TWO: Leaps = table(&[
+    ((2, 2), (1, 1)),
+    ((2, -2), (1, -1)),
+    ((-2, -2), (-1, -1)),
+    ((-2, 2), (-1, 1)),
+]);
+/// A 駝's leaps and the diagonal points that block them.
+pub(crate) const CAMEL_LEAPS: Leaps = table(&with_blocks(CAMEL, 0));
+/// A 騾's leaps and the points that block them.
+pub(crate) const MULE_LEAPS: Leaps = table(&with_blocks(MULE, 1));
+/// A 妃's captures: two knight's jumps in one direction, over the piece one jump away.
+pub(crate) const FEI_LEAPS: Leaps = table(&with_blocks(KNIGHT, 2));
+
+/// The landings of `leaps` whose deciding point is empty (`open`) or occupied (not `open`)
+/// in `all`.
+#[inline]
+pub(crate) fn landings(leaps: &[(u8, u8); 8], all: u128, open: bool) -> u128 {
+    let mut set = 0;
+    for &(to, at) in leaps {
+        if to == END {
+            break;
+        }
+        if (all >> at & 1 == 0) == open {
+            set |= 1 << to;
+        }
+    }
+    set
+}
+
+/// Per side and point, a soldier's steps: forward, and sideways once across the river.
+pub(crate) const SOLDIER_STEPS: [[u128; Square::COUNT]; 2] = {
+    let mut out = [[0u128; Square::COUNT]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let forward = if side == 0 { 1 } else { -1 };
+        let mut i = 0;
+        while i < Square::COUNT {
+            let mut set = 0u128;
+            if let Some(to) = on_board(i, (0, forward)) {
+                set |= 1 << to;
+            }
+            if HALVES[side].0 >> i & 1 == 0 {
+                if let Some(to) = on_board(i, (1, 0)) {
+                    set |= 1 << to;
+                }
+                if let Some(to) = on_board(i, (-1, 0)) {
+                    set |= 1 << to;
+                }
+            }
+            out[side][i] = set;
+            i += 1;
+        }
+        side += 1;
+    }
+    out
+};
+
+/// Per point, a chess knight's landings (a 妃's quiet moves).
+pub(crate) const KNIGHT_TO: [u128; Square::COUNT] = {
+    let mut out = [0u128; Square::COUNT];
+    let mut i = 0;
+    while i < Square::COUNT {
+        let mut k = 0;
+        while k < 8 {
+            if let Some(to) = on_board(i, KNIGHT[k]) {
+                out[i] |= 1 << to;
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    out
+};
