@@ -23,6 +23,16 @@ impl Position {
 
     /// [`Self::end`] when whether the side to move is in check is known already.
     pub(crate) fn end_given(&self, no_capture_limit: Option<u16>, in_check: bool) -> Option<End> {
+        self.end_with(no_capture_limit, || self.has_action_given(in_check))
+    }
+
+    /// [`Self::end`] with `has_action` telling whether the side to move has a legal action
+    /// (asked only when no ending before it in RULES.md's order applies).
+    pub(crate) fn end_with(
+        &self,
+        no_capture_limit: Option<u16>,
+        has_action: impl FnOnce() -> bool,
+    ) -> Option<End> {
         let win = |side: Side, reason: Reason| {
             Some(End::new(Outcome::win(Position::seat_of(side), 2), reason))
         };
@@ -39,7 +49,7 @@ impl Position {
                 return win(side, Reason::MINISTER_HOME);
             }
         }
-        if !self.has_action_given(in_check) {
+        if !has_action() {
             return win(self.turn.other(), Reason::NO_MOVE);
         }
         if no_capture_limit.is_some_and(|n| self.no_capture >= n) {
@@ -59,10 +69,9 @@ impl Position {
             // The other side's pieces (a copy of the set: iterating it takes its points off).
             let mut theirs = self.occupied[side.other().index()];
             let biao = theirs.any(|s| {
-                self.board[s.index()].get().is_some_and(|p| {
-                    p.kind == Kind::Biao
-                        || (p.kind == Kind::Horse && !p.soldier_born && p.back != Back::None)
-                })
+                let p = self.board[s.index()];
+                p.kind() == Kind::Biao
+                    || (p.kind() == Kind::Horse && !p.soldier_born() && p.has_back())
             });
             if !biao {
                 self.last[side.index()] = None;
@@ -84,7 +93,7 @@ impl Position {
         self.has_action_given(self.in_check(self.turn))
     }
 
-    fn has_action_given(&self, in_check: bool) -> bool {
+    pub(crate) fn has_action_given(&self, in_check: bool) -> bool {
         if self.lost.is_some() {
             return false;
         }

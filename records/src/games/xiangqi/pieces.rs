@@ -270,6 +270,18 @@ impl Slot {
         self.0 & 1 << 10 != 0
     }
 
+    /// Whether the piece shows its back after a wrong flip (it must flip back).
+    #[inline]
+    pub(crate) const fn pending(self) -> bool {
+        self.0 & 1 << 12 != 0
+    }
+
+    /// Whether the piece has a back (known or not): whether it may ever flip.
+    #[inline]
+    pub(crate) const fn has_back(self) -> bool {
+        self.0 & 31 << 5 != 0
+    }
+
     /// Whether the reverse lookup of xiangqi's kinds misses this piece's attacks: a second
     /// identity, or a soldier-born advisor or elephant (other bounds).
     #[inline]

@@ -82,7 +82,7 @@ impl Position {
     /// The side's piece that must flip back, if one must.
     pub fn pending(&self, side: Side) -> Option<Square> {
         let mut own = self.occupied[side.index()];
-        own.find(|s| self.board[s.index()].get().is_some_and(|p| p.pending))
+        own.find(|s| self.board[s.index()].pending())
     }
 
     /// What the side's pieces show: per kind, its original (not soldier-born) pieces, and
@@ -94,11 +94,11 @@ impl Position {
             advisors: 0,
         };
         for s in self.occupied[side.index()] {
-            let p = self.board[s.index()].get().expect("occupied");
-            if !p.soldier_born {
-                faces.originals[p.kind as usize] += 1;
+            let p = self.board[s.index()];
+            if !p.soldier_born() {
+                faces.originals[p.kind() as usize] += 1;
             }
-            if p.kind == Kind::Advisor {
+            if p.kind() == Kind::Advisor {
                 faces.advisors += 1;
             }
         }
@@ -179,6 +179,10 @@ impl Position {
         let pieces = self.occupied[side.index()];
         let faces = self.faces(side);
         for at in pieces {
+            // Only a piece with a back, or one showing it, flips.
+            if !self.board[at.index()].has_back() && !self.board[at.index()].pending() {
+                continue;
+            }
             let piece = self.board[at.index()].get().expect("occupied");
             // A flip changes no point's occupant: out of check it keeps the general safe,
             // in check it does not help (but after it no 骉 borrows a move).

@@ -89,6 +89,53 @@ impl Match {
     }
 }
 
+impl Match {
+    /// The position's endings (`has_action` says whether the side to move has a legal
+    /// action), then repetition.
+    fn end_with(&self, has_action: impl FnOnce() -> bool) -> Option<End> {
+        if let Some(end) = self.pos.end_with(self.rules.no_capture, has_action) {
+            return Some(end);
+        }
+        if !self.rules.repetition {
+            return None;
+        }
+        let now = self
+            .history
+            .last()
+            .expect("the start is in the history")
+            .key;
+        if self.repetitions.count(now) < 3 {
+            return None;
+        }
+        // Two pieces alike but for backs nobody here knows (a replay without the backs) may
+        // have changed places: the position may not be the same, and the repetition cannot be
+        // told. Only a match that knows the backs judges it (docs/rules.md).
+        if self.pos.has_indistinguishable_unknown_backs() {
+            return None;
+        }
+        let first = self.repetitions.first(now).expect("counted") as usize;
+        // Perpetual check: a side all of whose moves since the first occurrence gave check
+        // (scanned once: the game ends here).
+        let moves = &self.history[first + 1..];
+        let checker = |side: Side| {
+            let mine: Vec<&Entry> = moves.iter().filter(|e| e.mover == side).collect();
+            !mine.is_empty() && mine.iter().all(|e| e.check)
+        };
+        let (red, black) = (checker(Side::Red), checker(Side::Black));
+        Some(match (red, black) {
+            (true, false) => End::new(
+                Outcome::win(Position::seat_of(Side::Black), 2),
+                Reason::PERPETUAL_CHECK,
+            ),
+            (false, true) => End::new(
+                Outcome::win(Position::seat_of(Side::Red), 2),
+                Reason::PERPETUAL_CHECK,
+            ),
+            _ => End::new(Outcome::draw(2), Reason::REPETITION),
+        })
+    }
+}
+
 impl Engine<Xiangqi3g> for Match {
     fn from_position(rules: Ruleset, pos: Position) -> Match {
         let first = Entry {
@@ -145,49 +192,13 @@ impl Engine<Xiangqi3g> for Match {
 
     /// How the game has ended, if it has: the position's endings, then repetition.
     fn end(&self) -> Option<End> {
-        if let Some(end) = self
-            .pos
-            .end_given(self.rules.no_capture, self.to_move_in_check())
-        {
-            return Some(end);
-        }
-        if !self.rules.repetition {
-            return None;
-        }
-        let now = self
-            .history
-            .last()
-            .expect("the start is in the history")
-            .key;
-        if self.repetitions.count(now) < 3 {
-            return None;
-        }
-        // Two pieces alike but for backs nobody here knows (a replay without the backs) may
-        // have changed places: the position may not be the same, and the repetition cannot be
-        // told. Only a match that knows the backs judges it (docs/rules.md).
-        if self.pos.has_indistinguishable_unknown_backs() {
-            return None;
-        }
-        let first = self.repetitions.first(now).expect("counted") as usize;
-        // Perpetual check: a side all of whose moves since the first occurrence gave check
-        // (scanned once: the game ends here).
-        let moves = &self.history[first + 1..];
-        let checker = |side: Side| {
-            let mine: Vec<&Entry> = moves.iter().filter(|e| e.mover == side).collect();
-            !mine.is_empty() && mine.iter().all(|e| e.check)
-        };
-        let (red, black) = (checker(Side::Red), checker(Side::Black));
-        Some(match (red, black) {
-            (true, false) => End::new(
-                Outcome::win(Position::seat_of(Side::Black), 2),
-                Reason::PERPETUAL_CHECK,
-            ),
-            (false, true) => End::new(
-                Outcome::win(Position::seat_of(Side::Red), 2),
-                Reason::PERPETUAL_CHECK,
-            ),
-            _ => End::new(Outcome::draw(2), Reason::REPETITION),
-        })
+        self.end_with(|| self.pos.has_action_given(self.to_move_in_check()))
+    }
+
+    /// A refused action leaves the match as it was (`Position::play` checks before it changes
+    /// anything, or takes back the move it tried).
+    fn end_when_movable(&self) -> Option<Option<End>> {
+        Some(self.end_with(|| true))
     }
 }
 
