@@ -3,7 +3,7 @@
 //! neither touching the general's lines, the legs of horses that would take it, nor the points
 //! the enemy's second identities would need cannot expose it, when it is not in check.
 
-use super::board::{Bitboard, DIAGONAL, RAYS, Square};
+use super::board::{Bitboard, DIAGONAL, RAYS, Square, nearest};
 use super::movegen::Move;
 use super::pieces::Kind;
 use super::position::Position;
@@ -54,31 +54,46 @@ fn within_reach(e: Square, g: Square) -> bool {
 }
 
 /// The points where a piece arriving or leaving may change the attacks of xiangqi's kinds on
-/// `g`: its four diagonal neighbours (the legs of horses that would take it) and each ray from
-/// it (its rank and file, each way) on which the enemy has a piece that may take along a line
-/// — a chariot, a cannon, the general (facing), or any second identity (輔, 石 and the 骉's
-/// borrowed rules among them): a move on a ray without one can neither open nor screen a line
-/// to the general.
+/// `g`: its four diagonal neighbours (the legs of horses that would take it), and along each
+/// ray from it (its rank and file, each way) the points up to its second piece, when one of
+/// its first three pieces is an enemy piece that may take along a line — a chariot, a cannon,
+/// the general (facing) — or the ray holds any second identity (輔, 石 and the 骉's borrowed
+/// rules among them). Along a line only the first piece (a chariot's) and the second (a
+/// cannon's) attack; a move can make the first three pieces the first two, or put its own
+/// piece among them, only by leaving or entering a point up to the second.
 fn risky(pos: &Position, g: Square) -> Bitboard {
     let enemy = pos.turn.other();
     let exotic = pos.exotic[enemy.index()].0;
+    let all = pos.occupied().0;
     let mut set = 0u128;
-    for ray in RAYS.iter().map(|rays| rays[g.index()]) {
-        let mut theirs = ray & pos.occupied[enemy.index()].0;
-        if theirs & exotic != 0 {
+    for (d, rays) in RAYS.iter().enumerate() {
+        let ray = rays[g.index()];
+        if ray & pos.occupied[enemy.index()].0 & exotic != 0 {
             set |= ray;
             continue;
         }
-        while theirs != 0 {
-            let s = Square::new(theirs.trailing_zeros() as u8).expect("a point");
-            theirs &= theirs - 1;
-            let line = pos.board[s.index()]
-                .get()
-                .is_some_and(|p| matches!(p.kind, Kind::Chariot | Kind::Cannon | Kind::General));
-            if line {
-                set |= ray;
+        // The first three pieces on the ray, nearest first.
+        let mut pieces = ray & all;
+        let mut line = false;
+        let mut second = None;
+        for k in 0..3 {
+            if pieces == 0 {
                 break;
             }
+            let s = nearest(pieces, d);
+            pieces &= !s.bit();
+            let p = pos.board[s.index()];
+            line |= p.side() == enemy
+                && matches!(p.kind(), Kind::Chariot | Kind::Cannon | Kind::General);
+            if k == 1 {
+                second = Some(s);
+            }
+        }
+        if line {
+            set |= match second {
+                Some(s) => ray & !RAYS[d][s.index()],
+                None => ray,
+            };
         }
     }
     let mut set = Bitboard(set);
@@ -133,10 +148,9 @@ impl Position {
     ) -> bool {
         if let Some((g, risky)) = safety.shortcut
             && m.from != g
-            && !risky.contains(m.from)
-            && !risky.contains(m.to)
         {
-            return true;
+            return (!risky.contains(m.from) && !risky.contains(m.to))
+                || scratch.get_or_insert(*self).safe_after_quiet(m, g);
         }
         scratch.get_or_insert(*self).safe_after(m)
     }
@@ -147,9 +161,16 @@ impl Position {
         let mut scratch = None;
         for from in pieces {
             let (quiet, takes) = self.move_targets(from);
-            for to in quiet | takes {
+            let targets = quiet | takes;
+            // Out of check, a piece off the risky points going to one is told safe at once
+            // (in the order of the targets, as the moves one by one would be).
+            let sure = match safety.shortcut {
+                Some((g, risky)) if from != g && !risky.contains(from) => targets & !risky,
+                _ => Bitboard::EMPTY,
+            };
+            for to in targets {
                 let m = Move { from, to };
-                if self.leaves_general_safe(m, safety, &mut scratch) {
+                if sure.contains(to) || self.leaves_general_safe(m, safety, &mut scratch) {
                     push(m);
                 }
             }

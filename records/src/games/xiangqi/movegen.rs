@@ -177,26 +177,8 @@ impl Position {
         let t = target.index();
         let at = |i: usize| self.board[i];
         let mut n = 0;
-        let target_is_general = at(t).kind() == Kind::General;
         for d in 0..4 {
-            // The first piece on the ray (a chariot's), then the second (a cannon's).
-            let on_ray = RAYS[d][t] & all;
-            if on_ray == 0 {
-                continue;
-            }
-            let first = nearest(on_ray, d);
-            let p = at(first.index());
-            // A general "attacks" along an open file only the other general (the
-            // flying-general rule): it takes nothing there.
-            if p.is_active(by, Kind::Chariot)
-                || (d % 2 == 0 && target_is_general && p.is_active(by, Kind::General))
-            {
-                n += 1;
-            }
-            let beyond = on_ray & !first.bit();
-            if beyond != 0 && at(nearest(beyond, d).index()).is_active(by, Kind::Cannon) {
-                n += 1;
-            }
+            n += self.line_attackers(target, by, d, all);
         }
         if n >= enough {
             return n;
@@ -260,6 +242,34 @@ impl Position {
         self.exotic_attackers(target, by, n, enough)
     }
 
+    /// How many of `by`'s pieces attack `target` along the ray `d` of [`RAYS`] (`all` the
+    /// occupied points): the first piece on it if a chariot (or the other general facing a
+    /// general), the second if a cannon.
+    #[inline]
+    fn line_attackers(&self, target: Square, by: Side, d: usize, all: u128) -> u32 {
+        let on_ray = RAYS[d][target.index()] & all;
+        if on_ray == 0 {
+            return 0;
+        }
+        let first = nearest(on_ray, d);
+        let p = self.board[first.index()];
+        let mut n = 0;
+        // A general "attacks" along an open file only the other general (the flying-general
+        // rule): it takes nothing there.
+        if p.is_active(by, Kind::Chariot)
+            || (d % 2 == 0
+                && p.is_active(by, Kind::General)
+                && self.board[target.index()].kind() == Kind::General)
+        {
+            n += 1;
+        }
+        let beyond = on_ray & !first.bit();
+        if beyond != 0 && self.board[nearest(beyond, d).index()].is_active(by, Kind::Cannon) {
+            n += 1;
+        }
+        n
+    }
+
     /// [`Self::count_attackers`]'s last part: `n` attackers counted so far, the second
     /// identities and soldier-born pieces added.
     fn exotic_attackers(&self, target: Square, by: Side, mut n: u32, enough: u32) -> u32 {
@@ -317,14 +327,27 @@ impl Position {
     /// writes where a copy of the position costs hundreds of bytes.
     #[inline]
     pub(crate) fn make(&mut self, m: Move) -> Undo {
-        let piece = self.take_slot(m.from);
+        self.make_as::<true>(m)
+    }
+
+    /// Takes back the move `m` that [`Self::make`] played.
+    #[inline]
+    pub(crate) fn unmake(&mut self, m: Move, undo: Undo) {
+        self.unmake_as::<true>(m, undo)
+    }
+
+    /// [`Self::make`], the repetition key kept up only when `KEYED` (not for a move tried
+    /// and taken back with `unmake_as::<false>`).
+    #[inline]
+    pub(crate) fn make_as<const KEYED: bool>(&mut self, m: Move) -> Undo {
+        let piece = self.take_slot_as::<KEYED>(m.from);
         let side = piece.side().index();
         let rule = match piece.kind() {
             Kind::Biao => self.last[1 - side].map_or(Kind::Biao, |(_, k)| k),
             k => k,
         };
-        let captured = self.take_slot(m.to);
-        self.put_slot(m.to, piece);
+        let captured = self.take_slot_as::<KEYED>(m.to);
+        self.put_slot_as::<KEYED>(m.to, piece);
         let undo = Undo {
             piece,
             captured,
@@ -342,13 +365,13 @@ impl Position {
         undo
     }
 
-    /// Takes back the move `m` that [`Self::make`] played.
+    /// [`Self::unmake`] for [`Self::make_as`].
     #[inline]
-    pub(crate) fn unmake(&mut self, m: Move, undo: Undo) {
-        self.take_slot(m.to);
-        self.put_slot(m.from, undo.piece);
+    pub(crate) fn unmake_as<const KEYED: bool>(&mut self, m: Move, undo: Undo) {
+        self.take_slot_as::<KEYED>(m.to);
+        self.put_slot_as::<KEYED>(m.from, undo.piece);
         if !undo.captured.is_empty() {
-            self.put_slot(m.to, undo.captured);
+            self.put_slot_as::<KEYED>(m.to, undo.captured);
         }
         self.last[undo.piece.side().index()] = undo.last;
         self.no_capture = undo.no_capture;
@@ -361,10 +384,39 @@ impl Position {
     #[inline]
     pub(crate) fn safe_after(&mut self, m: Move) -> bool {
         let side = self.turn;
-        let undo = self.make(m);
+        let undo = self.make_as::<false>(m);
         let safe = !self.in_check(side);
-        self.unmake(m, undo);
+        self.unmake_as::<false>(m, undo);
         safe
+    }
+
+    /// [`Self::safe_after`] for a move that is not the general's, from a position where the
+    /// general on `g` is not in check: only what the move changed can attack it now — a line
+    /// through either point, a horse whose leg it vacated, a second identity (whose rules
+    /// are too many to sort: all are asked).
+    #[inline]
+    pub(crate) fn safe_after_quiet(&mut self, m: Move, g: Square) -> bool {
+        let by = self.turn.other();
+        let undo = self.make_as::<false>(m);
+        let all = self.occupied().0;
+        let t = g.index();
+        let touched = m.from.bit() | m.to.bit();
+        let mut attacked = false;
+        for d in 0..4 {
+            if RAYS[d][t] & touched != 0 && self.line_attackers(g, by, d, all) > 0 {
+                attacked = true;
+                break;
+            }
+        }
+        if !attacked {
+            attacked = HORSE_ATTACKS[t].iter().any(|&(origin, leg)| {
+                leg == m.from.index() as u8
+                    && self.board[origin as usize].is_active(by, Kind::Horse)
+            }) || self.exotic_attackers(g, by, 0, 1) > 0;
+        }
+        self.unmake_as::<false>(m, undo);
+        debug_assert_eq!(!attacked, self.safe_after(m), "{m} in {self}");
+        !attacked
     }
 
     /// The empty points and the enemy pieces the piece on `from` may go to by its rule (a 臣
@@ -407,11 +459,11 @@ impl Position {
                 if depth == 1 {
                     nodes += self.leaves_general_safe(m, safety, &mut scratch) as u64;
                 } else {
-                    let undo = self.make(m);
+                    let undo = self.make_as::<false>(m);
                     if !self.in_check(side) {
                         nodes += self.perft_here(depth - 1);
                     }
-                    self.unmake(m, undo);
+                    self.unmake_as::<false>(m, undo);
                 }
             }
         }

@@ -157,6 +157,19 @@ impl Position {
     /// Puts a piece (`slot`, not empty) on the empty point `s`.
     #[inline]
     pub(crate) fn put_slot(&mut self, s: Square, slot: Slot) {
+        self.put_slot_as::<true>(s, slot);
+    }
+
+    /// Empties `s`, returning what stood there.
+    #[inline]
+    pub(crate) fn take_slot(&mut self, s: Square) -> Slot {
+        self.take_slot_as::<true>(s)
+    }
+
+    /// [`Self::put_slot`], the repetition key kept up only when `KEYED` (a move tried and
+    /// taken back leaves it as it was).
+    #[inline]
+    pub(crate) fn put_slot_as<const KEYED: bool>(&mut self, s: Square, slot: Slot) {
         let i = slot.side().index();
         self.board[s.index()] = slot;
         self.occupied[i] = self.occupied[i].with(s);
@@ -166,12 +179,14 @@ impl Position {
         if slot.kind() == Kind::General {
             self.generals[i] = Some(s);
         }
-        self.pieces_key ^= point_key(s, slot);
+        if KEYED {
+            self.pieces_key ^= point_key(s, slot);
+        }
     }
 
-    /// Empties `s`, returning what stood there.
+    /// [`Self::take_slot`], the repetition key kept up only when `KEYED`.
     #[inline]
-    pub(crate) fn take_slot(&mut self, s: Square) -> Slot {
+    pub(crate) fn take_slot_as<const KEYED: bool>(&mut self, s: Square) -> Slot {
         let slot = std::mem::take(&mut self.board[s.index()]);
         if slot.is_empty() {
             return slot;
@@ -182,7 +197,9 @@ impl Position {
         if slot.kind() == Kind::General && self.generals[i] == Some(s) {
             self.generals[i] = None;
         }
-        self.pieces_key ^= point_key(s, slot);
+        if KEYED {
+            self.pieces_key ^= point_key(s, slot);
+        }
         slot
     }
 
