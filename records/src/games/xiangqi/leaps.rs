@@ -179,3 +179,22 @@ pub(crate) const KNIGHT_TO: [u128; Square::COUNT] = {
     }
     out
 };
+
+/// Per point, the points from which some rule of RULES.md §9 may take it: along its rank or
+/// file, or at most four points away each way (a 妃's two knight's jumps are the farthest).
+pub(crate) const REACH: [u128; Square::COUNT] = {
+    let mut out = [0u128; Square::COUNT];
+    let mut i = 0;
+    while i < Square::COUNT {
+        let mut j = 0;
+        while j < Square::COUNT {
+            let (df, dr) = ((i % 9).abs_diff(j % 9), (i / 9).abs_diff(j / 9));
+            if i != j && (df == 0 || dr == 0 || (df <= 4 && dr <= 4)) {
+                out[i] |= 1 << j;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+};

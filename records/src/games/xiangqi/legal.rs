@@ -4,6 +4,7 @@
 //! the enemy's second identities would need cannot expose it, when it is not in check.
 
 use super::board::{Bitboard, DIAGONAL, RAYS, Square, nearest};
+use super::leaps::REACH;
 use super::movegen::Move;
 use super::pieces::Kind;
 use super::position::Position;
@@ -50,7 +51,7 @@ fn on_a_line(e: Square, g: Square) -> bool {
 /// Whether any rule of RULES.md §9 may take `g` from `e`: along a line, or from at most four
 /// points away each way (a 妃's two knight steps are the farthest).
 fn within_reach(e: Square, g: Square) -> bool {
-    on_a_line(e, g) || (e.file().abs_diff(g.file()) <= 4 && e.rank().abs_diff(g.rank()) <= 4)
+    REACH[g.index()] & e.bit() != 0
 }
 
 /// The points where a piece arriving or leaving may change the attacks of xiangqi's kinds on

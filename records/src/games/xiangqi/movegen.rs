@@ -15,7 +15,7 @@ use super::board::{
 };
 use super::leaps::{
     CAMEL_LEAPS, DIAGONAL_TWO, END, FEI_LEAPS, HORSE_ATTACKS, HORSE_LEAPS, KNIGHT_TO, MULE_LEAPS,
-    SOLDIER_STEPS, landings,
+    REACH, SOLDIER_STEPS, landings,
 };
 use super::pieces::{Kind, Piece, Side, Slot, forward};
 use super::position::Position;
@@ -107,7 +107,7 @@ impl Position {
     /// checked: empty points, and enemy-held ones it may take (a 骉 never takes the piece just
     /// moved; a 臣 takes nothing; taking a 臣 needs a second attacker: the caller's). Read
     /// from the step tables and the rays, a set at a time.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn destinations(&self, from: Square, piece: Piece) -> (Bitboard, Bitboard) {
         let Some((kind, region)) = self.rule(from, piece) else {
             return (Bitboard::EMPTY, Bitboard::EMPTY);
@@ -273,12 +273,13 @@ impl Position {
     /// [`Self::count_attackers`]'s last part: `n` attackers counted so far, the second
     /// identities and soldier-born pieces added.
     fn exotic_attackers(&self, target: Square, by: Side, mut n: u32, enough: u32) -> u32 {
-        let exotic = self.exotic[by.index()];
-        for from in exotic {
-            let piece = self.board[from.index()].get().expect("occupied");
-            // Most exotic pieces are nowhere near: the rule's geometry turns them away
-            // before their captures are generated.
-            let kind = match piece.kind {
+        // Most exotic pieces are nowhere near: no rule reaches the target from where they
+        // stand, or their own rule's geometry turns them away before their captures are
+        // generated.
+        let near = self.exotic[by.index()].0 & REACH[target.index()];
+        for from in Bitboard(near) {
+            let slot = self.board[from.index()];
+            let kind = match slot.kind() {
                 Kind::Biao => match self.last[by.other().index()] {
                     Some((_, borrowed)) => borrowed,
                     None => continue,
@@ -288,6 +289,7 @@ impl Position {
             if !may_capture(kind, from, target) {
                 continue;
             }
+            let piece = slot.get().expect("occupied");
             if self.capture_set(from, piece).contains(target) {
                 n += 1;
                 if n >= enough {
@@ -421,6 +423,7 @@ impl Position {
 
     /// The empty points and the enemy pieces the piece on `from` may go to by its rule (a 臣
     /// only taken by one of two attackers), king safety not checked.
+    #[inline(always)]
     pub(crate) fn move_targets(&self, from: Square) -> (Bitboard, Bitboard) {
         let Some(piece) = self.board[from.index()].get() else {
             return (Bitboard::EMPTY, Bitboard::EMPTY);
