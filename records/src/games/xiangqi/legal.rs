@@ -150,8 +150,14 @@ impl Position {
         if let Some((g, risky)) = safety.shortcut
             && m.from != g
         {
-            return (!risky.contains(m.from) && !risky.contains(m.to))
-                || scratch.get_or_insert(*self).safe_after_quiet(m, g);
+            if !risky.contains(m.from) && !risky.contains(m.to) {
+                return true;
+            }
+            // Without the enemy's second identities near, the lines and legs it changed tell.
+            if self.exotic[self.turn.other().index()].0 & REACH[g.index()] == 0 {
+                return self.safe_after_plain(m, g);
+            }
+            return scratch.get_or_insert(*self).safe_after_quiet(m, g);
         }
         scratch.get_or_insert(*self).safe_after(m)
     }

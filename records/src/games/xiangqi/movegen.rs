@@ -173,21 +173,31 @@ impl Position {
     /// counting up to `enough`. A general on the same open file counts (flying general); a 臣
     /// never attacks; a 骉 attacks with the rule it borrows.
     pub fn count_attackers(&self, target: Square, by: Side, enough: u32) -> u32 {
+        let n = self.plain_attackers(target, by, enough);
+        if n >= enough {
+            return n;
+        }
+        self.exotic_attackers(target, by, n, enough)
+    }
+
+    /// How many of `by`'s pieces of xiangqi's kinds (not [`Self::exotic`]) attack `target`,
+    /// counting up to `enough`.
+    fn plain_attackers(&self, target: Square, by: Side, enough: u32) -> u32 {
         let all = self.occupied().0;
+        let mine = self.occupied[by.index()].0;
         let t = target.index();
         let at = |i: usize| self.board[i];
         let mut n = 0;
         for d in 0..4 {
-            n += self.line_attackers(target, by, d, all);
+            n += self.line_attackers_with(target, by, d, all, None);
         }
         if n >= enough {
             return n;
         }
         // The leapers and steppers below stand on a few points around the target: when none
         // of `by`'s pieces does, none of them attacks it.
-        let mine = self.occupied[by.index()].0;
         if mine & (HORSE_FROM[t] | NEXT_TO[t] | DIAGONALLY_NEXT_TO[t] | ELEPHANT_FROM[t]) == 0 {
-            return self.exotic_attackers(target, by, n, enough);
+            return n;
         }
         if mine & HORSE_FROM[t] != 0 {
             for &(origin, leg) in &HORSE_ATTACKS[t] {
@@ -236,35 +246,48 @@ impl Position {
                 }
             }
         }
-        if n >= enough {
-            return n;
-        }
-        self.exotic_attackers(target, by, n, enough)
+        n
     }
 
-    /// How many of `by`'s pieces attack `target` along the ray `d` of [`RAYS`] (`all` the
-    /// occupied points): the first piece on it if a chariot (or the other general facing a
-    /// general), the second if a cannon.
+    /// How many of `by`'s pieces attack `target` along the ray `d` of [`RAYS`], `all` the
+    /// occupied points: the board's, or those after a move of the other side to `mover` (its
+    /// piece there attacks nothing here, whatever the board still holds). The first piece on
+    /// the ray attacks if a chariot (or the other general facing a general), the second if a
+    /// cannon.
     #[inline]
-    fn line_attackers(&self, target: Square, by: Side, d: usize, all: u128) -> u32 {
+    fn line_attackers_with(
+        &self,
+        target: Square,
+        by: Side,
+        d: usize,
+        all: u128,
+        mover: Option<Square>,
+    ) -> u32 {
         let on_ray = RAYS[d][target.index()] & all;
         if on_ray == 0 {
             return 0;
         }
+        let at = |s: Square| {
+            if Some(s) == mover {
+                Slot::EMPTY
+            } else {
+                self.board[s.index()]
+            }
+        };
         let first = nearest(on_ray, d);
-        let p = self.board[first.index()];
+        let p = at(first);
         let mut n = 0;
         // A general "attacks" along an open file only the other general (the flying-general
         // rule): it takes nothing there.
         if p.is_active(by, Kind::Chariot)
             || (d % 2 == 0
                 && p.is_active(by, Kind::General)
-                && self.board[target.index()].kind() == Kind::General)
+                && (mover == Some(target) || self.board[target.index()].kind() == Kind::General))
         {
             n += 1;
         }
         let beyond = on_ray & !first.bit();
-        if beyond != 0 && self.board[nearest(beyond, d).index()].is_active(by, Kind::Cannon) {
+        if beyond != 0 && at(nearest(beyond, d)).is_active(by, Kind::Cannon) {
             n += 1;
         }
         n
@@ -405,7 +428,7 @@ impl Position {
         let touched = m.from.bit() | m.to.bit();
         let mut attacked = false;
         for d in 0..4 {
-            if RAYS[d][t] & touched != 0 && self.line_attackers(g, by, d, all) > 0 {
+            if RAYS[d][t] & touched != 0 && self.line_attackers_with(g, by, d, all, None) > 0 {
                 attacked = true;
                 break;
             }
@@ -418,6 +441,26 @@ impl Position {
         }
         self.unmake_as::<false>(m, undo);
         debug_assert_eq!(!attacked, self.safe_after(m), "{m} in {self}");
+        !attacked
+    }
+
+    /// [`Self::safe_after_quiet`] when no second identity of the enemy is within reach of the
+    /// general: told without playing the move, from the occupied points it leaves (its own
+    /// piece on `m.to`, none on `m.from`).
+    #[inline]
+    pub(crate) fn safe_after_plain(&self, m: Move, g: Square) -> bool {
+        let by = self.turn.other();
+        let all = (self.occupied().0 & !m.from.bit()) | m.to.bit();
+        let t = g.index();
+        let touched = m.from.bit() | m.to.bit();
+        let attacked = (0..4).any(|d| {
+            RAYS[d][t] & touched != 0 && self.line_attackers_with(g, by, d, all, Some(m.to)) > 0
+        }) || HORSE_ATTACKS[t].iter().any(|&(origin, leg)| {
+            leg == m.from.index() as u8
+                && origin != m.to.index() as u8
+                && self.board[origin as usize].is_active(by, Kind::Horse)
+        });
+        debug_assert_eq!(!attacked, { *self }.safe_after(m), "{m} in {self}");
         !attacked
     }
 
