@@ -198,3 +198,74 @@ pub(crate) const REACH: [u128; Square::COUNT] = {
     }
     out
 };
+
+/// Per pair of files (lower first), the points on the files between them, both included.
+const FILE_SPANS: [[u128; 9]; 9] = {
+    let mut out = [[0u128; 9]; 9];
+    let mut a = 0;
+    while a < 9 {
+        let mut b = a;
+        while b < 9 {
+            let mut i = 0;
+            while i < Square::COUNT {
+                if i % 9 >= a && i % 9 <= b {
+                    out[a][b] |= 1 << i;
+                }
+                i += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    out
+};
+
+/// Per pair of ranks (lower first), the points on the ranks between them, both included.
+const RANK_SPANS: [[u128; 10]; 10] = {
+    let mut out = [[0u128; 10]; 10];
+    let mut a = 0;
+    while a < 10 {
+        let mut b = a;
+        while b < 10 {
+            out[a][b] = ((1u128 << ((b + 1) * 9)) - 1) & !((1u128 << (a * 9)) - 1);
+            b += 1;
+        }
+        a += 1;
+    }
+    out
+};
+
+/// The points of the rectangle `a` and `b` span, corners included.
+#[inline]
+pub(crate) fn rectangle(a: Square, b: Square) -> u128 {
+    let (fa, fb) = (a.file() as usize, b.file() as usize);
+    let (ra, rb) = (a.rank() as usize, b.rank() as usize);
+    FILE_SPANS[fa.min(fb)][fa.max(fb)] & RANK_SPANS[ra.min(rb)][ra.max(rb)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every pair of points: the rectangle is the points whose file and rank lie between
+    /// theirs; REACH holds the points sharing a line or within four each way.
+    #[test]
+    fn rectangles_and_reach_read_the_board() {
+        for a in (0..Square::COUNT as u8).filter_map(Square::new) {
+            for b in (0..Square::COUNT as u8).filter_map(Square::new) {
+                let (fs, rs) = (
+                    a.file().min(b.file())..=a.file().max(b.file()),
+                    a.rank().min(b.rank())..=a.rank().max(b.rank()),
+                );
+                let expected = (0..Square::COUNT as u8)
+                    .filter_map(Square::new)
+                    .filter(|s| fs.contains(&s.file()) && rs.contains(&s.rank()))
+                    .fold(0u128, |set, s| set | s.bit());
+                assert_eq!(rectangle(a, b), expected, "{a} {b}");
+                let (df, dr) = (a.file().abs_diff(b.file()), a.rank().abs_diff(b.rank()));
+                let reach = a != b && (df == 0 || dr == 0 || (df <= 4 && dr <= 4));
+                assert_eq!(REACH[a.index()] & b.bit() != 0, reach, "{a} {b}");
+            }
+        }
+    }
+}

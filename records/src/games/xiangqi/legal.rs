@@ -4,7 +4,7 @@
 //! the enemy's second identities would need cannot expose it, when it is not in check.
 
 use super::board::{Bitboard, DIAGONAL, RAYS, Square, nearest};
-use super::leaps::REACH;
+use super::leaps::{REACH, rectangle};
 use super::movegen::Move;
 use super::pieces::Kind;
 use super::position::Position;
@@ -32,15 +32,7 @@ fn between(e: Square, g: Square) -> Bitboard {
     if on_a_line(e, g) || !within_reach(e, g) {
         return Bitboard::EMPTY;
     }
-    let mut set = Bitboard::EMPTY;
-    for f in e.file().min(g.file())..=e.file().max(g.file()) {
-        for r in e.rank().min(g.rank())..=e.rank().max(g.rank()) {
-            if let Some(s) = Square::from_coords(f as i8, r as i8) {
-                set = set.with(s);
-            }
-        }
-    }
-    set
+    Bitboard(rectangle(e, g))
 }
 
 /// Whether `e` and `g` share a rank or a file.

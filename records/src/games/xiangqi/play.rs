@@ -177,16 +177,17 @@ impl Position {
         self.legal_moves_with(safety, |m| out.push(Action::Move(m)));
         let check = safety.in_check;
         let pieces = self.occupied[side.index()];
-        let faces = self.faces(side);
+        let mut faces = None;
         for at in pieces {
             // Only a piece with a back, or one showing it, flips.
             if !self.board[at.index()].has_back() && !self.board[at.index()].pending() {
                 continue;
             }
             let piece = self.board[at.index()].get().expect("occupied");
+            let faces = faces.get_or_insert_with(|| self.faces(side));
             // A flip changes no point's occupant: out of check it keeps the general safe,
             // in check it does not help (but after it no 骉 borrows a move).
-            if self.flip_kind_with(at, piece, &faces).is_some() {
+            if self.flip_kind_with(at, piece, faces).is_some() {
                 let safe = !check || {
                     let mut after = *self;
                     after.last[side.index()] = None;
