@@ -206,6 +206,7 @@ mod tests {
 
     use super::*;
     use crate::core::play::random_playout;
+    use crate::games::xiangqi::pieces::Slot;
     use crate::games::xiangqi::{Backs, PRESETS, Xiangqi3g};
 
     /// Every position of random games under every preset: the moves found legal are exactly
@@ -243,10 +244,10 @@ mod tests {
                         for side in crate::core::Side::ALL {
                             for from in pos.occupied[side.index()] {
                                 let piece = pos.board[from.index()].get().expect("occupied");
-                                let Some((kind, _)) = pos.rule(from, piece) else {
+                                let Some((kind, _)) = pos.rule(from, Slot::of(piece)) else {
                                     continue;
                                 };
-                                for to in pos.capture_set(from, piece) {
+                                for to in pos.capture_set(from, Slot::of(piece)) {
                                     assert!(
                                         super::super::movegen::may_capture(kind, from, to),
                                         "{kind:?} {from}→{to} in {pos}"

@@ -17,7 +17,7 @@ use super::leaps::{
     CAMEL_LEAPS, DIAGONAL_TWO, END, FEI_LEAPS, HORSE_ATTACKS, HORSE_LEAPS, KNIGHT_TO, MULE_LEAPS,
     REACH, SOLDIER_STEPS, landings,
 };
-use super::pieces::{Kind, Piece, Side, Slot, forward};
+use super::pieces::{Kind, Side, Slot, forward};
 use super::position::Position;
 
 /// A move from one point to another, in ICCS (`h2e2`).
@@ -68,25 +68,25 @@ impl Position {
     /// The rule `piece` moves by now (a 骉 borrows the last-moved piece's; none after a flip),
     /// and where it may land.
     #[inline]
-    pub(crate) fn rule(&self, from: Square, piece: Piece) -> Option<(Kind, Bitboard)> {
-        if piece.pending {
+    pub(crate) fn rule(&self, from: Square, piece: Slot) -> Option<(Kind, Bitboard)> {
+        if piece.pending() {
             return None;
         }
-        let own = piece.side.index();
-        let enemy = piece.side.other().index();
-        Some(match piece.kind {
+        let own = piece.side().index();
+        let enemy = 1 - own;
+        Some(match piece.kind() {
             Kind::Biao => (self.last[enemy]?.1, ALL),
             Kind::General => (Kind::General, PALACES[own]),
-            Kind::Advisor if piece.soldier_born => (
+            Kind::Advisor if piece.soldier_born() => (
                 Kind::Advisor,
-                if piece.roams {
+                if piece.roams() {
                     HALVES[enemy]
                 } else {
                     PALACES[enemy]
                 },
             ),
             Kind::Advisor => (Kind::Advisor, PALACES[own]),
-            Kind::Elephant if piece.soldier_born => (Kind::Elephant, HALVES[enemy]),
+            Kind::Elephant if piece.soldier_born() => (Kind::Elephant, HALVES[enemy]),
             Kind::Elephant => (Kind::Elephant, HALVES[own]),
             Kind::Minister => {
                 // Once out of its palace it never returns; once across the river, never back.
@@ -108,11 +108,11 @@ impl Position {
     /// moved; a 臣 takes nothing; taking a 臣 needs a second attacker: the caller's). Read
     /// from the step tables and the rays, a set at a time.
     #[inline(always)]
-    pub(crate) fn destinations(&self, from: Square, piece: Piece) -> (Bitboard, Bitboard) {
+    pub(crate) fn destinations(&self, from: Square, piece: Slot) -> (Bitboard, Bitboard) {
         let Some((kind, region)) = self.rule(from, piece) else {
             return (Bitboard::EMPTY, Bitboard::EMPTY);
         };
-        let side = piece.side;
+        let side = piece.side();
         let all = self.occupied().0;
         let f = from.index();
         // Points reached (empty or not) by rules that move and take alike; and, for the
@@ -151,7 +151,7 @@ impl Position {
             Kind::Biao => unreachable!("a 骉 moves by a borrowed rule"),
         };
         let mut enemy = self.occupied[side.other().index()].0;
-        if piece.kind == Kind::Biao
+        if piece.kind() == Kind::Biao
             && let Some((spared, _)) = self.last[side.other().index()]
         {
             enemy &= !spared.bit();
@@ -165,7 +165,7 @@ impl Position {
 
     /// The points the piece on `from` attacks (could take an enemy on).
     #[inline]
-    pub(crate) fn capture_set(&self, from: Square, piece: Piece) -> Bitboard {
+    pub(crate) fn capture_set(&self, from: Square, piece: Slot) -> Bitboard {
         self.destinations(from, piece).1
     }
 
@@ -312,8 +312,7 @@ impl Position {
             if !may_capture(kind, from, target) {
                 continue;
             }
-            let piece = slot.get().expect("occupied");
-            if self.capture_set(from, piece).contains(target) {
+            if self.capture_set(from, slot).contains(target) {
                 n += 1;
                 if n >= enough {
                     break;
@@ -468,14 +467,15 @@ impl Position {
     /// only taken by one of two attackers), king safety not checked.
     #[inline(always)]
     pub(crate) fn move_targets(&self, from: Square) -> (Bitboard, Bitboard) {
-        let Some(piece) = self.board[from.index()].get() else {
+        let piece = self.board[from.index()];
+        if piece.is_empty() {
             return (Bitboard::EMPTY, Bitboard::EMPTY);
-        };
+        }
         let (quiet, mut takes) = self.destinations(from, piece);
         for to in takes {
             // A 臣 is taken only by one of two attackers.
             if self.board[to.index()].kind() == Kind::Minister
-                && self.count_attackers(to, piece.side, 2) < 2
+                && self.count_attackers(to, piece.side(), 2) < 2
             {
                 takes = takes.without(to);
             }

@@ -270,6 +270,12 @@ impl Slot {
         self.0 & 1 << 10 != 0
     }
 
+    /// Whether a soldier-born advisor roams the enemy half.
+    #[inline]
+    pub(crate) const fn roams(self) -> bool {
+        self.0 & 1 << 11 != 0
+    }
+
     /// Whether the piece shows its back after a wrong flip (it must flip back).
     #[inline]
     pub(crate) const fn pending(self) -> bool {

@@ -7,7 +7,7 @@ use rand::rngs::SmallRng;
 
 use super::board::{Bitboard, DIAGONAL, HALVES, HORSE, ORTHOGONAL, Square};
 use super::leaps::{CAMEL, KNIGHT, MULE};
-use super::pieces::{Kind, Piece, forward};
+use super::pieces::{Kind, Piece, Slot, forward};
 use super::position::Position;
 use crate::core::play::random_playout;
 use crate::games::xiangqi::{Backs, PRESETS, Xiangqi3g};
@@ -28,7 +28,7 @@ fn walk(
     mut quiet: impl FnMut(Square),
     mut capture: impl FnMut(Square),
 ) {
-    let Some((kind, region)) = pos.rule(from, piece) else {
+    let Some((kind, region)) = pos.rule(from, Slot::of(piece)) else {
         return;
     };
     let side = piece.side;
@@ -256,7 +256,7 @@ fn the_tables_move_every_piece_as_the_walk_does() {
                     for s in pos.occupied() {
                         let piece = pos.piece(s).expect("occupied");
                         assert_eq!(
-                            pos.destinations(s, piece),
+                            pos.destinations(s, Slot::of(piece)),
                             walked(pos, s, piece),
                             "preset {i} seed {seed}: {piece:?} on {s} in {pos}"
                         );
