@@ -288,6 +288,12 @@ impl Slot {
         self.0 & 31 << 5 != 0
     }
 
+    /// Whether the piece's back is known to be `kind`.
+    #[inline]
+    pub(crate) const fn back_is(self, kind: Kind) -> bool {
+        (self.0 >> 5) & 31 == 2 + kind as u16
+    }
+
     /// Whether the reverse lookup of xiangqi's kinds misses this piece's attacks: a second
     /// identity, or a soldier-born advisor or elephant (other bounds).
     #[inline]

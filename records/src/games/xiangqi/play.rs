@@ -8,7 +8,7 @@ use crate::core::{IllegalAction, Violation};
 use super::action::Action;
 use super::board::Square;
 use super::movegen::Move;
-use super::pieces::{Back, Kind, Piece, Side};
+use super::pieces::{Back, Kind, Piece, Side, Slot};
 use super::position::Position;
 use super::ruleset::Ruleset;
 
@@ -109,30 +109,31 @@ impl Position {
     /// not yet considered): a soldier on the enemy back rank, a flip back, the last original of
     /// its kind, the 臣 advisor.
     fn flip_kind(&self, at: Square, piece: Piece) -> Option<FlipKind> {
-        self.flip_kind_with(at, piece, &self.faces(piece.side))
+        self.flip_kind_with(at, Slot::of(piece), &self.faces(piece.side))
     }
 
     /// [`Self::flip_kind`] with the side's [`Faces`] counted once for all its pieces.
-    fn flip_kind_with(&self, at: Square, piece: Piece, faces: &Faces) -> Option<FlipKind> {
-        if piece.pending {
+    fn flip_kind_with(&self, at: Square, piece: Slot, faces: &Faces) -> Option<FlipKind> {
+        if piece.pending() {
             return Some(FlipKind::Back);
         }
-        if piece.back == Back::None {
+        if !piece.has_back() {
             return None;
         }
-        match piece.kind {
-            Kind::Soldier if at.rank() == Position::enemy_back_rank(piece.side) => {
+        let kind = piece.kind();
+        match kind {
+            Kind::Soldier if at.rank() == Position::enemy_back_rank(piece.side()) => {
                 Some(FlipKind::Soldier)
             }
             Kind::Elephant | Kind::Chariot | Kind::Horse | Kind::Cannon
-                if !piece.soldier_born && faces.originals[piece.kind as usize] == 1 =>
+                if !piece.soldier_born() && faces.originals[kind as usize] == 1 =>
             {
                 Some(FlipKind::Transform)
             }
             Kind::Advisor
-                if !piece.soldier_born
+                if !piece.soldier_born()
                     && faces.advisors == 1
-                    && piece.back != Back::Known(Kind::General) =>
+                    && !piece.back_is(Kind::General) =>
             {
                 Some(FlipKind::Minister)
             }
@@ -183,7 +184,7 @@ impl Position {
             if !self.board[at.index()].has_back() && !self.board[at.index()].pending() {
                 continue;
             }
-            let piece = self.board[at.index()].get().expect("occupied");
+            let piece = self.board[at.index()];
             let faces = faces.get_or_insert_with(|| self.faces(side));
             // A flip changes no point's occupant: out of check it keeps the general safe,
             // in check it does not help (but after it no 骉 borrows a move).
