@@ -4,9 +4,9 @@
 //! the enemy's second identities would need cannot expose it, when it is not in check.
 
 use super::board::{Bitboard, DIAGONAL, RAYS, Square, nearest};
-use super::leaps::{REACH, rectangle};
+use super::leaps::{HORSE_ATTACKS, REACH, rectangle};
 use super::movegen::Move;
-use super::pieces::Kind;
+use super::pieces::{Kind, Slot};
 use super::position::Position;
 
 /// Whether a move may leave the mover's general attacked, as far as cheap facts tell.
@@ -196,6 +196,134 @@ impl Position {
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
         self.legal_moves_with(self.safety(), |m| out.push(m));
+    }
+}
+
+/// What [`Position::make`] changed that [`Position::unmake`] cannot read back from the board.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Undo {
+    piece: Slot,
+    captured: Slot,
+    last: Option<(Square, Kind)>,
+    no_capture: u16,
+}
+
+impl Position {
+    /// Plays the move `m` here, unchecked, as [`Self::after`] does; what it returns lets
+    /// [`Self::unmake`] restore the position exactly. Testing a move in place costs a few
+    /// writes where a copy of the position costs hundreds of bytes.
+    #[inline]
+    pub(crate) fn make(&mut self, m: Move) -> Undo {
+        self.make_as::<true>(m)
+    }
+
+    /// Takes back the move `m` that [`Self::make`] played.
+    #[inline]
+    pub(crate) fn unmake(&mut self, m: Move, undo: Undo) {
+        self.unmake_as::<true>(m, undo)
+    }
+
+    /// [`Self::make`], the repetition key kept up only when `KEYED` (not for a move tried
+    /// and taken back with `unmake_as::<false>`).
+    #[inline]
+    pub(crate) fn make_as<const KEYED: bool>(&mut self, m: Move) -> Undo {
+        let piece = self.take_slot_as::<KEYED>(m.from);
+        let side = piece.side().index();
+        let rule = match piece.kind() {
+            Kind::Biao => self.last[1 - side].map_or(Kind::Biao, |(_, k)| k),
+            k => k,
+        };
+        let captured = self.take_slot_as::<KEYED>(m.to);
+        self.put_slot_as::<KEYED>(m.to, piece);
+        let undo = Undo {
+            piece,
+            captured,
+            last: self.last[side],
+            no_capture: self.no_capture,
+        };
+        self.no_capture = if captured.is_empty() {
+            self.no_capture + 1
+        } else {
+            0
+        };
+        self.ply += 1;
+        self.turn = self.turn.other();
+        self.last[side] = Some((m.to, rule));
+        undo
+    }
+
+    /// [`Self::unmake`] for [`Self::make_as`].
+    #[inline]
+    pub(crate) fn unmake_as<const KEYED: bool>(&mut self, m: Move, undo: Undo) {
+        self.take_slot_as::<KEYED>(m.to);
+        self.put_slot_as::<KEYED>(m.from, undo.piece);
+        if !undo.captured.is_empty() {
+            self.put_slot_as::<KEYED>(m.to, undo.captured);
+        }
+        self.last[undo.piece.side().index()] = undo.last;
+        self.no_capture = undo.no_capture;
+        self.ply -= 1;
+        self.turn = self.turn.other();
+    }
+
+    /// Whether the move `m` of the side to move leaves its general unattacked, tried here and
+    /// taken back.
+    #[inline]
+    pub(crate) fn safe_after(&mut self, m: Move) -> bool {
+        let side = self.turn;
+        let undo = self.make_as::<false>(m);
+        let safe = !self.in_check(side);
+        self.unmake_as::<false>(m, undo);
+        safe
+    }
+
+    /// [`Self::safe_after`] for a move that is not the general's, from a position where the
+    /// general on `g` is not in check: only what the move changed can attack it now — a line
+    /// through either point, a horse whose leg it vacated, a second identity (whose rules
+    /// are too many to sort: all are asked).
+    #[inline]
+    pub(crate) fn safe_after_quiet(&mut self, m: Move, g: Square) -> bool {
+        let by = self.turn.other();
+        let undo = self.make_as::<false>(m);
+        let all = self.occupied().0;
+        let t = g.index();
+        let touched = m.from.bit() | m.to.bit();
+        let mut attacked = false;
+        for d in 0..4 {
+            if RAYS[d][t] & touched != 0 && self.line_attackers_with(g, by, d, all, None) > 0 {
+                attacked = true;
+                break;
+            }
+        }
+        if !attacked {
+            attacked = HORSE_ATTACKS[t].iter().any(|&(origin, leg)| {
+                leg == m.from.index() as u8
+                    && self.board[origin as usize].is_active(by, Kind::Horse)
+            }) || self.exotic_attackers(g, by, 0, 1) > 0;
+        }
+        self.unmake_as::<false>(m, undo);
+        debug_assert_eq!(!attacked, self.safe_after(m), "{m} in {self}");
+        !attacked
+    }
+
+    /// [`Self::safe_after_quiet`] when no second identity of the enemy is within reach of the
+    /// general: told without playing the move, from the occupied points it leaves (its own
+    /// piece on `m.to`, none on `m.from`).
+    #[inline]
+    pub(crate) fn safe_after_plain(&self, m: Move, g: Square) -> bool {
+        let by = self.turn.other();
+        let all = (self.occupied().0 & !m.from.bit()) | m.to.bit();
+        let t = g.index();
+        let touched = m.from.bit() | m.to.bit();
+        let attacked = (0..4).any(|d| {
+            RAYS[d][t] & touched != 0 && self.line_attackers_with(g, by, d, all, Some(m.to)) > 0
+        }) || HORSE_ATTACKS[t].iter().any(|&(origin, leg)| {
+            leg == m.from.index() as u8
+                && origin != m.to.index() as u8
+                && self.board[origin as usize].is_active(by, Kind::Horse)
+        });
+        debug_assert_eq!(!attacked, { *self }.safe_after(m), "{m} in {self}");
+        !attacked
     }
 }
 
