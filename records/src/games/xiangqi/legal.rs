@@ -329,63 +329,43 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use rand::SeedableRng;
-    use rand::rngs::SmallRng;
-
     use super::*;
-    use crate::core::play::random_playout;
-    use crate::games::xiangqi::pieces::Slot;
-    use crate::games::xiangqi::{Backs, PRESETS, Xiangqi3g};
+    use crate::games::xiangqi::reference::each_position;
 
     /// Every position of random games under every preset: the moves found legal are exactly
     /// those that, played, leave the general unattacked.
     #[test]
     fn the_shortcut_finds_exactly_the_legal_moves() {
-        let mut buffer = Vec::new();
-        for (i, preset) in PRESETS.iter().enumerate() {
-            for seed in 0..120 {
-                let mut rng = SmallRng::seed_from_u64(seed);
-                let backs = Backs::random(&mut rng);
-                random_playout::<Xiangqi3g, _>(
-                    preset.ruleset,
-                    &backs,
-                    &mut rng,
-                    400,
-                    &mut buffer,
-                    |m, _| {
-                        let pos = &m.pos;
-                        let mut fast = Vec::new();
-                        pos.legal_moves(&mut fast);
-                        let mut slow = Vec::new();
-                        for from in pos.occupied[pos.turn.index()] {
-                            let (quiet, takes) = pos.move_targets(from);
-                            for to in quiet | takes {
-                                let m = Move { from, to };
-                                if !pos.after(m).in_check(pos.turn) {
-                                    slow.push(m);
-                                }
-                            }
-                        }
-                        assert_eq!(fast, slow, "preset {i} seed {seed}: {pos}");
-                        assert_eq!(pos.any_legal_move_given(pos.safety()), !slow.is_empty());
-                        // The attack test's geometric shortcut turns no capture away.
-                        for side in crate::core::Side::ALL {
-                            for from in pos.occupied[side.index()] {
-                                let piece = pos.board[from.index()].get().expect("occupied");
-                                let Some((kind, _)) = pos.rule(from, Slot::of(piece)) else {
-                                    continue;
-                                };
-                                for to in pos.capture_set(from, Slot::of(piece)) {
-                                    assert!(
-                                        super::super::movegen::may_capture(kind, from, to),
-                                        "{kind:?} {from}→{to} in {pos}"
-                                    );
-                                }
-                            }
-                        }
-                    },
-                );
+        each_position(120, 400, |i, seed, pos| {
+            let mut fast = Vec::new();
+            pos.legal_moves(&mut fast);
+            let mut slow = Vec::new();
+            for from in pos.occupied[pos.turn.index()] {
+                let (quiet, takes) = pos.move_targets(from);
+                for to in quiet | takes {
+                    let m = Move { from, to };
+                    if !pos.after(m).in_check(pos.turn) {
+                        slow.push(m);
+                    }
+                }
             }
-        }
+            assert_eq!(fast, slow, "preset {i} seed {seed}: {pos}");
+            assert_eq!(pos.any_legal_move_given(pos.safety()), !slow.is_empty());
+            // The attack test's geometric shortcut turns no capture away.
+            for side in crate::core::Side::ALL {
+                for from in pos.occupied[side.index()] {
+                    let piece = pos.board[from.index()];
+                    let Some((kind, _)) = pos.rule(from, piece) else {
+                        continue;
+                    };
+                    for to in pos.capture_set(from, piece) {
+                        assert!(
+                            super::super::movegen::may_capture(kind, from, to),
+                            "{kind:?} {from}→{to} in {pos}"
+                        );
+                    }
+                }
+            }
+        });
     }
 }

@@ -237,57 +237,62 @@ fn cannon(
     }
 }
 
-#[test]
-fn the_tables_move_every_piece_as_the_walk_does() {
+/// Calls `visit` with every position of `games` seeded random games of up to `plies` plies
+/// under every preset (with the preset's index and the seed, for messages).
+pub(super) fn each_position(games: u64, plies: u32, mut visit: impl FnMut(usize, u64, &Position)) {
     let mut buffer = Vec::new();
-    let mut compared = 0;
     for (i, preset) in PRESETS.iter().enumerate() {
-        for seed in 0..60 {
+        for seed in 0..games {
             let mut rng = SmallRng::seed_from_u64(seed);
             let backs = Backs::random(&mut rng);
             random_playout::<Xiangqi3g, _>(
                 preset.ruleset,
                 &backs,
                 &mut rng,
-                300,
+                plies,
                 &mut buffer,
-                |m, _| {
-                    let pos = &m.pos;
-                    for s in pos.occupied() {
-                        let piece = pos.piece(s).expect("occupied");
-                        assert_eq!(
-                            pos.destinations(s, Slot::of(piece)),
-                            walked(pos, s, piece),
-                            "preset {i} seed {seed}: {piece:?} on {s} in {pos}"
-                        );
-                        compared += 1;
-                        // The reverse lookup counts the attackers the walk finds, plus the
-                        // other general facing a general along an open file.
-                        let by = piece.side.other();
-                        let mut walked_attackers = pos
-                            .side_pieces(by)
-                            .filter(|&a| {
-                                let attacker = pos.piece(a).expect("occupied");
-                                walked(pos, a, attacker).1.contains(s)
-                            })
-                            .count() as u32;
-                        if piece.kind == Kind::General
-                            && let Some(g) = pos.general(by)
-                            && g.file() == s.file()
-                            && pos.board_between(g, s).is_empty()
-                        {
-                            walked_attackers += 1;
-                        }
-                        assert_eq!(
-                            pos.count_attackers(s, by, u32::MAX),
-                            walked_attackers,
-                            "preset {i} seed {seed}: attackers of {s} in {pos}"
-                        );
-                    }
-                },
+                |m, _| visit(i, seed, &m.pos),
             );
         }
     }
+}
+
+#[test]
+fn the_tables_move_every_piece_as_the_walk_does() {
+    let mut compared = 0;
+    each_position(60, 300, |i, seed, pos| {
+        for s in pos.occupied() {
+            let piece = pos.piece(s).expect("occupied");
+            assert_eq!(
+                pos.destinations(s, Slot::of(piece)),
+                walked(pos, s, piece),
+                "preset {i} seed {seed}: {piece:?} on {s} in {pos}"
+            );
+            compared += 1;
+            // The reverse lookup counts the attackers the walk finds, plus the other general
+            // facing a general along an open file.
+            let by = piece.side.other();
+            let mut walked_attackers = pos
+                .side_pieces(by)
+                .filter(|&a| {
+                    let attacker = pos.piece(a).expect("occupied");
+                    walked(pos, a, attacker).1.contains(s)
+                })
+                .count() as u32;
+            if piece.kind == Kind::General
+                && let Some(g) = pos.general(by)
+                && g.file() == s.file()
+                && pos.board_between(g, s).is_empty()
+            {
+                walked_attackers += 1;
+            }
+            assert_eq!(
+                pos.count_attackers(s, by, u32::MAX),
+                walked_attackers,
+                "preset {i} seed {seed}: attackers of {s} in {pos}"
+            );
+        }
+    });
     assert!(compared > 100_000, "{compared}");
 }
 
