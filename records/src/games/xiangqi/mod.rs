@@ -9,6 +9,7 @@ pub mod board;
 mod end;
 mod engine;
 mod fen;
+mod flips;
 mod layout;
 mod leaps;
 mod legal;
