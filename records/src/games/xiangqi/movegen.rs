@@ -273,7 +273,7 @@ impl Position {
         if p.is_active(by, Kind::Chariot)
             || (d % 2 == 0
                 && p.is_active(by, Kind::General)
-                && (mover == Some(target) || self.board[target.index()].kind() == Kind::General))
+                && (mover == Some(target) || self.board[target.index()].is_kind(Kind::General)))
         {
             n += 1;
         }
@@ -354,7 +354,7 @@ impl Position {
         let (quiet, mut takes) = self.destinations(from, piece);
         for to in takes {
             // A 臣 is taken only by one of two attackers.
-            if self.board[to.index()].kind() == Kind::Minister
+            if self.board[to.index()].is_kind(Kind::Minister)
                 && self.count_attackers(to, piece.side(), 2) < 2
             {
                 takes = takes.without(to);

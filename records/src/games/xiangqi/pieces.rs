@@ -323,6 +323,12 @@ impl Slot {
         }
     }
 
+    /// Whether a piece of `kind` stands here.
+    #[inline]
+    pub(crate) const fn is_kind(self, kind: Kind) -> bool {
+        self.0 & (Slot::PRESENT | 15) == Slot::PRESENT | kind as u16
+    }
+
     /// Whether a piece of `side` and `kind` stands here, free to act (not shown pending).
     #[inline]
     pub(crate) const fn is_active(self, side: Side, kind: Kind) -> bool {
