@@ -4,8 +4,14 @@
 # printed. Builds the release tool first. GAME, PRESET, MODE (Luzhanqi) and THREADS choose the
 # game, its preset, its mode and the worker threads.
 #
+# Long runs (1,000 games at 100 ms a move take hours): CHUNK=n plays the deals n at a time,
+# the k-th part dealt from seed + k, and prints the score so far after each part; OUT=dir
+# keeps every part's records there, and a run started again with the same OUT skips the parts
+# already played (an interrupted run resumes).
+#
 #   analysis/engine/ladder.sh [deals] [seed] ["A B" pairs…]
 #   GAME=luzhanqi MODE=dark analysis/engine/ladder.sh 500 2026 "engine:10 greedy"
+#   CHUNK=25 OUT=runs/misty analysis/engine/ladder.sh 500 3001 "engine:100 misty:100"
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 deals="${1:-500}"
@@ -15,13 +21,19 @@ pairs=("$@")
 game="${GAME:-banqi}"
 [ ${#pairs[@]} -gt 0 ] || pairs=("greedy random" "search greedy" "search random" "engine:10 random"
   "engine:10 greedy" "engine:10 search" "engine:10 misty:10")
-args=(--game "$game" --games "$deals" --seed "$seed")
+chunk="${CHUNK:-$deals}"
+args=(--game "$game")
 [ -z "${PRESET:-}" ] || args+=(--preset "$PRESET")
 [ -z "${MODE:-}" ] || args+=(--mode "$MODE")
 [ -z "${THREADS:-}" ] || args+=(--threads "$THREADS")
 cargo build --release -p analysis --bin anqi
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+if [ -n "${OUT:-}" ]; then
+  work="$OUT"
+  mkdir -p "$work"
+else
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' EXIT
+fi
 for pair in "${pairs[@]}"; do
   set -- $pair
   if [ "$game" = three-kingdoms ]; then
@@ -30,9 +42,23 @@ for pair in "${pairs[@]}"; do
     orders=("$1,$2" "$2,$1")
   fi
   files=()
-  for i in "${!orders[@]}"; do
-    target/release/anqi simulate "${args[@]}" --bot "${orders[$i]}" -o "$work/$i.jsonl" 2>/dev/null
-    files+=("$work/$i.jsonl")
+  part=0
+  for ((done = 0; done < deals; done += chunk)); do
+    n=$((deals - done < chunk ? deals - done : chunk))
+    for i in "${!orders[@]}"; do
+      file="$work/${1//:/_}-${2//:/_}.$((seed + part)).$n.$i.jsonl"
+      if [ ! -s "$file" ]; then
+        target/release/anqi simulate "${args[@]}" --games "$n" --seed "$((seed + part))" \
+          --bot "${orders[$i]}" -o "$file.part" 2>/dev/null
+        mv "$file.part" "$file"
+      fi
+      files+=("$file")
+    done
+    part=$((part + 1))
+    if [ "$chunk" -lt "$deals" ]; then
+      echo "-- $1 vs $2: $((done + n)) of $deals deals"
+      python3 analysis/engine/score.py "$1" "${files[@]}" | sed -n 1p
+    fi
   done
   echo "== $game${MODE:+ ($MODE)}: $1 vs $2 ($deals deals, every seat)"
   python3 analysis/engine/score.py "$1" "${files[@]}"
