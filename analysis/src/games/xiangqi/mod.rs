@@ -46,16 +46,7 @@ fn score(m: &Match, action: &Action) -> i32 {
                 (Kind::Soldier, _) if p.pending => 0,
                 (Kind::Soldier, Back::Known(k)) => {
                     // It knows its own back: flip only where it takes effect.
-                    let file = at.file();
-                    let matches = match k {
-                        Kind::Chariot => file == 0 || file == 8,
-                        Kind::Horse => file == 1 || file == 7,
-                        Kind::Elephant => file == 2 || file == 6,
-                        Kind::Advisor => file == 3 || file == 5,
-                        Kind::Cannon => file == 4,
-                        _ => false,
-                    };
-                    if matches || m.rules.soldier_flip_anywhere {
+                    if k.soldier_flip_takes_effect_on(at.file()) || m.rules.soldier_flip_anywhere {
                         value(k) * 5
                     } else {
                         -50

@@ -11,19 +11,6 @@ use super::play::{Effect, illegal};
 use super::position::Position;
 use super::ruleset::Ruleset;
 
-/// The file a soldier's back takes effect on (RULES.md §9): 車 a/i, 馬 b/h, 相 c/g, 仕 d/f,
-/// 炮 e.
-fn matching_file(back: Kind, file: u8) -> bool {
-    match back {
-        Kind::Chariot => file == 0 || file == 8,
-        Kind::Horse => file == 1 || file == 7,
-        Kind::Elephant => file == 2 || file == 6,
-        Kind::Advisor => file == 3 || file == 5,
-        Kind::Cannon => file == 4,
-        _ => false,
-    }
-}
-
 /// The backs a transformation may reveal for a kind.
 fn pair(kind: Kind) -> Option<[Kind; 2]> {
     match kind {
@@ -208,7 +195,7 @@ impl Position {
                 }
                 self.soldier_back_unused(piece.side, at, back)?;
                 let anywhere = rules.soldier_flip_anywhere;
-                let effective = anywhere || matching_file(back, at.file());
+                let effective = anywhere || back.soldier_flip_takes_effect_on(at.file());
                 next.set(
                     at,
                     if effective {

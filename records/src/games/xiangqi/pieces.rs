@@ -98,6 +98,19 @@ impl Kind {
         Kind::ALL.into_iter().find(|k| k.letter() == c)
     }
 
+    /// Whether a soldier whose back is this kind flips to effect on `file` (RULES.md §9): 車
+    /// a/i, 馬 b/h, 相 c/g, 仕 d/f, 炮 e.
+    pub const fn soldier_flip_takes_effect_on(self, file: u8) -> bool {
+        match self {
+            Kind::Chariot => file == 0 || file == 8,
+            Kind::Horse => file == 1 || file == 7,
+            Kind::Elephant => file == 2 || file == 6,
+            Kind::Advisor => file == 3 || file == 5,
+            Kind::Cannon => file == 4,
+            _ => false,
+        }
+    }
+
     /// Xiangqi's own kinds (not a second identity).
     pub const fn is_plain(self) -> bool {
         (self as u8) < 7
