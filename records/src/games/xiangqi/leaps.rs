@@ -9,6 +9,8 @@ use super::board::{HALVES, HORSE, Square};
 pub(crate) type Leaps = [[(u8, u8); 8]; Square::COUNT];
 /// The end of a list of [`Leaps`].
 pub(crate) const END: u8 = u8::MAX;
+/// An offset to land on and the offset of the point that decides it.
+type Jump = ((i8, i8), (i8, i8));
 
 /// The eight jumps (a, b), (b, a) … in every direction.
 pub(crate) const fn jumps(a: i8, b: i8) -> [(i8, i8); 8] {
@@ -42,7 +44,7 @@ const fn on_board(i: usize, (df, dr): (i8, i8)) -> Option<u8> {
 
 /// The table of `moves` (offset to land on, offset of the deciding point), those landing on
 /// the board.
-const fn table(moves: &[((i8, i8), (i8, i8))]) -> Leaps {
+const fn table(moves: &[Jump]) -> Leaps {
     let mut out = [[(END, END); 8]; Square::COUNT];
     let mut i = 0;
     while i < Square::COUNT {
@@ -61,7 +63,7 @@ const fn table(moves: &[((i8, i8), (i8, i8))]) -> Leaps {
 
 /// `jumps` with the point a straight line would pass first: toward the longer leg for a 騾
 /// (`along_long`), diagonally for a 駝, halfway for a two-step diagonal or a double knight.
-const fn with_blocks(jumps: [(i8, i8); 8], block: u8) -> [((i8, i8), (i8, i8)); 8] {
+const fn with_blocks(jumps: [(i8, i8); 8], block: u8) -> [Jump; 8] {
     let mut out = [((0, 0), (0, 0)); 8];
     let mut k = 0;
     while k < 8 {

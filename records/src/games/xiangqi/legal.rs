@@ -288,13 +288,9 @@ impl Position {
         let all = self.occupied().0;
         let t = g.index();
         let touched = m.from.bit() | m.to.bit();
-        let mut attacked = false;
-        for d in 0..4 {
-            if RAYS[d][t] & touched != 0 && self.line_attackers_with(g, by, d, all, None) > 0 {
-                attacked = true;
-                break;
-            }
-        }
+        let mut attacked = (0..4).any(|d| {
+            RAYS[d][t] & touched != 0 && self.line_attackers_with(g, by, d, all, None) > 0
+        });
         if !attacked {
             attacked = HORSE_ATTACKS[t].iter().any(|&(origin, leg)| {
                 leg == m.from.index() as u8
