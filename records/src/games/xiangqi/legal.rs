@@ -283,43 +283,43 @@ impl Position {
     /// are too many to sort: all are asked).
     #[inline]
     pub(crate) fn safe_after_quiet(&mut self, m: Move, g: Square) -> bool {
-        let by = self.turn.other();
-        let undo = self.make_as::<false>(m);
-        let all = self.occupied().0;
-        let t = g.index();
-        let touched = m.from.bit() | m.to.bit();
-        let mut attacked = (0..4).any(|d| {
-            RAYS[d][t] & touched != 0 && self.line_attackers_with(g, by, d, all, None) > 0
-        });
-        if !attacked {
-            attacked = HORSE_ATTACKS[t].iter().any(|&(origin, leg)| {
-                leg == m.from.index() as u8
-                    && self.board[origin as usize].is_active(by, Kind::Horse)
-            }) || self.exotic_attackers(g, by, 0, 1) > 0;
-        }
-        self.unmake_as::<false>(m, undo);
-        debug_assert_eq!(!attacked, self.safe_after(m), "{m} in {self}");
-        !attacked
+        let safe = !self.plain_attack_after(m, g) && {
+            let by = self.turn.other();
+            let undo = self.make_as::<false>(m);
+            let none = self.exotic_attackers(g, by, 0, 1) == 0;
+            self.unmake_as::<false>(m, undo);
+            none
+        };
+        debug_assert_eq!(safe, self.safe_after(m), "{m} in {self}");
+        safe
     }
 
     /// [`Self::safe_after_quiet`] when no second identity of the enemy is within reach of the
-    /// general: told without playing the move, from the occupied points it leaves (its own
-    /// piece on `m.to`, none on `m.from`).
+    /// general: told without playing the move.
     #[inline]
     pub(crate) fn safe_after_plain(&self, m: Move, g: Square) -> bool {
+        let safe = !self.plain_attack_after(m, g);
+        debug_assert_eq!(safe, { *self }.safe_after(m), "{m} in {self}");
+        safe
+    }
+
+    /// Whether, after the move `m` (not the general's, from a position where the general on
+    /// `g` is not in check), an enemy piece of xiangqi's kinds attacks `g`: only a line through
+    /// either point or a horse whose leg it frees can, read from the occupied points the move
+    /// leaves (its own piece on `m.to`, none on `m.from`) without playing it.
+    #[inline]
+    fn plain_attack_after(&self, m: Move, g: Square) -> bool {
         let by = self.turn.other();
         let all = (self.occupied().0 & !m.from.bit()) | m.to.bit();
         let t = g.index();
         let touched = m.from.bit() | m.to.bit();
-        let attacked = (0..4).any(|d| {
+        (0..4).any(|d| {
             RAYS[d][t] & touched != 0 && self.line_attackers_with(g, by, d, all, Some(m.to)) > 0
         }) || HORSE_ATTACKS[t].iter().any(|&(origin, leg)| {
             leg == m.from.index() as u8
                 && origin != m.to.index() as u8
                 && self.board[origin as usize].is_active(by, Kind::Horse)
-        });
-        debug_assert_eq!(!attacked, { *self }.safe_after(m), "{m} in {self}");
-        !attacked
+        })
     }
 }
 
