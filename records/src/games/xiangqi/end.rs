@@ -66,6 +66,9 @@ impl Position {
     pub(crate) fn forget_what_cannot_matter(&mut self) {
         // A side's last move matters only while the other side may have a 骉.
         for side in Side::ALL {
+            if self.last[side.index()].is_none() {
+                continue;
+            }
             // The other side's pieces (a copy of the set: iterating it takes its points off).
             let mut theirs = self.occupied[side.other().index()];
             let biao = theirs.any(|s| {

@@ -3,7 +3,7 @@
 //! neither touching the general's lines, the legs of horses that would take it, nor the points
 //! the enemy's second identities would need cannot expose it, when it is not in check.
 
-use super::board::{Bitboard, DIAGONAL, RAYS, Square, nearest};
+use super::board::{Bitboard, DIAGONAL, DIAGONALLY_NEXT_TO, RAYS, Square, nearest};
 use super::leaps::{HORSE_ATTACKS, REACH, rectangle};
 use super::movegen::Move;
 use super::pieces::{Kind, Slot};
@@ -151,7 +151,11 @@ impl Position {
             }
             return scratch.get_or_insert(*self).safe_after_quiet(m, g);
         }
-        scratch.get_or_insert(*self).safe_after(m)
+        // In check, the general's own moves, or a 骉 near (no risky points to tell by): the
+        // cheapest complete test of the move alone.
+        scratch
+            .get_or_insert(*self)
+            .safe_to_play(m, safety.in_check)
     }
 
     /// Every legal move (not flip) of the side to move, to `push`, given its [`Safety`].
@@ -167,6 +171,11 @@ impl Position {
                 Some((g, risky)) if from != g && !risky.contains(from) => targets & !risky,
                 _ => Bitboard::EMPTY,
             };
+            if sure == targets {
+                // Most pieces, far from their general: every move of theirs is legal.
+                targets.for_each(|to| push(Move { from, to }));
+                continue;
+            }
             for to in targets {
                 let m = Move { from, to };
                 if sure.contains(to) || self.leaves_general_safe(m, safety, &mut scratch) {
@@ -199,7 +208,8 @@ impl Position {
     }
 }
 
-/// What [`Position::make`] changed that [`Position::unmake`] cannot read back from the board.
+/// What [`Position::make_as`] changed that [`Position::unmake_as`] cannot read back from the
+/// board.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Undo {
     piece: Slot,
@@ -209,22 +219,16 @@ pub(crate) struct Undo {
 }
 
 impl Position {
-    /// Plays the move `m` here, unchecked, as [`Self::after`] does; what it returns lets
-    /// [`Self::unmake`] restore the position exactly. Testing a move in place costs a few
-    /// writes where a copy of the position costs hundreds of bytes.
+    /// Plays the move `m` here, unchecked, as [`Self::after`] does, the repetition key kept up.
     #[inline]
-    pub(crate) fn make(&mut self, m: Move) -> Undo {
-        self.make_as::<true>(m)
-    }
-
-    /// Takes back the move `m` that [`Self::make`] played.
-    #[inline]
-    pub(crate) fn unmake(&mut self, m: Move, undo: Undo) {
-        self.unmake_as::<true>(m, undo)
+    pub(crate) fn make(&mut self, m: Move) {
+        self.make_as::<true>(m);
     }
 
     /// [`Self::make`], the repetition key kept up only when `KEYED` (not for a move tried
-    /// and taken back with `unmake_as::<false>`).
+    /// and taken back with `unmake_as::<false>`); what it returns lets [`Self::unmake_as`]
+    /// restore the position exactly. Testing a move in place costs a few writes where a copy
+    /// of the position costs hundreds of bytes.
     #[inline]
     pub(crate) fn make_as<const KEYED: bool>(&mut self, m: Move) -> Undo {
         let piece = self.take_slot_as::<KEYED>(m.from);
@@ -252,7 +256,7 @@ impl Position {
         undo
     }
 
-    /// [`Self::unmake`] for [`Self::make_as`].
+    /// Takes back the move `m` that [`Self::make_as`] played.
     #[inline]
     pub(crate) fn unmake_as<const KEYED: bool>(&mut self, m: Move, undo: Undo) {
         self.take_slot_as::<KEYED>(m.to);
@@ -275,6 +279,23 @@ impl Position {
         let safe = !self.in_check(side);
         self.unmake_as::<false>(m, undo);
         safe
+    }
+
+    /// Whether the move `m` of the side to move leaves its general unattacked, `in_check`
+    /// telling whether it is attacked now: the cheapest complete test ([`Self::play`] asks it
+    /// of the one move played; the generator has cheaper ones for moves by the set).
+    #[inline]
+    pub(crate) fn safe_to_play(&mut self, m: Move, in_check: bool) -> bool {
+        match self.generals[self.turn.index()] {
+            Some(g) if !in_check && m.from != g => {
+                if self.exotic[self.turn.other().index()].0 & REACH[g.index()] == 0 {
+                    self.safe_after_plain(m, g)
+                } else {
+                    self.safe_after_quiet(m, g)
+                }
+            }
+            _ => self.safe_after(m),
+        }
     }
 
     /// [`Self::safe_after`] for a move that is not the general's, from a position where the
@@ -315,7 +336,8 @@ impl Position {
         let touched = m.from.bit() | m.to.bit();
         (0..4).any(|d| {
             RAYS[d][t] & touched != 0 && self.line_attackers_with(g, by, d, all, Some(m.to)) > 0
-        }) || HORSE_ATTACKS[t].iter().any(|&(origin, leg)| {
+        }) || DIAGONALLY_NEXT_TO[t] & m.from.bit() != 0  // a horse's leg is next to its target
+            && HORSE_ATTACKS[t].iter().any(|&(origin, leg)| {
             leg == m.from.index() as u8
                 && origin != m.to.index() as u8
                 && self.board[origin as usize].is_active(by, Kind::Horse)

@@ -140,7 +140,7 @@ impl Position {
         }
         let (ply, no_capture) = (self.ply, self.no_capture);
         let effect = match *action {
-            Action::Move(m) => self.try_move(m)?,
+            Action::Move(m) => self.try_move(m, was_in_check)?,
             Action::Flip { at, reveal } => {
                 let (next, effect) = self.try_flip(rules, at, reveal)?;
                 *self = next;
@@ -180,8 +180,9 @@ impl Position {
         }
     }
 
-    /// Plays the move `m` here if it is legal (else the position is unchanged).
-    fn try_move(&mut self, m: Move) -> Result<Effect, IllegalAction> {
+    /// Plays the move `m` here if it is legal (else the position is unchanged); `in_check`
+    /// tells whether the mover's general is attacked before it.
+    fn try_move(&mut self, m: Move, in_check: bool) -> Result<Effect, IllegalAction> {
         let piece = self.own_piece(m.from)?;
         if piece.pending {
             return Err(illegal(
@@ -208,14 +209,13 @@ impl Position {
             ));
         }
         let captured = self.board[m.to.index()].get().map(|p| p.kind);
-        let undo = self.make(m);
-        if self.in_check(piece.side) {
-            self.unmake(m, undo);
+        if !self.safe_to_play(m, in_check) {
             return Err(illegal(
                 Violation::GENERAL_IN_CHECK,
                 format!("{m} leaves {}'s general attacked", piece.side.name()),
             ));
         }
+        self.make(m);
         Ok(Effect::Move { captured })
     }
 }
