@@ -145,17 +145,22 @@ impl Position {
             if !risky.contains(m.from) && !risky.contains(m.to) {
                 return true;
             }
-            // Without the enemy's second identities near, the lines and legs it changed tell.
-            if self.exotic[self.turn.other().index()].0 & REACH[g.index()] == 0 {
+            // Told without playing it (no copy of the position needed).
+            if self.plain_near(g) {
                 return self.safe_after_plain(m, g);
             }
-            return scratch.get_or_insert(*self).safe_after_quiet(m, g);
         }
-        // In check, the general's own moves, or a 骉 near (no risky points to tell by): the
-        // cheapest complete test of the move alone.
+        // Else the cheapest complete test of the move alone.
         scratch
             .get_or_insert(*self)
             .safe_to_play(m, safety.in_check)
+    }
+
+    /// Whether no second identity of the enemy is within reach of the general on `g`: then
+    /// only the lines and legs a move changes can expose it.
+    #[inline]
+    fn plain_near(&self, g: Square) -> bool {
+        self.exotic[self.turn.other().index()].0 & REACH[g.index()] == 0
     }
 
     /// Every legal move (not flip) of the side to move, to `push`, given its [`Safety`].
@@ -288,7 +293,7 @@ impl Position {
     pub(crate) fn safe_to_play(&mut self, m: Move, in_check: bool) -> bool {
         match self.generals[self.turn.index()] {
             Some(g) if !in_check && m.from != g => {
-                if self.exotic[self.turn.other().index()].0 & REACH[g.index()] == 0 {
+                if self.plain_near(g) {
                     self.safe_after_plain(m, g)
                 } else {
                     self.safe_after_quiet(m, g)
