@@ -506,3 +506,80 @@ fn general_and_soldier_against_a_lone_general() {
         .collect();
     assert!(others.iter().all(|(_, v)| *v < WIN - 3.0), "{others:?}");
 }
+
+/// Plain minimax on a match without covered pieces (no chance node): the match's own legal
+/// actions at every node, its long-chase rule and counts included, then quiescence on the
+/// captures it allows. What the search must equal where the rule bites below the root (no
+/// position can repeat within three plies and the captures after them).
+fn match_reference(m: &Match, depth: u32, ply: u32) -> f64 {
+    if let Some(v) = game_over(m.position(), m.rules(), ply) {
+        return v;
+    }
+    if depth == 0 {
+        return match_quiescence(m, ply, QUIESCENCE_DEPTH);
+    }
+    let mut actions = Vec::new();
+    m.legal_actions(&mut actions);
+    if actions.is_empty() {
+        return -(WIN - ply as f64);
+    }
+    actions
+        .iter()
+        .map(|a| -match_reference(&played(m, a), depth - 1, ply + 1))
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+fn match_quiescence(m: &Match, ply: u32, left: u32) -> f64 {
+    let (pos, rules) = (m.position(), m.rules());
+    if let Some(v) = game_over(pos, rules, ply) {
+        return v;
+    }
+    let bound = FAIR.bound();
+    let stand = engine::evaluate_with(pos, rules, &FAIR).clamp(-bound, bound);
+    if left == 0 {
+        return stand;
+    }
+    let (mut legal, mut captures) = (Vec::new(), Vec::new());
+    m.legal_actions(&mut legal);
+    engine::captures(pos, rules, &mut captures);
+    captures
+        .iter()
+        .filter(|a| legal.contains(a))
+        .map(|a| -match_quiescence(&played(m, a), ply + 1, left - 1))
+        .fold(stand, f64::max)
+}
+
+fn played(m: &Match, action: &Action) -> Match {
+    let mut next = m.clone();
+    next.play(action).unwrap();
+    next
+}
+
+/// The long-chase rule below the root (長捉禁手, RULES.md §1): red's chariot has chased the
+/// black horse eight times in a row (the horse running between c7 and d7, as in the end
+/// rules' test). A ninth chase is legal, the tenth is not: two plies below the root. Every
+/// root action's value equals the match-played reference at depths 1–3, and the line the
+/// engine expects plays on the match.
+#[test]
+fn the_search_keeps_the_long_chase_counts_below_the_root() {
+    let gametower = Ruleset::preset("gametower").unwrap();
+    let mut m = Match::from_position(gametower, position("k3/3n/4/3R/4/4/4/K3 r - 0 10"));
+    let eight = "d5-d6 d7-c7 d6-c6 c7-d7 c6-d6 d7-c7 d6-c6 c7-d7 c6-d6 d7-c7 d6-c6 c7-d7 c6-d6 d7-c7 d6-c6 c7-d7";
+    for a in eight.split(' ') {
+        m.play(&a.parse().unwrap()).unwrap();
+    }
+    for d in 1..=3 {
+        let answer = engine::analyze_match(&m, &FAIR, &depth(d));
+        for (action, value) in &answer.actions {
+            let expected = -match_reference(&played(&m, action), d - 1, 1);
+            assert!(
+                (value - expected).abs() < 1e-9,
+                "depth {d}, {action}: {value} where the match gives {expected}"
+            );
+        }
+        let mut line = m.clone();
+        for a in &answer.line {
+            line.play(a).unwrap();
+        }
+    }
+}

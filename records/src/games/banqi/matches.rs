@@ -2,63 +2,18 @@
 //! end-of-game judgement of RULES.md §1.
 
 use crate::core::repetition::Repetitions;
-use crate::core::{End, Engine, IllegalAction, Outcome, Reason, Seat, Turn as _, Violation};
+use crate::core::{End, Engine, IllegalAction, Outcome, Reason, Seat, Turn as _};
 
 use super::Banqi;
 
-use super::action::{Action, Path};
-use super::bitboard::Bitboard;
+use super::action::Action;
+use super::chase::LongChase;
 use super::cycle::QuietPlies;
-use super::movegen::{self, capturable};
+use super::movegen;
 use super::play::{Effect, Trust};
 use super::position::Position;
 use super::ruleset::{Repetition, Ruleset};
-use super::types::{Color, Piece, Role, Square};
-
-/// Consecutive chases of one player, keyed by the square of the chased enemy piece
-/// (followed as that piece moves). Zero means not chased.
-#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
-struct Chases {
-    counts: [u8; 32],
-    keys: Bitboard,
-}
-
-impl Chases {
-    fn max(&self) -> u8 {
-        self.keys.map(|s| self.counts[s.index()]).max().unwrap_or(0)
-    }
-
-    fn clear(&mut self) {
-        for s in self.keys {
-            self.counts[s.index()] = 0;
-        }
-        self.keys = Bitboard::EMPTY;
-    }
-
-    /// The chased piece moved from `from` to `to` (or died, when `to` is None).
-    fn follow(&mut self, from: Square, to: Option<Square>) {
-        if !self.keys.contains(from) {
-            return;
-        }
-        let n = self.counts[from.index()];
-        self.counts[from.index()] = 0;
-        self.keys.remove(from);
-        if let Some(to) = to {
-            self.counts[to.index()] = n;
-            self.keys.insert(to);
-        }
-    }
-
-    /// The player's turn chased exactly `targets`.
-    fn chase(&mut self, targets: Bitboard) {
-        let old = *self;
-        self.clear();
-        for t in targets {
-            self.counts[t.index()] = old.counts[t.index()].saturating_add(1);
-            self.keys.insert(t);
-        }
-    }
-}
+use super::types::{Color, Square};
 
 /// A match: the current position, the ruleset, and the history its rules need (a game
 /// being played or replayed; a bare [`Position`] has no history).
@@ -72,7 +27,7 @@ pub struct Match {
     /// repetition), and the current position's key.
     repetitions: Repetitions,
     key: u64,
-    chases: [Chases; 2],
+    chases: LongChase,
     /// The ply of the position the game started from.
     start_ply: u32,
 }
@@ -136,7 +91,7 @@ impl Engine<Banqi> for Match {
         let effect = next.apply(&self.rules, action, Trust::Check)?;
         if self.long_chase_may_bite()
             && let Action::Move(path) = action
-            && let Some(e) = self.long_chase(path)
+            && let Some(e) = self.chases.forbids(&self.rules, &self.position, path)
         {
             return Err(e);
         }
@@ -266,19 +221,8 @@ impl Match {
     #[inline]
     fn record(&mut self, action: &Action, mover: Seat, effect: Effect) {
         if self.rules.long_chase.is_some() {
-            let targets = self
-                .chased_by(&self.position, &effect)
-                .unwrap_or(Bitboard::EMPTY);
-            self.chases[mover.index()].chase(targets);
-            let other = &mut self.chases[mover.other().index()];
-            match effect {
-                Effect::Quiet { from, to } | Effect::Capture { from, to } => {
-                    other.follow(from, Some(to))
-                }
-                Effect::DarkFailed { from, .. } => other.follow(from, None),
-                Effect::OwnReveal { from, at, .. } => other.follow(from, Some(at)),
-                Effect::Flip(_) => {}
-            }
+            self.chases
+                .record(&self.rules, &self.position, mover, &effect);
         }
         if effect.is_progress() {
             self.quiet.clear();
@@ -300,70 +244,18 @@ impl Match {
 
     #[inline]
     pub(crate) fn long_chase_may_bite(&self) -> bool {
-        let Some(limit) = self.rules.long_chase else {
-            return false;
-        };
-        self.chases[self.position.to_move().index()].max() + 1 >= limit
-    }
-
-    /// The enemy pieces the moved piece attacks after the move, or None when the turn resets
-    /// the counts (a flip, an own-piece reveal, a failed dark capture).
-    fn chased_by(&self, next: &Position, effect: &Effect) -> Option<Bitboard> {
-        let to = match *effect {
-            Effect::Quiet { to, .. } | Effect::Capture { to, .. } => to,
-            _ => return None,
-        };
-        let piece = next
-            .piece_at(to)
-            .expect("the mover stands on its last square");
-        Some(capturable(next, &self.rules, to, piece))
-    }
-
-    /// Why moving along `path` would break the long-chase rule, if it would. Dark links are
-    /// judged as if they succeeded (RULES.md §1): whether an action is legal never depends on
-    /// what a covered piece is, so a link that in truth revealed an own piece or failed is
-    /// judged the same.
-    fn long_chase(&self, path: &Path) -> Option<IllegalAction> {
-        let limit = self.rules.long_chase?;
-        let us = self.position.turn()?;
-        let mover = self.position.piece_at(path.from)?;
-        let mut next = self.position;
-        let mut path = *path;
-        for hop in path.hops_mut() {
-            if next.covered().contains(hop.to()) {
-                // Any enemy piece the attacker beats by rank will do (the General cannot
-                // take a Soldier, so give it an Advisor).
-                let role = if mover.role == Role::General {
-                    Role::Advisor
-                } else {
-                    Role::Soldier
-                };
-                let victim = Piece::new(us.other(), role);
-                next.pool.add(victim);
-                hop.set_reveal(Some(victim));
-            }
-        }
-        let effect = next
-            .apply(&self.rules, &Action::Move(path), Trust::Generated)
-            .ok()?;
-        let targets = self.chased_by(&next, &effect)?;
-        let counts = &self.chases[self.position.to_move().index()];
-        let t = targets
-            .into_iter()
-            .find(|t| counts.counts[t.index()] + 1 >= limit)?;
-        let piece = self.position.piece_at(t).map_or('?', |p| p.chinese());
-        Some(IllegalAction::new(
-            Violation::LONG_CHASE,
-            format!("this would be chase number {limit} in a row of {piece} on {t} (長捉禁手)"),
-        ))
+        self.chases.may_bite(&self.rules, &self.position)
     }
 
     /// Whether `action` (from the generator) is forbidden by the long-chase rule.
     fn is_long_chase(&self, action: &Action) -> bool {
-        match action {
-            Action::Move(path) => self.long_chase(path).is_some(),
-            Action::Flip { .. } => false,
-        }
+        self.chases
+            .forbids_action(&self.rules, &self.position, action)
+    }
+
+    /// Both players' consecutive chases so far (what the engine's search starts from).
+    pub fn long_chase_counts(&self) -> LongChase {
+        self.chases
     }
 
     /// The repetition keys of the positions since the last flip or capture, the current one

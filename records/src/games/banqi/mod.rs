@@ -9,6 +9,7 @@
 
 mod action;
 mod bitboard;
+mod chase;
 mod cycle;
 pub mod engine;
 mod layout;
@@ -30,6 +31,7 @@ mod violations;
 
 pub use action::{Action, Hop, MAX_HOPS, ParseActionError, Path};
 pub use bitboard::Bitboard;
+pub use chase::LongChase;
 pub use layout::{Layout, LayoutMismatch, ParseLayoutError, fill_from_layout, shuffle_covered};
 pub use matches::Match;
 pub use movegen::{

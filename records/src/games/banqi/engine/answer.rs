@@ -28,36 +28,18 @@ pub fn score(value: f64) -> Score {
     Score::new((value * 100.0 / soldier).round() as i64, &CALIBRATION)
 }
 
-/// Searches the match `m` (its position, and the game's positions since its last flip or
-/// capture as repetitions) with `weights`, keeping only the root actions the match allows: the
-/// search knows no long-chase rule (it needs the history), the match does.
+/// Searches the match `m` (its position, the game's positions since its last flip or capture
+/// as repetitions, and both players' consecutive chases for the long-chase rule) with
+/// `weights`.
 pub fn analyze_match(m: &Match, weights: &Weights, limits: &Limits) -> Answer {
     let earlier = m.earlier_positions();
     let root = Root {
         earlier: &earlier,
+        chases: m.long_chase_counts(),
         weights,
         ..Root::new(m.position(), m.rules())
     };
-    let mut answer = analyze_root(&root, limits);
-    if m.rules().long_chase.is_some() && answer.best.is_some() {
-        let mut legal = Vec::new();
-        m.legal_actions(&mut legal);
-        answer.actions.retain(|(a, _)| legal.contains(a));
-        match answer.actions.first() {
-            Some(&(first, value)) if answer.best != Some(first) => {
-                answer.best = Some(first);
-                answer.score = value;
-                answer.line = vec![first];
-            }
-            Some(_) => {}
-            // A partial search saw only forbidden chases: the first allowed action.
-            None => {
-                answer.best = legal.first().copied();
-                answer.line = answer.best.into_iter().collect();
-            }
-        }
-    }
-    answer
+    analyze_root(&root, limits)
 }
 
 impl Search for Banqi {

@@ -24,12 +24,17 @@
 //! Once nothing is covered and at most four pieces are left, [`endgame`]'s tables give the
 //! exact result (solved on demand, cached for the process).
 //!
-//! Left for the next steps (issue 26): long chase and speed.
+//! Long chase (長捉禁手, a ruleset's `long_chase`) is kept along every line the search reads:
+//! each node knows both players' consecutive chases ([`LongChase`], the game's own at the
+//! root), and where a count is one short of the limit the forbidden moves are not searched.
+//! Such a node is neither stored in nor read from the transposition table, whose key (the
+//! position) does not hold the counts.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use super::{Action, Color, Piece, Position, Ruleset, legal_actions};
+use super::{Action, Color, Effect, LongChase, Piece, Position, Ruleset, legal_actions};
+use crate::core::Turn as _;
 use endgame::Solved;
 pub use ordering::captures;
 use ordering::{Open, open_identity, order_in_place, ordered};
@@ -99,6 +104,9 @@ pub struct Root<'a> {
     /// last flip or capture, the current one excluded ([`super::Match::earlier_positions`]):
     /// returning to one of them is valued as a draw. Empty for a bare position.
     pub earlier: &'a [u64],
+    /// Both players' consecutive chases at the position ([`super::Match::long_chase_counts`]),
+    /// for a ruleset with the long-chase rule. All zero for a bare position.
+    pub chases: LongChase,
     pub weights: &'a Weights,
 }
 
@@ -109,6 +117,7 @@ impl<'a> Root<'a> {
             position,
             rules,
             earlier: &[],
+            chases: LongChase::default(),
             weights: &Weights::TUNED,
         }
     }
@@ -128,6 +137,8 @@ struct Search<'a> {
     stopped: bool,
     /// The positions on the path from the root (repetition).
     path: Vec<u64>,
+    /// The long-chase counts at each ply of the path (kept only under a ruleset with it).
+    chases: Vec<LongChase>,
     table: HashMap<u64, Entry>,
     /// One action buffer per ply: the search allocates only while it goes deeper than before.
     buffers: Vec<Vec<Action>>,
@@ -166,6 +177,7 @@ pub fn analyze_root(root_at: &Root, limits: &Limits) -> Answer {
             .map(|ms| Instant::now() + Duration::from_millis(ms)),
         stopped: false,
         path: Vec::with_capacity(MAX_DEPTH as usize + 2),
+        chases: vec![root_at.chases],
         table: HashMap::new(),
         buffers: Vec::new(),
         endgames: endgame::Probe::new(pos, rules, limits.millis.is_some()),
@@ -179,6 +191,7 @@ pub fn analyze_root(root_at: &Root, limits: &Limits) -> Answer {
     );
     let mut root = Vec::new();
     legal_actions(pos, rules, &mut root);
+    search.allowed(pos, 0, &mut root);
     let mut answer = Answer {
         best: None,
         score: 0.0,
@@ -254,6 +267,37 @@ fn sort(scored: &mut [(Action, f64)]) {
 }
 
 impl Search<'_> {
+    /// Whether the long-chase rule may forbid a move at `pos`, `ply` plies from the root.
+    #[inline]
+    fn chase_bites(&self, pos: &Position, ply: u32) -> bool {
+        self.rules.long_chase.is_some() && self.chases[ply as usize].may_bite(self.rules, pos)
+    }
+
+    /// Drops from `actions` the moves the long-chase rule forbids at `pos`, `ply` plies from
+    /// the root.
+    fn allowed(&self, pos: &Position, ply: u32, actions: &mut Vec<Action>) {
+        if self.chase_bites(pos, ply) {
+            let counts = self.chases[ply as usize];
+            actions.retain(|a| !counts.forbids_action(self.rules, pos, a));
+        }
+    }
+
+    /// Keeps the long-chase counts for the child `next` of `pos` (`ply` plies from the root),
+    /// which an action with `effect` made.
+    #[inline]
+    fn chased(&mut self, pos: &Position, next: &Position, effect: &Effect, ply: u32) {
+        if self.rules.long_chase.is_none() {
+            return;
+        }
+        let child = ply as usize + 1;
+        let mut counts = self.chases[child - 1];
+        counts.record(self.rules, next, pos.to_move(), effect);
+        if self.chases.len() <= child {
+            self.chases.resize(child + 1, LongChase::default());
+        }
+        self.chases[child] = counts;
+    }
+
     /// What a draw is worth to the side to move at `pos`.
     fn draw_value(&self, pos: &Position) -> f64 {
         match (pos.turn(), self.root) {
@@ -325,7 +369,10 @@ impl Search<'_> {
             return self.chance(pos, action, open, depth, alpha, beta, ply);
         }
         match pos.play(self.rules, action) {
-            Ok((next, _)) => -self.negamax(&next, depth - 1, -beta, -alpha, ply + 1),
+            Ok((next, effect)) => {
+                self.chased(pos, &next, &effect, ply);
+                -self.negamax(&next, depth - 1, -beta, -alpha, ply + 1)
+            }
             // A listed action always plays; were one refused, it is never chosen.
             Err(_) => -WIN - 1.0,
         }
@@ -359,7 +406,8 @@ impl Search<'_> {
             let child_beta = ((beta - known - left * lo) / p).min(hi);
             let filled = open.fill(*action, piece);
             let v = match pos.play(self.rules, &filled) {
-                Ok((next, _)) => {
+                Ok((next, effect)) => {
+                    self.chased(pos, &next, &effect, ply);
                     -self.negamax(&next, depth - 1, -child_beta, -child_alpha, ply + 1)
                 }
                 Err(_) => 0.0,
@@ -399,7 +447,10 @@ impl Search<'_> {
         }
         let original_alpha = alpha;
         let mut first = None;
-        if let Some(e) = self.table.get(&key) {
+        // Where the long-chase rule forbids moves, the node's value depends on the counts,
+        // which the table's key does not hold.
+        let chase_bites = self.chase_bites(pos, ply);
+        if let Some(e) = self.table.get(&key).filter(|_| !chase_bites) {
             if e.depth >= depth {
                 match e.bound {
                     Bound::Exact => return e.value,
@@ -416,6 +467,9 @@ impl Search<'_> {
         }
         let mut actions = std::mem::take(&mut self.buffers[ply_index]);
         legal_actions(pos, self.rules, &mut actions);
+        if chase_bites {
+            self.allowed(pos, ply, &mut actions);
+        }
         if actions.is_empty() {
             self.buffers[ply_index] = actions;
             return -(WIN - ply as f64);
@@ -444,6 +498,9 @@ impl Search<'_> {
         self.buffers[ply_index] = actions;
         if self.stopped {
             return best.max(-WIN);
+        }
+        if chase_bites {
+            return best;
         }
         let bound = if best <= original_alpha {
             Bound::Upper
@@ -489,11 +546,13 @@ impl Search<'_> {
         }
         let mut actions = std::mem::take(&mut self.buffers[ply_index]);
         captures(pos, self.rules, &mut actions);
+        self.allowed(pos, ply, &mut actions);
         let mut best = stand;
         for action in actions.iter() {
-            let Ok((next, _)) = pos.play(self.rules, action) else {
+            let Ok((next, effect)) = pos.play(self.rules, action) else {
                 continue;
             };
+            self.chased(pos, &next, &effect, ply);
             let v = -self.quiesce(&next, -beta, -alpha, ply + 1, left - 1);
             if self.stopped {
                 break;
@@ -515,9 +574,11 @@ impl Search<'_> {
         if open_identity(pos, &best).is_some() {
             return line;
         }
-        let Ok((mut at, _)) = pos.play(self.rules, &best) else {
+        let Ok((mut at, effect)) = pos.play(self.rules, &best) else {
             return line;
         };
+        let mut counts = self.chases[0];
+        counts.record(self.rules, &at, pos.to_move(), &effect);
         let mut seen = vec![pos.repetition_key()];
         while line.len() < MAX_DEPTH as usize {
             let key = at.repetition_key();
@@ -529,12 +590,20 @@ impl Search<'_> {
             let Some(next) = stored.or_else(|| self.endgames.best(&at, self.rules)) else {
                 break;
             };
+            // A stored action the counts of this line forbid ends it (the table was filled
+            // along other lines).
+            if counts.may_bite(self.rules, &at) && counts.forbids_action(self.rules, &at, &next) {
+                break;
+            }
             line.push(next);
             if open_identity(&at, &next).is_some() {
                 break;
             }
             match at.play(self.rules, &next) {
-                Ok((after, _)) => at = after,
+                Ok((after, effect)) => {
+                    counts.record(self.rules, &after, at.to_move(), &effect);
+                    at = after;
+                }
                 Err(_) => break,
             }
         }
