@@ -158,15 +158,22 @@ fn quiescence_reference(
     v
 }
 
-fn quiet_value(pos: &Position, rules: &Ruleset, ply: u32, left: u32, memo: &mut Memo) -> f64 {
+/// A quiescence node before its captures: its value if final (the game over, or no capture
+/// left to follow: the evaluation), else the evaluation to stand on.
+fn stand_pat(pos: &Position, rules: &Ruleset, ply: u32, left: u32) -> Result<f64, f64> {
     if let Some(v) = game_over(pos, rules, ply) {
-        return v;
+        return Err(v);
     }
     let bound = FAIR.bound();
     let stand = engine::evaluate_with(pos, rules, &FAIR).clamp(-bound, bound);
-    if left == 0 {
-        return stand;
-    }
+    if left == 0 { Err(stand) } else { Ok(stand) }
+}
+
+fn quiet_value(pos: &Position, rules: &Ruleset, ply: u32, left: u32, memo: &mut Memo) -> f64 {
+    let stand = match stand_pat(pos, rules, ply, left) {
+        Ok(stand) => stand,
+        Err(v) => return v,
+    };
     let mut captures = Vec::new();
     engine::captures(pos, rules, &mut captures);
     captures
@@ -531,14 +538,10 @@ fn match_reference(m: &Match, depth: u32, ply: u32) -> f64 {
 
 fn match_quiescence(m: &Match, ply: u32, left: u32) -> f64 {
     let (pos, rules) = (m.position(), m.rules());
-    if let Some(v) = game_over(pos, rules, ply) {
-        return v;
-    }
-    let bound = FAIR.bound();
-    let stand = engine::evaluate_with(pos, rules, &FAIR).clamp(-bound, bound);
-    if left == 0 {
-        return stand;
-    }
+    let stand = match stand_pat(pos, rules, ply, left) {
+        Ok(stand) => stand,
+        Err(v) => return v,
+    };
     let (mut legal, mut captures) = (Vec::new(), Vec::new());
     m.legal_actions(&mut legal);
     engine::captures(pos, rules, &mut captures);
