@@ -4,11 +4,11 @@
 #![cfg(feature = "raster")]
 
 use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use records::core::raster::{self, Animation, RasterError};
 use records::core::replay::{ReplayError, replay_with};
 use records::core::rules::parts::*;
-use records::core::{Record, Rules};
+use records::core::Rules;
 use records::games::GameKind;
 use records::with_game;
 
