@@ -3,12 +3,12 @@
 //! with the png crate's own decoder.
 #![cfg(feature = "raster")]
 
-use rand::rngs::StdRng;
 use rand::SeedableRng;
+use rand::rngs::StdRng;
+use records::core::Rules;
 use records::core::raster::{self, Animation, RasterError};
 use records::core::replay::{ReplayError, replay_with};
 use records::core::rules::parts::*;
-use records::core::Rules;
 use records::games::GameKind;
 use records::with_game;
 
