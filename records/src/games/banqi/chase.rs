@@ -74,7 +74,8 @@ impl LongChase {
     }
 
     /// Counts `mover`'s action, whose `effect` made `next`: the pieces it chases now, and the
-    /// other player's chased piece followed where it went.
+    /// other player's chased piece followed where it went (nothing under `rules` without the
+    /// rule).
     pub(crate) fn record(
         &mut self,
         rules: &Ruleset,
@@ -82,6 +83,9 @@ impl LongChase {
         mover: Seat,
         effect: &Effect,
     ) {
+        if rules.long_chase.is_none() {
+            return;
+        }
         let targets = chased_by(rules, next, effect).unwrap_or(Bitboard::EMPTY);
         self.0[mover.index()].chase(targets);
         let other = &mut self.0[mover.other().index()];

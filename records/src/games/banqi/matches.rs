@@ -220,10 +220,8 @@ impl Match {
     /// Keeps the history after `mover`'s action, which made the current position.
     #[inline]
     fn record(&mut self, action: &Action, mover: Seat, effect: Effect) {
-        if self.rules.long_chase.is_some() {
-            self.chases
-                .record(&self.rules, &self.position, mover, &effect);
-        }
+        self.chases
+            .record(&self.rules, &self.position, mover, &effect);
         if effect.is_progress() {
             self.quiet.clear();
             self.repetitions.clear();

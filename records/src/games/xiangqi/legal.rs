@@ -339,14 +339,16 @@ impl Position {
         let all = (self.occupied().0 & !m.from.bit()) | m.to.bit();
         let t = g.index();
         let touched = m.from.bit() | m.to.bit();
-        (0..4).any(|d| {
+        let line = (0..4).any(|d| {
             RAYS[d][t] & touched != 0 && self.line_attackers_with(g, by, d, all, Some(m.to)) > 0
-        }) || DIAGONALLY_NEXT_TO[t] & m.from.bit() != 0  // a horse's leg is next to its target
+        });
+        // A horse's leg is diagonally next to the point it attacks.
+        line || (DIAGONALLY_NEXT_TO[t] & m.from.bit() != 0
             && HORSE_ATTACKS[t].iter().any(|&(origin, leg)| {
-            leg == m.from.index() as u8
-                && origin != m.to.index() as u8
-                && self.board[origin as usize].is_active(by, Kind::Horse)
-        })
+                leg == m.from.index() as u8
+                    && origin != m.to.index() as u8
+                    && self.board[origin as usize].is_active(by, Kind::Horse)
+            }))
     }
 }
 
