@@ -20,7 +20,9 @@ need_wrk
 work="$(mktemp -d)"
 database="${database:-$work/anqi.db}"
 ANQI_BENCH_KEEP="${ANQI_BENCH_KEEP:-}"
-start_server "$work/log" DATABASE_URL="$database"
+# A PostgreSQL ledger needs the seal keys configured (a SQLite one keeps its own beside it).
+start_server "$work/log" DATABASE_URL="$database" \
+  ANQI_SEAL_KEY="${ANQI_SEAL_KEY:-bench:$(head -c32 /dev/urandom | base64)}"
 trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
 echo "server: $url (pid $pid), ledger: ${database/:*@/:***@}; dealing $games games…"
 seq "$games" | xargs -P 4 -I{} curl -sf -H 'Content-Type: application/json' \

@@ -48,10 +48,10 @@ struct Config {
     /// Serve the record store read-only: `POST /v1/games` answers 403.
     #[arg(long, env = "ANQI_READ_ONLY")]
     read_only: bool,
-    /// The referee's seal keys: `id:base64key` (32 bytes), several separated by commas; the
-    /// first seals, all open (rotate by putting a new key first). Instances that share the keys
-    /// referee each other's games. Without keys, a random one is made at start: its tokens die
-    /// with the process.
+    /// The referee's seal keys: `id:base64key` (32 random bytes), several separated by commas;
+    /// the first seals, all open (rotate by putting a new key first). Instances that share the
+    /// keys referee each other's games. Without keys, a SQLite store keeps its own beside it
+    /// (`<database>.seal-key`, made on the first start); a PostgreSQL store needs them set.
     #[arg(
         long,
         env = "ANQI_SEAL_KEY",
@@ -91,6 +91,73 @@ struct Config {
     analysis_slots: Option<usize>,
 }
 
+/// The referee's keys: the configured ones (`--seal-key`, `--seal-key-file`), or, with none,
+/// the key kept beside the SQLite store (made on the first start), so that a restart keeps
+/// every game. A key file beside the store still opens its games once keys are configured. A
+/// PostgreSQL store needs configured keys: every instance sharing it must have the same.
+fn seal_keys(
+    config: &Config,
+    store: &records::store::Store,
+) -> Result<records::seal::Keys, String> {
+    use records::seal::{KeyFile, Keys};
+    let configured = match (&config.seal_key, &config.seal_key_file) {
+        (Some(spec), _) => Some(("ANQI_SEAL_KEY", spec.clone())),
+        (None, Some(path)) => Some((
+            "ANQI_SEAL_KEY_FILE",
+            std::fs::read_to_string(path)
+                .map_err(|e| format!("seal key file {}: {e}", path.display()))?,
+        )),
+        (None, None) => None,
+    }
+    .filter(|(_, spec)| !spec.trim().is_empty());
+    let beside = records::store::sqlite_path(&config.database).map(|db| KeyFile::beside(&db));
+    let keys = match (configured, &beside) {
+        (Some((name, spec)), _) => {
+            let keys = Keys::parse(&spec).map_err(|e| format!("{name}: {e}"))?;
+            match beside.as_ref().map(KeyFile::read).transpose() {
+                Ok(Some(Some(file_keys))) => {
+                    tracing::info!(
+                        file = %beside.as_ref().expect("read").path.display(),
+                        "the store's key file still opens the games it sealed"
+                    );
+                    keys.with_openers(file_keys)
+                }
+                Ok(_) => keys,
+                Err(e) => return Err(e.to_string()),
+            }
+        }
+        (None, Some(file)) => {
+            let (keys, created) = file.read_or_create().map_err(|e| e.to_string())?;
+            if created {
+                tracing::info!(
+                    file = %file.path.display(),
+                    "no seal key configured: made one for this store (its games survive restarts; keep the file with the database)"
+                );
+            } else {
+                tracing::info!(file = %file.path.display(), "seal key read from beside the store");
+            }
+            if file.readable_by_others() {
+                tracing::warn!(
+                    file = %file.path.display(),
+                    "the seal key file is readable by other users: `chmod 600` it"
+                );
+            }
+            keys
+        }
+        (None, None) => {
+            return Err(format!(
+                "the {} record store needs the referee's seal keys configured, the same on \
+                 every instance that shares it (a key made by one instance would not open \
+                 another's games): set ANQI_SEAL_KEY=\"2026a:$(head -c32 /dev/urandom | base64)\" \
+                 or ANQI_SEAL_KEY_FILE=<a file holding it>",
+                store.backend()
+            ));
+        }
+    };
+    tracing::info!(seals = keys.current_id(), keys = ?keys, "seal keys loaded");
+    Ok(keys)
+}
+
 #[actix_web::main]
 async fn main() -> std::io::Result<()> {
     let config = Config::parse();
@@ -128,34 +195,12 @@ async fn main() -> std::io::Result<()> {
         }
     };
     tracing::info!(backend = store.backend(), "record store open");
-    let spec = match (&config.seal_key, &config.seal_key_file) {
-        (Some(spec), _) => Some(spec.clone()),
-        (None, Some(path)) => match std::fs::read_to_string(path) {
-            Ok(text) => Some(text),
-            Err(e) => {
-                eprintln!("anqi-api: seal key file {}: {e}", path.display());
-                std::process::exit(2);
-            }
-        },
-        (None, None) => None,
-    };
-    let keys = match spec.filter(|s| !s.trim().is_empty()) {
-        Some(spec) => match records::seal::Keys::parse(&spec) {
-            Ok(keys) => {
-                tracing::info!(key = keys.current_id(), "seal keys loaded");
-                keys
-            }
-            Err(e) => {
-                eprintln!("anqi-api: ANQI_SEAL_KEY: {e}");
-                std::process::exit(2);
-            }
-        },
-        None => {
-            tracing::warn!(
-                "no seal key configured (ANQI_SEAL_KEY or --seal-key-file): using a random key; \
-                 tokens die with this process and other instances cannot open them"
-            );
-            records::seal::Keys::random()
+    let keys = match seal_keys(&config, &store) {
+        Ok(keys) => keys,
+        Err(message) => {
+            tracing::error!("{message}");
+            eprintln!("anqi-api: {message}");
+            std::process::exit(2);
         }
     };
     let referee_settings = records::referee::Settings {

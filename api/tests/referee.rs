@@ -15,7 +15,7 @@ fn settings() -> api::Settings {
         records::store::Store::open(&url).unwrap()
     });
     api::Settings {
-        keys: records::seal::Keys::parse("test:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=")
+        keys: records::seal::Keys::parse("test:02YeMbWhpDAqKqT2IIMT60810YyBnWTXE5f/vqPiv8A=")
             .unwrap(),
         store: Some(store.clone()),
         ..api::Settings::default()

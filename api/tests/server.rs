@@ -208,7 +208,7 @@ fn a_whole_game_refereed_with_tokens_only() {
     let env = [
         (
             "ANQI_SEAL_KEY",
-            "e2e:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+            "e2e:0E76kD+Md5acKsFHOsUp4e1SCKz2Eh9/Q9VaX8R5a+w=",
         ),
         ("ANQI_LOG", "warn"),
         ("DATABASE_URL", db.as_str()),
@@ -310,7 +310,7 @@ fn two_instances_referee_one_game_alternately() {
         let env = [
             (
                 "ANQI_SEAL_KEY",
-                "pair:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+                "pair:LP34eCLlsx2tej0Qn5yZBy7BEqeDHMHp34xyo9Zzesc=",
             ),
             ("ANQI_LOG", "warn"),
             ("DATABASE_URL", url.as_str()),
@@ -512,4 +512,89 @@ fn a_slow_client_times_out() {
     // The server still answers others.
     let (status, _, _) = request(&server.addr, "GET", "/v1/health", "text/plain", "");
     assert_eq!(status, 200);
+}
+
+/// The README's command keeps its games: with no key configured, the first start makes one
+/// beside the SQLite store (mode 0600), and a restart on the same store opens the same tokens.
+#[test]
+fn a_restart_without_a_configured_key_keeps_the_tokens() {
+    use serde_json::{Value, json};
+    let db = fresh_db("anqi-server-restart-key.db");
+    let key_file = std::path::PathBuf::from(format!("{}.seal-key", db.display()));
+    let _ = std::fs::remove_file(&key_file);
+    let env = [("DATABASE_URL", db.to_str().unwrap()), ("ANQI_LOG", "warn")];
+    let post = |server: &Server, path: &str, body: &Value| {
+        let (status, _, text) = request(
+            &server.addr,
+            "POST",
+            path,
+            "application/json",
+            &body.to_string(),
+        );
+        (status, serde_json::from_str::<Value>(&text).unwrap_or(Value::Null))
+    };
+    let first = start_with_env(&[], &env);
+    let (status, deal) = post(&first, "/v1/deal", &json!({"players": ["a", "b"]}));
+    assert_eq!(status, 200, "{deal}");
+    let seat = json!({"game_id": deal["game_id"], "token": deal["seat_tokens"]["player1"]});
+    let (status, before) = post(&first, "/v1/actions", &seat);
+    assert_eq!(status, 200, "{before}");
+    drop(first);
+    let text = std::fs::read_to_string(&key_file).expect("the key file beside the store");
+    assert!(text.lines().any(|l| l.starts_with("auto-")), "{text}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&key_file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    }
+    let second = start_with_env(&[], &env);
+    let (status, after) = post(&second, "/v1/actions", &seat);
+    assert_eq!((status, &after), (200, &before));
+    // A key configured later seals new games; the file's key still opens the old ones.
+    let configured = [
+        env[0],
+        env[1],
+        ("ANQI_SEAL_KEY", "k2027:QbB1dHIkYeexfsYq/M9UQ7vyBdXxZS2TNpCphnsR/f8="),
+    ];
+    drop(second);
+    let third = start_with_env(&[], &configured);
+    let (status, again) = post(&third, "/v1/actions", &seat);
+    assert_eq!((status, &again), (200, &before));
+    let (_, dealt) = post(&third, "/v1/deal", &json!({}));
+    assert!(dealt["token"].as_str().unwrap().starts_with("v1.k2027."), "{dealt}");
+    assert_eq!(std::fs::read_to_string(&key_file).unwrap(), text, "the file is never rewritten");
+}
+
+/// Keys that are not random are refused at start, and a PostgreSQL store without configured
+/// keys refuses to start (instances sharing it must share keys): each says what to do.
+#[test]
+fn weak_keys_and_a_shared_store_without_keys_refuse_to_start() {
+    let run = |env: &[(&str, &str)]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_anqi-api"));
+        command
+            .args(["--port", "0"])
+            .env("DATABASE_URL", fresh_db("anqi-server-weak.db"))
+            .env_remove("ANQI_SEAL_KEY")
+            .env_remove("ANQI_SEAL_KEY_FILE");
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        let output = command.output().expect("run anqi-api");
+        (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    for key in [
+        "zeros:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+        "counter:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+    ] {
+        let (code, err) = run(&[("ANQI_SEAL_KEY", key)]);
+        assert_eq!(code, Some(2), "{key}: {err}");
+        assert!(err.contains("not random enough") && err.contains("/dev/urandom"), "{err}");
+    }
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-weak-keys");
+    if let Some(url) = records::store::test_databases(&dir, "no_keys").get(1) {
+        let (code, err) = run(&[("DATABASE_URL", url)]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("ANQI_SEAL_KEY") && err.contains("every instance"), "{err}");
+    }
 }

@@ -10,7 +10,7 @@ use records::referee::{DealOrder, Referee, RefereeError, Settings, Stated};
 use records::seal::Keys;
 use records::store::{Store, test_databases};
 
-const KEY: &str = "ledger:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
+const KEY: &str = "ledger:2wf2STv0BbmrJ8hFNEPn2EaHC745jihGIC/cB1lml10=";
 
 fn urls(name: &str) -> Vec<String> {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-referee-tests");

@@ -109,7 +109,7 @@ impl Store {
         // One connection first, outside the pool: a database that cannot be opened (a wrong
         // password, a server that refuses, a read-only file system) is then a precise error at
         // once, not the pool's "timed out waiting for connection" ten seconds later.
-        let store = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        let store = if sqlite_path(url).is_none() {
             PgConnection::establish(url).map_err(|e| open_error(&e))?;
             let pool = Pool::builder()
                 .max_size(8)
@@ -447,6 +447,14 @@ fn default_limit() -> i64 {
 
 pub fn now_rfc3339() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+/// The SQLite file a store's `url` names (None for PostgreSQL).
+pub fn sqlite_path(url: &str) -> Option<std::path::PathBuf> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return None;
+    }
+    Some(url.strip_prefix("sqlite://").unwrap_or(url).into())
 }
 
 /// A URL without its password, for messages.

@@ -19,6 +19,10 @@ use thiserror::Error;
 
 use crate::core::Rules;
 
+mod file;
+
+pub use file::KeyFile;
+
 /// The keys a service seals with (the first) and opens with (any, by key id): a key can be
 /// rotated by putting the new one first and keeping the old one until its tokens are done.
 #[derive(Clone)]
@@ -60,6 +64,14 @@ pub enum KeyError {
         "a seal key is `id:key` with the key as 32 bytes in base64 (e.g. `2026a:$(head -c32 /dev/urandom | base64)`); keys are separated by commas, the first seals: {0}"
     )]
     Format(String),
+    /// A key that is not random: all zeros, a counter, a short pattern repeated.
+    #[error(
+        "key {0:?} is not random enough to seal with (all zeros, a counter or a repeated pattern): make one with `head -c32 /dev/urandom | base64`"
+    )]
+    Weak(String),
+    /// The key file beside the store cannot be read or written.
+    #[error("the seal key file {path}: {message}")]
+    File { path: String, message: String },
 }
 
 /// Why a token cannot be opened. Nothing of a token that fails is used.
@@ -78,11 +90,15 @@ pub enum TokenError {
 const NONCE: usize = 24;
 
 impl Keys {
-    /// Keys from `id:base64key[,id:base64key…]`; the first seals.
+    /// Keys from `id:base64key[,id:base64key…]` (or one per line; a line starting with `#`
+    /// is a comment); the first seals. A key that is not random ([`KeyError::Weak`]) is
+    /// refused.
     pub fn parse(spec: &str) -> Result<Keys, KeyError> {
         let mut keys = Vec::new();
         for part in spec
-            .split([',', '\n'])
+            .lines()
+            .filter(|line| !line.trim_start().starts_with('#'))
+            .flat_map(|line| line.split(','))
             .map(str::trim)
             .filter(|p| !p.is_empty())
         {
@@ -106,6 +122,9 @@ impl Keys {
             let cipher = XChaCha20Poly1305::new_from_slice(&bytes).map_err(|_| {
                 KeyError::Format(format!("key {id:?} has {} bytes, not 32", bytes.len()))
             })?;
+            if looks_weak(&bytes) {
+                return Err(KeyError::Weak(id.to_owned()));
+            }
             if keys.iter().any(|(k, _)| k == id) {
                 return Err(KeyError::Format(format!("key id {id:?} twice")));
             }
@@ -123,6 +142,22 @@ impl Keys {
         Keys {
             keys: vec![("ephemeral".to_owned(), XChaCha20Poly1305::new(&key))],
         }
+    }
+
+    /// These keys, then those of `older` whose ids these do not have: they open what they
+    /// sealed (a key file's games after a key was configured), and never seal.
+    pub fn with_openers(mut self, older: Keys) -> Keys {
+        for (id, cipher) in older.keys {
+            if !self.keys.iter().any(|(k, _)| *k == id) {
+                self.keys.push((id, cipher));
+            }
+        }
+        self
+    }
+
+    /// The ids of every key, the sealing one first.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.keys.iter().map(|(id, _)| id.as_str())
     }
 
     /// The id of the key that seals.
@@ -209,6 +244,20 @@ impl Keys {
             )
             .map_err(|_| TokenError::Rejected)
     }
+}
+
+/// Whether 32 key bytes look made rather than drawn: few distinct bytes (all zeros, a short
+/// pattern repeated), or few distinct steps between neighbours (a counter, an arithmetic run).
+/// 32 random bytes have about 30 distinct values and 29 distinct steps; fewer than 16 of
+/// either happens by chance with a probability far below 2^-100.
+fn looks_weak(bytes: &[u8]) -> bool {
+    let distinct = |values: &mut dyn Iterator<Item = u8>| {
+        let mut seen = [false; 256];
+        values.filter(|&v| !std::mem::replace(&mut seen[v as usize], true)).count()
+    };
+    let values = distinct(&mut bytes.iter().copied());
+    let steps = distinct(&mut bytes.windows(2).map(|w| w[1].wrapping_sub(w[0])));
+    values < 16 || steps < 16
 }
 
 fn associated_data(purpose: Purpose, key_id: &str, b: Binding) -> Vec<u8> {
@@ -366,10 +415,10 @@ mod tests {
 
     #[test]
     fn keys_rotate() {
-        let old = Keys::parse("k2025:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=").unwrap();
+        let old = Keys::parse("k2025:LP34eCLlsx2tej0Qn5yZBy7BEqeDHMHp34xyo9Zzesc=").unwrap();
         let token = old.seal::<Banqi>(BINDING, &layout());
         let both = Keys::parse(
-            "k2026:HxwdHhsaGRgXFhUUExIREA8ODQwLCgkIBwYFBAMCAQA=,k2025:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+            "k2026:QbB1dHIkYeexfsYq/M9UQ7vyBdXxZS2TNpCphnsR/f8=,k2025:LP34eCLlsx2tej0Qn5yZBy7BEqeDHMHp34xyo9Zzesc=",
         )
         .unwrap();
         assert_eq!(both.current_id(), "k2026");
@@ -378,7 +427,7 @@ mod tests {
             both.seal::<Banqi>(BINDING, &layout())
                 .starts_with("v1.k2026.")
         );
-        let new_only = Keys::parse("k2026:HxwdHhsaGRgXFhUUExIREA8ODQwLCgkIBwYFBAMCAQA=").unwrap();
+        let new_only = Keys::parse("k2026:QbB1dHIkYeexfsYq/M9UQ7vyBdXxZS2TNpCphnsR/f8=").unwrap();
         assert_eq!(
             new_only.open::<Banqi>(&token, BINDING),
             Err(TokenError::UnknownKey("k2025".into()))
@@ -388,10 +437,49 @@ mod tests {
             "nokey",
             "id:notbase64!",
             "id:AAAA",
-            "bad id:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+            "bad id:LP34eCLlsx2tej0Qn5yZBy7BEqeDHMHp34xyo9Zzesc=",
         ] {
             assert!(Keys::parse(bad).is_err(), "{bad:?}");
         }
-        assert!(!format!("{both:?}").contains("AAEC"), "keys never print");
+        assert!(!format!("{both:?}").contains("LP34"), "keys never print");
+    }
+
+    #[test]
+    fn keys_that_are_not_random_are_refused() {
+        use base64::engine::general_purpose::STANDARD;
+        let weak = |bytes: Vec<u8>| Keys::parse(&format!("k:{}", STANDARD.encode(bytes)));
+        for bytes in [
+            vec![0u8; 32],
+            vec![0xff; 32],
+            (0..32).collect(),
+            (0..32).rev().collect(),
+            (0..32).map(|i| i * 7).collect(),
+            b"passwordpasswordpasswordpassword".to_vec(),
+            (0..32).map(|i| [3, 141, 59, 26, 5, 35, 89, 79][i % 8]).collect(),
+        ] {
+            assert_eq!(
+                weak(bytes.clone()).map(|_| ()),
+                Err(KeyError::Weak("k".into())),
+                "{bytes:?}"
+            );
+        }
+        // Drawn keys pass: ten thousand of them.
+        for _ in 0..10_000 {
+            assert!(weak(random_bytes().to_vec()).is_ok());
+        }
+        // A key file's comments are skipped.
+        let text = "# made by a test, with a comma, here\nk1:LP34eCLlsx2tej0Qn5yZBy7BEqeDHMHp34xyo9Zzesc=\n";
+        assert_eq!(Keys::parse(text).unwrap().current_id(), "k1");
+    }
+
+    #[test]
+    fn older_keys_open_and_never_seal() {
+        let configured = Keys::parse("new:LP34eCLlsx2tej0Qn5yZBy7BEqeDHMHp34xyo9Zzesc=").unwrap();
+        let file = Keys::random();
+        let token = file.token(BINDING);
+        let both = configured.with_openers(file);
+        assert_eq!(both.ids().collect::<Vec<_>>(), ["new", "ephemeral"]);
+        assert_eq!(both.check_token(&token, BINDING), Ok(()));
+        assert!(both.token(BINDING).starts_with("v1.new."));
     }
 }
