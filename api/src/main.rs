@@ -25,9 +25,12 @@ struct Config {
     /// Deepest nesting of JSON arrays and objects in a request.
     #[arg(long, env = "ANQI_MAX_JSON_DEPTH", default_value_t = 32)]
     max_json_depth: usize,
-    /// Most plies of a record replayed in one request (a longer record gets 413).
-    #[arg(long, env = "ANQI_MAX_PLIES", default_value_t = 20_000)]
-    max_plies: usize,
+    /// Most plies of a record replayed in one request (a longer record gets 413), and the
+    /// most a refereed game lasts: a game its rules could let go on longer is dealt with this
+    /// cap (a draw by `ply_limit` there; at most 65,535).
+    #[arg(long, env = "ANQI_MAX_PLIES", default_value_t = 20_000,
+        value_parser = clap::value_parser!(u32).range(1..))]
+    max_plies: u32,
     /// Worker threads (default: one per CPU core).
     #[arg(long, env = "ANQI_WORKERS")]
     workers: Option<usize>,
@@ -66,6 +69,10 @@ struct Config {
     /// referee's ledger; a finished game's record stays in the store).
     #[arg(long, env = "ANQI_GAME_EXPIRY", default_value_t = 7 * 24 * 3600)]
     game_expiry: i64,
+    /// Refereed games kept in memory between requests (each replayed to its last ply, so that
+    /// a request costs the same at any length); the least recently used go first.
+    #[arg(long, env = "ANQI_KEPT_GAMES", default_value_t = 4096)]
+    kept_games: usize,
     /// Seconds to let requests in flight finish after SIGINT or SIGTERM.
     #[arg(long, env = "ANQI_SHUTDOWN_TIMEOUT", default_value_t = 10)]
     shutdown_timeout: u64,
@@ -184,7 +191,7 @@ async fn main() -> std::io::Result<()> {
     let limits = api::Limits {
         max_body: config.max_body,
         max_json_depth: config.max_json_depth,
-        max_plies: config.max_plies,
+        max_plies: config.max_plies as usize,
     };
     let store = match records::store::Store::open(&config.database) {
         Ok(store) => store,
@@ -205,6 +212,8 @@ async fn main() -> std::io::Result<()> {
     };
     let referee_settings = records::referee::Settings {
         expiry_seconds: config.game_expiry,
+        max_plies: config.max_plies,
+        kept_games: config.kept_games,
     };
     // One referee for every worker: its ledger is the store's.
     let referee = std::sync::Arc::new(records::referee::Referee::new(

@@ -150,6 +150,8 @@ problem_kinds! {
         "The preset is not one of `GET /v1/presets`.";
     InvalidRuleset = "invalid-ruleset", 422, "Invalid ruleset",
         "The options do not make a valid ruleset.";
+    InvalidDeal = "invalid-deal", 422, "Invalid deal",
+        "The referee cannot keep the game as asked: more player names than seats, a name empty, too long (100 characters) or with a control character, a cap (`options.max_plies`) above the service's `--max-plies` or none on a game that could then go on for ever, or a start where the game is already over. `field` names what; nothing was written.";
     InvalidPosition = "invalid-position", 422, "Invalid position",
         "A well-formed position that cannot occur (too many pieces of a kind, covered squares and pool disagree …).";
     IllegalAction = "illegal-action", 422, "Illegal action",
@@ -256,6 +258,7 @@ impl From<records::referee::RefereeError> for Problem {
             }
             E::Ruleset(e) => crate::routes::parse::ruleset_problem(e),
             E::Layout(_) => Problem::new(ProblemKind::MalformedLayout, detail).field("layout"),
+            E::Deal { field, .. } => Problem::new(ProblemKind::InvalidDeal, detail).field(field),
             E::NoSuchSeat(_) => Problem::new(ProblemKind::BadParameter, detail).field("player"),
             E::Store(e) => {
                 tracing::error!(error = %e, "referee's ledger");

@@ -531,7 +531,10 @@ fn a_restart_without_a_configured_key_keeps_the_tokens() {
             "application/json",
             &body.to_string(),
         );
-        (status, serde_json::from_str::<Value>(&text).unwrap_or(Value::Null))
+        (
+            status,
+            serde_json::from_str::<Value>(&text).unwrap_or(Value::Null),
+        )
     };
     let first = start_with_env(&[], &env);
     let (status, deal) = post(&first, "/v1/deal", &json!({"players": ["a", "b"]}));
@@ -555,15 +558,25 @@ fn a_restart_without_a_configured_key_keeps_the_tokens() {
     let configured = [
         env[0],
         env[1],
-        ("ANQI_SEAL_KEY", "k2027:QbB1dHIkYeexfsYq/M9UQ7vyBdXxZS2TNpCphnsR/f8="),
+        (
+            "ANQI_SEAL_KEY",
+            "k2027:QbB1dHIkYeexfsYq/M9UQ7vyBdXxZS2TNpCphnsR/f8=",
+        ),
     ];
     drop(second);
     let third = start_with_env(&[], &configured);
     let (status, again) = post(&third, "/v1/actions", &seat);
     assert_eq!((status, &again), (200, &before));
     let (_, dealt) = post(&third, "/v1/deal", &json!({}));
-    assert!(dealt["token"].as_str().unwrap().starts_with("v1.k2027."), "{dealt}");
-    assert_eq!(std::fs::read_to_string(&key_file).unwrap(), text, "the file is never rewritten");
+    assert!(
+        dealt["token"].as_str().unwrap().starts_with("v1.k2027."),
+        "{dealt}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&key_file).unwrap(),
+        text,
+        "the file is never rewritten"
+    );
 }
 
 /// Keys that are not random are refused at start, and a PostgreSQL store without configured
@@ -581,7 +594,10 @@ fn weak_keys_and_a_shared_store_without_keys_refuse_to_start() {
             command.env(k, v);
         }
         let output = command.output().expect("run anqi-api");
-        (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned())
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
     };
     for key in [
         "zeros:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
@@ -589,12 +605,18 @@ fn weak_keys_and_a_shared_store_without_keys_refuse_to_start() {
     ] {
         let (code, err) = run(&[("ANQI_SEAL_KEY", key)]);
         assert_eq!(code, Some(2), "{key}: {err}");
-        assert!(err.contains("not random enough") && err.contains("/dev/urandom"), "{err}");
+        assert!(
+            err.contains("not random enough") && err.contains("/dev/urandom"),
+            "{err}"
+        );
     }
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-weak-keys");
     if let Some(url) = records::store::test_databases(&dir, "no_keys").get(1) {
         let (code, err) = run(&[("DATABASE_URL", url)]);
         assert_eq!(code, Some(2), "{err}");
-        assert!(err.contains("ANQI_SEAL_KEY") && err.contains("every instance"), "{err}");
+        assert!(
+            err.contains("ANQI_SEAL_KEY") && err.contains("every instance"),
+            "{err}"
+        );
     }
 }

@@ -36,14 +36,15 @@ pub(crate) async fn run<T: Send + 'static>(
         .map_err(|e| Problem::new(ProblemKind::Internal, e.to_string()))?
 }
 
-/// The ledger's game for a request's token and game id, and the committed ply the request is
-/// about (what else it states checked against the ledger).
-fn open<G: Rules>(
+/// Runs `work` on the ledger's game for a request's token and game id, with the committed ply
+/// the request is about (what else it states checked against the ledger).
+fn open<G: Rules, T>(
     referee: &Referee,
     game_id: Option<&str>,
     token: &str,
     stated: &Stated,
-) -> Result<(Refereed<G>, u32), Problem> {
+    work: impl FnOnce(&mut Refereed<'_, G>, u32) -> Result<T, records::referee::RefereeError>,
+) -> Result<T, Problem> {
     let game_id = game_id.ok_or_else(|| {
         Problem::new(
             ProblemKind::InvalidToken,
@@ -51,9 +52,10 @@ fn open<G: Rules>(
         )
         .field("game_id")
     })?;
-    let game = referee.open::<G>(game_id, token)?;
-    let at = game.address(stated)?;
-    Ok((game, at))
+    Ok(referee.open::<G, T>(game_id, token, |game| {
+        let at = game.address(stated)?;
+        work(game, at)
+    })?)
 }
 
 /// What a request with a game's fields states besides its action.
@@ -114,8 +116,9 @@ pub(crate) fn actions<G: Rules>(
 ) -> Result<ActionsResponse, Problem> {
     let r = request;
     let stated = stated(&r.preset, &r.options, &r.position, &r.record, r.ply);
-    let (game, at) = open::<G>(referee, r.game_id.as_deref(), token, &stated)?;
-    let told = game.actions(at)?;
+    let (told, at) = open::<G, _>(referee, r.game_id.as_deref(), token, &stated, |game, at| {
+        Ok((game.actions(at)?, at))
+    })?;
     Ok(ActionsResponse {
         position: told.position,
         to_move: told.to_move,
@@ -134,8 +137,9 @@ pub(crate) fn play<G: Rules>(
     no_layout(request.layout.as_ref())?;
     let r = request;
     let stated = stated(&r.preset, &r.options, &r.position, &r.record, r.ply);
-    let (game, at) = open::<G>(referee, r.game_id.as_deref(), token, &stated)?;
-    let played = referee.play(&game, &request.action, at)?;
+    let played = open::<G, _>(referee, r.game_id.as_deref(), token, &stated, |game, at| {
+        game.play(&request.action, at)
+    })?;
     Ok(PlayResponse {
         action: played.action,
         effect: played.effect,
@@ -153,8 +157,9 @@ pub(crate) fn view<G: Rules>(
     no_layout(request.layout.as_ref())?;
     let r = request;
     let stated = stated(&r.preset, &r.options, &r.position, &r.record, r.ply);
-    let (game, at) = open::<G>(referee, r.game_id.as_deref(), token, &stated)?;
-    let view = game.view(request.player, at)?;
+    let view = open::<G, _>(referee, r.game_id.as_deref(), token, &stated, |game, at| {
+        game.view(request.player, at)
+    })?;
     Ok(serde_json::to_value(view).expect("a view serialises"))
 }
 
@@ -166,8 +171,12 @@ pub(crate) fn analysis<G: Rules>(
 ) -> Result<records::core::analysis::Analysis, Problem> {
     let r = request;
     let stated = stated(&r.preset, &r.options, &r.position, &r.record, r.ply);
-    let (game, at) = open::<G>(referee, r.game_id.as_deref(), token, &stated)?;
-    Ok(game.analysis(at, limits)?)
+    // The match is copied out and searched after the game is unlocked: an analysis never
+    // holds up a play. The engine is given the match and the seat, nothing else.
+    let (m, seat) = open::<G, _>(referee, r.game_id.as_deref(), token, &stated, |game, at| {
+        Ok((game.match_at(at)?, game.seat()))
+    })?;
+    Ok(G::analyze(&m, seat, limits).map_err(records::referee::RefereeError::from)?)
 }
 
 /// The verdict on the ledger's game as far as `record` goes (its stated result checked).
@@ -181,6 +190,7 @@ pub(crate) fn validate<G: Rules>(
         record: Some(record),
         ..Stated::default()
     };
-    let (game, at) = open::<G>(referee, game_id, token, &stated)?;
-    Ok(game.verdict(record.result, at)?)
+    open::<G, _>(referee, game_id, token, &stated, |game, at| {
+        game.verdict(record.result, at)
+    })
 }

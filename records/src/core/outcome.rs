@@ -271,6 +271,9 @@ impl Reason {
     pub const NO_PROGRESS: Reason = Reason("no_progress");
     /// The repetition rule of the ruleset (TCGA "PositionRepetitionDraw").
     pub const REPETITION: Reason = Reason("repetition");
+    /// The ruleset's ply cap (`max_plies`) was reached: a draw (Three Kingdoms: the seats
+    /// still playing ranked by points, as at its no-progress limit).
+    pub const PLY_LIMIT: Reason = Reason("ply_limit");
     /// Stated by a record: a player ran out of time.
     pub const TIMEOUT: Reason = Reason("timeout");
     /// Stated by a record: a player resigned.
@@ -286,6 +289,7 @@ impl Reason {
         Reason::NO_MOVE,
         Reason::NO_PROGRESS,
         Reason::REPETITION,
+        Reason::PLY_LIMIT,
         Reason::TIMEOUT,
         Reason::RESIGNATION,
         Reason::AGREEMENT,

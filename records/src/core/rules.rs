@@ -78,6 +78,13 @@ pub trait Game: Sized + Send + Sync + 'static {
         base.with(overrides)
     }
 
+    /// The most plies a game from the start can last under `rules`, when they bound it: a
+    /// ply cap (`max_plies`, an option of every game), or a no-progress limit where only
+    /// finitely many plies make progress (each flips or removes a piece). None: a game may go
+    /// on for ever. The referee caps every game it deals at its `--max-plies`
+    /// (docs/api.md).
+    fn longest(rules: &Self::Ruleset) -> Option<u32>;
+
     /// How many seats play (2 or 3).
     fn seats(rules: &Self::Ruleset) -> u8 {
         let _ = rules;
@@ -431,6 +438,18 @@ pub fn overrides<G: Rules>(options: &Map<String, Value>) -> Result<OverridesOf<G
     }
     serde_json::from_value(Value::Object(options.clone()))
         .map_err(|e| RulesetError::Malformed(e.to_string()))
+}
+
+/// [`Game::longest`] for a game in which at most `progress` plies make progress (flip or
+/// remove a piece) and a `quiet_limit` of consecutive plies without progress ends the game:
+/// at most `quiet_limit` plies before the first progress ply, between two, and after the
+/// last. A cap (`max_plies`) bounds it too; with neither, None.
+pub fn longest(progress: u32, quiet_limit: Option<u16>, cap: Option<u16>) -> Option<u32> {
+    let quiet = quiet_limit.map(|n| progress + (progress + 1) * n as u32);
+    match (quiet, cap.map(u32::from)) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// The items of [`Game`] that every game module names the same way: its `Ruleset`, `Position`,

@@ -1,9 +1,10 @@
-//! One refereed game as the ledger holds it, opened for one token holder: what that seat may
-//! be told of it, and the judging of its next action.
+//! One refereed game, opened for one token holder: what that seat may be told of it, and the
+//! judging and committing of its next action.
 
 use serde_json::{Map, Value};
 
-use super::RefereeError;
+use super::kept::Kept;
+use super::{Referee, RefereeError};
 use crate::core::outcome::End;
 use crate::core::play::{stated_result, step_match};
 use crate::core::record::{Record, StatedResult};
@@ -11,23 +12,16 @@ use crate::core::replay::{ReplayError, Verdict, validate};
 use crate::core::rules::ruleset;
 use crate::core::{Engine as _, Turn as _};
 use crate::core::{Rules, Seat, Violation};
+use crate::store::{Commit, NewGame};
 
-/// A refereed game, opened with a token: the game's own (`seat` None: every seat, the app's
-/// server) or a seat's.
-#[derive(Clone)]
-pub struct Refereed<G: Rules> {
-    game_id: String,
+/// A refereed game, opened with a token (the game's own, `seat` None: every seat, the app's
+/// server; or a seat's) and locked for the request ([`Referee::open`]).
+pub struct Refereed<'a, G: Rules> {
+    referee: &'a Referee,
+    kept: &'a mut Kept<G>,
     seat: Option<Seat>,
-    preset: &'static str,
-    rules: G::Ruleset,
-    options: Map<String, Value>,
-    players: Vec<String>,
-    seed: Option<u64>,
-    hidden: Option<G::Hidden>,
-    /// The committed actions, as played (every revealed identity written out).
-    actions: Vec<String>,
-    /// The match after the last committed action.
-    current: G::Match,
+    /// A play changed the kept match and was not committed: it is replayed next time.
+    doubt: bool,
 }
 
 /// What a request states besides its action: each part given must agree with the ledger,
@@ -70,39 +64,26 @@ pub struct Actions {
     pub end: Option<End>,
 }
 
-impl<G: Rules> Refereed<G> {
-    #[allow(clippy::too_many_arguments)]
+impl<'a, G: Rules> Refereed<'a, G> {
     pub(super) fn new(
-        game_id: String,
+        referee: &'a Referee,
+        kept: &'a mut Kept<G>,
         seat: Option<Seat>,
-        preset: &'static str,
-        rules: G::Ruleset,
-        options: Map<String, Value>,
-        players: Vec<String>,
-        seed: Option<u64>,
-        hidden: Option<G::Hidden>,
-        actions: Vec<String>,
-    ) -> Result<Refereed<G>, RefereeError> {
-        let start = G::start(&rules, hidden.as_ref())
-            .map_err(|_| RefereeError::Corrupt(game_id.clone()))?;
-        let mut game = Refereed {
-            current: G::Match::from_position(rules, start),
-            game_id,
+    ) -> Refereed<'a, G> {
+        Refereed {
+            referee,
+            kept,
             seat,
-            preset,
-            rules,
-            options,
-            players,
-            seed,
-            hidden,
-            actions,
-        };
-        game.current = game.replay(game.plies())?;
-        Ok(game)
+            doubt: false,
+        }
+    }
+
+    pub(super) fn in_doubt(&self) -> bool {
+        self.doubt
     }
 
     pub fn game_id(&self) -> &str {
-        &self.game_id
+        &self.kept.game_id
     }
 
     /// The seat the token speaks for; None for the game's own token.
@@ -112,44 +93,41 @@ impl<G: Rules> Refereed<G> {
 
     /// Actions committed.
     pub fn plies(&self) -> u32 {
-        self.actions.len() as u32
+        self.kept.plies
     }
 
-    /// The action committed at ply `at` (0-based), if any.
-    pub(super) fn committed(&self, at: u32) -> Option<&str> {
-        self.actions.get(at as usize).map(String::as_str)
-    }
-
-    /// The match after the first `at` committed actions.
-    fn match_at(&self, at: u32) -> Result<G::Match, RefereeError> {
-        if at == self.plies() {
-            return Ok(self.current.clone());
+    /// `f` of the match after the first `at` committed actions (the kept match itself at the
+    /// last ply; an earlier one is replayed).
+    fn at<T>(&self, at: u32, f: impl FnOnce(&G::Match) -> T) -> Result<T, RefereeError> {
+        if at == self.kept.plies {
+            return Ok(f(&self.kept.current));
         }
-        self.replay(at)
+        Ok(f(&self.replay(at)?))
+    }
+
+    /// A copy of the match after the first `at` committed actions: for work done after the
+    /// game is unlocked (an analysis). Nothing but the match and the seat should reach it.
+    pub fn match_at(&self, at: u32) -> Result<G::Match, RefereeError> {
+        self.at(at, Clone::clone)
     }
 
     fn replay(&self, at: u32) -> Result<G::Match, RefereeError> {
-        let corrupt = || RefereeError::Corrupt(self.game_id.clone());
-        let start = G::start(&self.rules, self.hidden.as_ref()).map_err(|_| corrupt())?;
-        let mut m = G::Match::from_position(self.rules, start);
-        for text in &self.actions[..at as usize] {
-            let action = G::parse_action(text)
-                .and_then(|a| G::reveal(a, m.position(), self.hidden.as_ref()))
-                .map_err(|_| corrupt())?;
-            m.play(&action).map_err(|_| corrupt())?;
+        let kept = &*self.kept;
+        let start = G::start(&kept.rules, kept.hidden.as_ref()).map_err(|_| kept.corrupt())?;
+        let mut m = G::Match::from_position(kept.rules, start);
+        for text in kept.actions(self.referee, at)? {
+            let action = G::parse_action(&text)
+                .and_then(|a| G::reveal(a, m.position(), kept.hidden.as_ref()))
+                .map_err(|_| kept.corrupt())?;
+            m.play(&action).map_err(|_| kept.corrupt())?;
         }
         Ok(m)
     }
 
-    /// The position string as `seat` is told it.
-    fn told(&self, m: &G::Match, seat: Seat) -> String {
-        G::told(m, seat).to_string()
-    }
-
-    /// The seat whose eyes an answer is for: the token's, or for the game's own token the
-    /// seat to move.
-    fn eyes(&self, m: &G::Match) -> Seat {
-        self.seat.unwrap_or_else(|| m.position().to_move())
+    /// The position string as the token's eyes see it: the seat's, or for the game's own
+    /// token the seat to move's.
+    fn told(&self, m: &G::Match) -> String {
+        G::told(m, self.seat.unwrap_or_else(|| m.position().to_move())).to_string()
     }
 
     /// Checks what a request states against the ledger and gives the ply it is about (the
@@ -181,18 +159,18 @@ impl<G: Rules> Refereed<G> {
                         .into(),
                 ));
             }
-            if !record.players.is_empty() && record.players != self.players {
+            if !record.players.is_empty() && record.players != self.kept.players {
                 return Err(conflict(
                     "record.players",
-                    format!("the game's players are {:?}", self.players),
+                    format!("the game's players are {:?}", self.kept.players),
                 ));
             }
             if let Some(id) = record.metadata.get("game_id")
-                && id.as_str() != Some(self.game_id.as_str())
+                && id.as_str() != Some(self.kept.game_id.as_str())
             {
                 return Err(conflict(
                     "record.metadata",
-                    format!("the record's game_id is not {}", self.game_id),
+                    format!("the record's game_id is not {}", self.kept.game_id),
                 ));
             }
             let stated_plies = record.actions.len() as u32;
@@ -222,17 +200,16 @@ impl<G: Rules> Refereed<G> {
                 format!("the game has {n} committed plies; ply {at} is not played yet"),
             ));
         }
-        if let Some(text) = stated.position {
-            let m = self.match_at(at)?;
-            if text != self.told(&m, self.eyes(&m)) {
-                return Err(conflict(
-                    "position",
-                    format!(
-                        "that is not the game's position after {at} plies: a request with a \
-                         token is about the ledger's game (send `ply` or the record instead)"
-                    ),
-                ));
-            }
+        if let Some(text) = stated.position
+            && text != self.at(at, |m| self.told(m))?
+        {
+            return Err(conflict(
+                "position",
+                format!(
+                    "that is not the game's position after {at} plies: a request with a token \
+                     is about the ledger's game (send `ply` or the record instead)"
+                ),
+            ));
         }
         Ok(at)
     }
@@ -244,8 +221,9 @@ impl<G: Rules> Refereed<G> {
         options: Option<&Map<String, Value>>,
         prefix: &'static str,
     ) -> Result<(), RefereeError> {
+        let kept = &*self.kept;
         if let Some(name) = preset
-            && name != self.preset
+            && name != kept.preset
         {
             return Err(RefereeError::Conflict {
                 field: if prefix.is_empty() {
@@ -253,11 +231,11 @@ impl<G: Rules> Refereed<G> {
                 } else {
                     "record.preset"
                 },
-                detail: format!("the game is played under preset {}", self.preset),
+                detail: format!("the game is played under preset {}", kept.preset),
             });
         }
         if let Some(options) = options.filter(|o| !o.is_empty())
-            && ruleset::<G>(Some(self.preset), options).ok() != Some(self.rules)
+            && ruleset::<G>(Some(kept.preset), options).ok() != Some(kept.rules)
         {
             return Err(RefereeError::Conflict {
                 field: if prefix.is_empty() {
@@ -267,8 +245,8 @@ impl<G: Rules> Refereed<G> {
                 },
                 detail: format!(
                     "the game is played under preset {} with options {}",
-                    self.preset,
-                    Value::Object(self.options.clone())
+                    kept.preset,
+                    Value::Object(kept.options.clone())
                 ),
             });
         }
@@ -279,11 +257,14 @@ impl<G: Rules> Refereed<G> {
     /// (without the identities the referee filled in). Every committed action is public to
     /// every seat, so the comparison tells a seat nothing new.
     fn same_actions(&self, stated: &[String]) -> Result<(), RefereeError> {
-        let mut m = self.match_at(0)?;
-        for (i, (text, committed)) in stated.iter().zip(&self.actions).enumerate() {
+        let kept = &*self.kept;
+        let committed = kept.actions(self.referee, stated.len() as u32)?;
+        let start = G::start(&kept.rules, kept.hidden.as_ref()).map_err(|_| kept.corrupt())?;
+        let mut m = G::Match::from_position(kept.rules, start);
+        for (i, (text, committed)) in stated.iter().zip(&committed).enumerate() {
             let same = text == committed
                 || G::parse_action(text)
-                    .and_then(|a| G::reveal(a, m.position(), self.hidden.as_ref()))
+                    .and_then(|a| G::reveal(a, m.position(), kept.hidden.as_ref()))
                     .is_ok_and(|a| a.to_string() == *committed);
             if !same {
                 return Err(RefereeError::Conflict {
@@ -295,44 +276,30 @@ impl<G: Rules> Refereed<G> {
                 });
             }
             let action = G::parse_action(committed)
-                .and_then(|a| G::reveal(a, m.position(), self.hidden.as_ref()))
-                .map_err(|_| RefereeError::Corrupt(self.game_id.clone()))?;
-            m.play(&action)
-                .map_err(|_| RefereeError::Corrupt(self.game_id.clone()))?;
+                .and_then(|a| G::reveal(a, m.position(), kept.hidden.as_ref()))
+                .map_err(|_| kept.corrupt())?;
+            m.play(&action).map_err(|_| kept.corrupt())?;
         }
         Ok(())
     }
 
     /// The legal actions at ply `at`, as the token's seat is told them.
     pub fn actions(&self, at: u32) -> Result<Actions, RefereeError> {
-        let m = self.match_at(at)?;
-        let pos = m.position();
-        let to_move = pos.to_move();
-        let end = m.end();
-        let mut list = Vec::new();
-        // A seat's player gets its own legal actions, on its turn only.
-        if end.is_none() && self.seat.is_none_or(|s| s == to_move) {
-            m.legal_actions(&mut list);
-        }
-        Ok(Actions {
-            position: self.told(&m, self.eyes(&m)),
-            to_move,
-            actions: list.iter().map(ToString::to_string).collect(),
-            end,
+        self.at(at, |m| {
+            let to_move = m.position().to_move();
+            let end = m.end();
+            let mut list = Vec::new();
+            // A seat's player gets its own legal actions, on its turn only.
+            if end.is_none() && self.seat.is_none_or(|s| s == to_move) {
+                m.legal_actions(&mut list);
+            }
+            Actions {
+                position: self.told(m),
+                to_move,
+                actions: list.iter().map(ToString::to_string).collect(),
+                end,
+            }
         })
-    }
-
-    /// The engine's analysis of ply `at` for the side to move, from what the token's seat
-    /// may know (the game's token: the side to move's knowledge). Nothing else of the ledger
-    /// reaches the engine, so the answer is the same under every hidden truth the seat
-    /// cannot tell apart.
-    pub fn analysis(
-        &self,
-        at: u32,
-        limits: &crate::core::analysis::Limits,
-    ) -> Result<crate::core::analysis::Analysis, RefereeError> {
-        let m = self.match_at(at)?;
-        Ok(G::analyze(&m, self.seat, limits)?)
     }
 
     /// What `player` may see at ply `at`; a seat's token sees for its own seat only.
@@ -346,7 +313,7 @@ impl<G: Rules> Refereed<G> {
                 player.code()
             )));
         }
-        let seats = G::seats(&self.rules);
+        let seats = G::seats(&self.kept.rules);
         if player.index() >= seats as usize {
             return Err(RefereeError::NoSuchSeat(format!(
                 "{} has {seats} seats; there is no {}",
@@ -354,80 +321,166 @@ impl<G: Rules> Refereed<G> {
                 player.code()
             )));
         }
-        Ok(G::view(&self.match_at(at)?, player))
+        self.at(at, |m| G::view(m, player))
     }
 
     /// The verdict on the game's first `at` committed actions with the result a client
     /// states, its positions as the seat is told them.
     pub fn verdict(&self, result: Option<StatedResult>, at: u32) -> Result<Verdict, RefereeError> {
-        let mut record = self.record_at(at);
+        let mut record = record_at(self.referee, self.kept, at)?;
         record.result = result;
         let mut verdict = validate::<G>(&record);
-        let m = self.match_at(at)?;
-        verdict.final_position = self.told(&m, self.eyes(&m));
+        verdict.final_position = self.at(at, |m| self.told(m))?;
         match &verdict.error {
             None | Some(ReplayError::ResultMismatch { .. }) => Ok(verdict),
-            Some(_) => Err(RefereeError::Corrupt(self.game_id.clone())),
+            Some(_) => Err(self.kept.corrupt()),
         }
     }
 
-    /// The game's record after its first `at` actions, with the hidden truth: the referee's
-    /// own, never an answer to a seat.
-    fn record_at(&self, at: u32) -> Record {
-        let mut record = Record::new(G::NAME, self.preset, self.actions[..at as usize].to_vec());
-        record.options = self.options.clone();
-        record.players = self.players.clone();
-        record.layout = self.hidden.as_ref().map(G::hidden_value);
-        record
-            .metadata
-            .insert("game_id".into(), Value::from(self.game_id.clone()));
-        if let Some(seed) = self.seed {
-            record.metadata.insert("seed".into(), Value::from(seed));
+    /// Plays `action` at ply `at` for the token's seat, commits it and answers what the seat
+    /// is told; the same action again at a committed ply gets the same answer, another one
+    /// is refused. An action that ends the game is committed only once its record is known
+    /// to be one the store keeps; the record is then stored.
+    pub fn play(&mut self, text: &str, at: u32) -> Result<Played, RefereeError> {
+        if at < self.kept.plies {
+            // A retry, or another action at a ply already played: judged where it was meant.
+            let mut m = self.replay(at)?;
+            let played = self.judge(&mut m, text, at)?;
+            let committed = self.kept.actions(self.referee, at + 1)?;
+            let committed = committed.last().ok_or_else(|| self.kept.corrupt())?;
+            return same_or_taken(played, committed, at);
         }
-        record
+        // Judged on the kept match itself: no copy of a long game's history per play. Until
+        // the commit holds, the match is in doubt.
+        self.doubt = true;
+        let judge = Judge::<G> {
+            seat: self.seat,
+            hidden: self.kept.hidden.as_ref(),
+            rules: &self.kept.rules,
+        };
+        let played = judge.play(&mut self.kept.current, text, at);
+        let played = match played {
+            Ok(played) => played,
+            // Refused before the match changed: nothing in doubt.
+            Err(Refusal::Before(e)) => {
+                self.doubt = false;
+                return Err(e);
+            }
+            Err(Refusal::After(e)) => return Err(e),
+        };
+        let finished = match played.end {
+            None => None,
+            Some(end) => {
+                let mut record = record_at(self.referee, self.kept, at)?;
+                record.actions.push(played.action.clone());
+                record.result = Some(stated_result(Some(end)));
+                NewGame::from_record(&record, "referee", "").map_err(|_| self.kept.corrupt())?;
+                Some(record)
+            }
+        };
+        let result = played.end.map(|end| end.outcome.to_string());
+        match self.referee.store.ledger_commit(
+            &self.kept.game_id,
+            at,
+            &played.action,
+            result.as_deref(),
+        )? {
+            Commit::Committed => {}
+            Commit::Taken(Some(committed)) => return same_or_taken(played, &committed, at),
+            Commit::Taken(None) => {
+                return Err(RefereeError::Conflict {
+                    field: "ply",
+                    detail: format!(
+                        "ply {} is no longer open: the game has moved on or ended",
+                        at + 1
+                    ),
+                });
+            }
+        }
+        self.kept.plies += 1;
+        self.doubt = false;
+        if let Some(record) = finished {
+            self.referee.store_finished(&self.kept.game_id, record)?;
+        }
+        Ok(played)
     }
 
-    /// The complete record of the game as it stands (stored once it has ended: the hidden
-    /// truth is public then).
-    pub(super) fn finished_record(&self) -> Record {
-        let mut record = self.record_at(self.plies());
-        record.result = Some(stated_result(self.current.end()));
-        record
+    /// Judges `text` at ply `at` on a match of this game (not the kept one).
+    fn judge(&self, m: &mut G::Match, text: &str, at: u32) -> Result<Played, RefereeError> {
+        let judge = Judge::<G> {
+            seat: self.seat,
+            hidden: self.kept.hidden.as_ref(),
+            rules: &self.kept.rules,
+        };
+        judge.play(m, text, at).map_err(Refusal::into_error)
     }
+}
 
-    /// This game with `action` committed after its last.
-    pub(super) fn after(&self, action: &str) -> Result<Refereed<G>, RefereeError> {
-        let mut actions = self.actions.clone();
-        actions.push(action.to_owned());
-        Refereed::new(
-            self.game_id.clone(),
-            self.seat,
-            self.preset,
-            self.rules,
-            self.options.clone(),
-            self.players.clone(),
-            self.seed,
-            self.hidden.clone(),
-            actions,
-        )
+/// The complete record of the game after its first `at` actions, with the hidden truth: the
+/// referee's own, never an answer to a seat (stored once the game has ended: the hidden
+/// truth is public then).
+fn record_at<G: Rules>(referee: &Referee, kept: &Kept<G>, at: u32) -> Result<Record, RefereeError> {
+    let mut record = Record::new(G::NAME, kept.preset, kept.actions(referee, at)?);
+    record.options = kept.options.clone();
+    record.players = kept.players.clone();
+    record.layout = kept.hidden.as_ref().map(G::hidden_value);
+    record
+        .metadata
+        .insert("game_id".into(), Value::from(kept.game_id.clone()));
+    if let Some(seed) = kept.seed {
+        record.metadata.insert("seed".into(), Value::from(seed));
     }
+    Ok(record)
+}
 
-    /// Judges `text` as the action at ply `at` for the token's seat: the action as played and
-    /// what the seat is told, not yet committed.
-    pub(super) fn judge(&self, text: &str, at: u32) -> Result<Played, RefereeError> {
-        let m = self.match_at(at)?;
+/// The finished game's complete record, its result the rules' ending.
+pub(super) fn finished_record<G: Rules>(
+    referee: &Referee,
+    kept: &Kept<G>,
+) -> Result<Record, RefereeError> {
+    let mut record = record_at(referee, kept, kept.plies)?;
+    record.result = Some(stated_result(kept.current.end()));
+    Ok(record)
+}
+
+/// What judging needs of a game: whose token, the hidden truth, the rules.
+struct Judge<'g, G: Rules> {
+    seat: Option<Seat>,
+    hidden: Option<&'g G::Hidden>,
+    rules: &'g G::Ruleset,
+}
+
+/// Why an action was not played: refused before the match changed, or after (the match is
+/// then in doubt).
+enum Refusal {
+    Before(RefereeError),
+    After(RefereeError),
+}
+
+impl Refusal {
+    fn into_error(self) -> RefereeError {
+        match self {
+            Refusal::Before(e) | Refusal::After(e) => e,
+        }
+    }
+}
+
+impl<G: Rules> Judge<'_, G> {
+    /// Plays `text` as the action at ply `at` on `m` for the token's seat: the action as
+    /// played and what the seat is told, not yet committed.
+    fn play(&self, m: &mut G::Match, text: &str, at: u32) -> Result<Played, Refusal> {
         let mover = m.position().to_move();
         if let Some(seat) = self.seat
             && seat != mover
         {
-            return Err(RefereeError::WrongSeat(format!(
+            return Err(Refusal::Before(RefereeError::WrongSeat(format!(
                 "this token is {}'s: ply {} is {}'s to play",
                 seat.code(),
                 at + 1,
                 mover.code()
-            )));
+            ))));
         }
-        let told = self.told(&m, mover);
+        let told = G::told(m, mover).to_string();
         let illegal = |violation: Violation, detail: String| RefereeError::Illegal {
             violation,
             detail,
@@ -435,32 +488,38 @@ impl<G: Rules> Refereed<G> {
             position: told.clone(),
         };
         if let Some(end) = m.end() {
-            return Err(illegal(
+            return Err(Refusal::Before(illegal(
                 Violation::GAME_OVER,
                 format!(
                     "the game is over ({} by {})",
                     end.outcome.describe(),
                     end.reason
                 ),
-            ));
+            )));
         }
-        let action = G::parse_action(text).map_err(|e| RefereeError::MalformedAction(e.detail))?;
+        let action = G::parse_action(text)
+            .map_err(|e| Refusal::Before(RefereeError::MalformedAction(e.detail)))?;
         if self.seat.is_some() {
             let mut legal = Vec::new();
             m.legal_actions(&mut legal);
             if !legal.contains(&action) {
-                let (violation, detail) = self.why_not(&m, action, &legal, text);
-                return Err(illegal(violation, detail));
+                let (violation, detail) = self.why_not(m, action, &legal, text);
+                return Err(Refusal::Before(illegal(violation, detail)));
             }
         }
-        // The game's own token is the app's server's: it may state identities, checked.
-        let step = step_match::<G>(m, self.hidden.as_ref(), action)
-            .map_err(|e| illegal(e.reason, e.detail))?;
+        // The game's own token is the app's server's: it may state identities, checked. What
+        // the hidden truth refuses is refused before the match changes.
+        let action = G::reveal(action, m.position(), self.hidden)
+            .map_err(|e| Refusal::Before(illegal(e.reason, e.detail)))?;
+        let effect = m
+            .play(&action)
+            .map_err(|e| Refusal::After(illegal(e.reason, e.detail)))?;
+        let end = m.end();
         Ok(Played {
-            action: step.action.to_string(),
-            effect: G::effect_code(&step.effect),
-            position: self.told(&step.after, mover),
-            end: step.end,
+            action: action.to_string(),
+            effect: G::effect_code(&effect),
+            position: G::told(m, mover).to_string(),
+            end,
             ply: at + 1,
         })
     }
@@ -494,7 +553,7 @@ impl<G: Rules> Refereed<G> {
             Err(e) => e,
             Ok(_) => crate::core::IllegalAction::new(Violation::UNREACHABLE, String::new()),
         };
-        if G::visibility(&self.rules).secret() || reason.detail.is_empty() {
+        if G::visibility(self.rules).secret() || reason.detail.is_empty() {
             let code = reason.reason.code();
             (
                 reason.reason,
@@ -504,24 +563,19 @@ impl<G: Rules> Refereed<G> {
             (reason.reason, reason.detail)
         }
     }
+}
 
-    /// The answer to a request for a ply already committed: the same answer when the action
-    /// is the one committed, else the ply is taken.
-    pub(super) fn same_or_taken(
-        &self,
-        played: Played,
-        committed: &str,
-        at: u32,
-    ) -> Result<Played, RefereeError> {
-        if played.action == committed {
-            return Ok(played);
-        }
-        // The request's seat is the one that played there (judged above): it may know it.
-        Err(RefereeError::AlreadyPlayed {
-            ply: at,
-            detail: format!("ply {} is already played: {committed}", at + 1),
-        })
+/// The answer to a request for a ply already committed: the same answer when the action is
+/// the one committed, else the ply is taken.
+fn same_or_taken(played: Played, committed: &str, at: u32) -> Result<Played, RefereeError> {
+    if played.action == committed {
+        return Ok(played);
     }
+    // The request's seat is the one that played there (judged above): it may know it.
+    Err(RefereeError::AlreadyPlayed {
+        ply: at,
+        detail: format!("ply {} is already played: {committed}", at + 1),
+    })
 }
 
 /// An action's text without what parentheses enclose (the identities a flip or an attack

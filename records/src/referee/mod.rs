@@ -14,10 +14,19 @@
 //! never depends on what its seat cannot see: a seat plays an action as the legal actions list
 //! it, and the referee writes in what it reveals.
 //!
-//! When a game ends, its complete record (the layout is public then) is stored in the store's
-//! games, and the ledger keeps only a pointer to it. Games left unplayed expire.
+//! Every game is bounded: one its rules could let go on longer than the service's cap
+//! (`--max-plies`) is dealt with that cap (`max_plies`, a draw by `ply_limit` there), and a
+//! deal is checked whole (names, options, that its record can be stored) before anything is
+//! written. When a game ends, its complete record (the layout is public then) is stored in the
+//! store's games, and the ledger keeps only a pointer to it. Games left unplayed expire.
+//!
+//! A request costs the same whatever the game's length: the referee keeps recent games in
+//! memory, replayed to their last committed ply ([`kept`]), and checks each against the
+//! ledger's row.
 
+mod deal;
 mod game;
+mod kept;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -25,12 +34,11 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use serde_json::{Map, Value};
 use thiserror::Error;
 
-use crate::core::play::deal;
-use crate::core::rules::{find_preset, overrides, ruleset};
 use crate::core::{Record, Rules, RulesetError, Seat, Violation};
-use crate::seal::{Binding, Keys, TokenError, new_game_id};
-use crate::store::{LedgerRow, Store, StoreError, unix_now};
+use crate::seal::{Binding, Keys, TokenError};
+use crate::store::{Store, StoreError, unix_now};
 
+pub use deal::{DealOrder, Dealt, MAX_NAME_CHARS};
 pub use game::{Actions, Played, Refereed, Stated};
 
 /// How the referee runs.
@@ -39,22 +47,38 @@ pub struct Settings {
     /// Seconds after its last action that an unfinished game is forgotten (and a finished
     /// game's ledger row: its stored game stays).
     pub expiry_seconds: i64,
+    /// The most plies a game may last: a game its rules could let go on longer is dealt
+    /// with this cap (`max_plies`; at most 65,535).
+    pub max_plies: u32,
+    /// How many games are kept in memory between requests.
+    pub kept_games: usize,
 }
 
 impl Default for Settings {
-    /// A week.
+    /// A week; 20,000 plies (the service's `--max-plies`); 4,096 games kept.
     fn default() -> Settings {
         Settings {
             expiry_seconds: 7 * 24 * 3600,
+            max_plies: 20_000,
+            kept_games: 4096,
         }
     }
 }
 
-/// The referee: the store holding its ledger, and the keys it seals with.
+impl Settings {
+    /// The cap as a ruleset holds it.
+    pub fn cap(&self) -> u16 {
+        self.max_plies.clamp(1, u16::MAX as u32) as u16
+    }
+}
+
+/// The referee: the store holding its ledger, the keys it seals with, and the games it keeps
+/// in memory.
 pub struct Referee {
     store: Store,
     keys: Keys,
     settings: Settings,
+    recent: kept::Recent,
     /// When expired games were last swept (Unix seconds).
     last_sweep: AtomicI64,
 }
@@ -64,7 +88,8 @@ pub struct Referee {
 pub enum RefereeError {
     /// No game with this id is in the ledger.
     #[error(
-        "no game {0:?} is refereed here: an unknown id, or a game left unplayed long enough to expire"
+        "no game {} is refereed here: an unknown id, or a game left unplayed long enough to expire",
+        shown_id(.0)
     )]
     NotFound(String),
     /// The token is not this game's (nor one of its seats').
@@ -96,6 +121,9 @@ pub enum RefereeError {
     /// A deal's given hidden truth (Luzhanqi's setups) is not one.
     #[error("{0}")]
     Layout(String),
+    /// A deal the referee cannot keep as asked (`field` names what).
+    #[error("{detail}")]
+    Deal { field: &'static str, detail: String },
     /// A seat the game does not have.
     #[error("{0}")]
     NoSuchSeat(String),
@@ -104,48 +132,28 @@ pub enum RefereeError {
     /// The game has no engine to analyse it with.
     #[error("{0}")]
     Analysis(#[from] crate::core::analysis::AnalysisError),
-    /// The ledger holds what the referee cannot replay: a bug, never the client's doing.
+    /// The ledger holds what the referee cannot replay or store: a bug, never the client's
+    /// doing.
     #[error("the ledger's game {0} does not replay")]
     Corrupt(String),
 }
 
-/// What a deal is asked for.
-#[derive(Clone, Debug, Default)]
-pub struct DealOrder<'a> {
-    pub preset: Option<&'a str>,
-    pub options: Map<String, Value>,
-    pub players: Vec<String>,
-    /// A seed makes the deal public (anyone with it deals the same); none: the operating
-    /// system's generator, a deal nobody can repeat.
-    pub seed: Option<u64>,
-    /// The hidden truth to seal instead of dealing one (Luzhanqi's setups as submitted).
-    pub layout: Option<&'a Value>,
-    /// Also give the hidden truth in clear (the app's server's, never a player's).
-    pub include_layout: bool,
-}
-
-/// A dealt game.
-#[derive(Clone, Debug)]
-pub struct Dealt {
-    pub game_id: String,
-    /// The game's own token: it speaks for every seat (the app's server's).
-    pub token: String,
-    /// One token per seat (`player1` …), for that player's client.
-    pub seat_tokens: BTreeMap<String, String>,
-    /// The seed, when the deal was given one.
-    pub seed: Option<u64>,
-    /// The hidden truth, when `include_layout` asked for it.
-    pub layout: Option<Value>,
-    /// The start position, unless it is a secret (a dark Luzhanqi game's setups) and
-    /// `include_layout` did not ask for it.
-    pub position: Option<String>,
-    /// An empty record of the game (its layout only with `include_layout`).
-    pub record: Record,
+/// A game id as a message shows it: ids are 32 hexadecimal digits, and a message never
+/// echoes more than that of what a client sent.
+fn shown_id(id: &str) -> String {
+    const SHOWN: usize = 32;
+    if id.chars().count() <= SHOWN {
+        format!("{id:?}")
+    } else {
+        let cut: String = id.chars().take(SHOWN).collect();
+        format!("{cut:?}… ({} characters)", id.chars().count())
+    }
 }
 
 impl Referee {
     pub fn new(store: Store, keys: Keys, settings: Settings) -> Referee {
         Referee {
+            recent: kept::Recent::new(settings.kept_games),
             store,
             keys,
             settings,
@@ -153,86 +161,16 @@ impl Referee {
         }
     }
 
-    /// Deals a game of `G`, writes it in the ledger, and gives its tokens.
-    pub fn deal<G: Rules>(&self, order: DealOrder) -> Result<Dealt, RefereeError> {
-        self.sweep()?;
-        let rules = ruleset::<G>(order.preset, &order.options).map_err(RefereeError::Ruleset)?;
-        let given = match order.layout {
-            None => None,
-            Some(value) => {
-                let hidden =
-                    G::parse_hidden(value).map_err(|e| RefereeError::Layout(e.to_string()))?;
-                let start = G::start(&rules, Some(&hidden))
-                    .map_err(|e| RefereeError::Layout(e.to_string()))?;
-                G::hidden_fits(&hidden, &start).map_err(|e| RefereeError::Layout(e.to_string()))?;
-                Some(hidden)
-            }
-        };
-        let dealt = deal::<G>(
-            order.preset,
-            &order.options,
-            order.players.clone(),
-            order.seed,
-            given,
-        )
-        .map_err(RefereeError::Ruleset)?;
-        let preset = find_preset(G::PRESETS, order.preset)
-            .map_err(RefereeError::Ruleset)?
-            .name;
-        let game_id = new_game_id();
-        let binding = |seat: Option<&'static str>| Binding {
-            game: G::NAME,
-            preset,
-            game_id: &game_id,
-            seat,
-        };
-        let has_hidden = G::visibility(&rules).has_hidden();
-        let now = unix_now();
-        self.store.ledger_insert(&LedgerRow {
-            game_id: game_id.clone(),
-            game: G::NAME.to_owned(),
-            preset: preset.to_owned(),
-            options: canonical_options::<G>(&order.options)?,
-            players: serde_json::to_string(&order.players).expect("names serialise"),
-            sealed_truth: has_hidden.then(|| self.keys.seal::<G>(binding(None), &dealt.hidden)),
-            seed: order.seed.map(|s| s.to_string()),
-            plies: 0,
-            result: None,
-            stored_game: None,
-            created_at: now,
-            updated_at: now,
-        })?;
-        let seat_tokens = Seat::all(G::seats(&rules))
-            .map(|seat| {
-                let code = seat.code();
-                (code.to_owned(), self.keys.token(binding(Some(code))))
-            })
-            .collect();
-        let mut record = dealt.record;
-        record
-            .metadata
-            .insert("game_id".into(), Value::from(game_id.clone()));
-        if !order.include_layout {
-            record.layout = None;
-        }
-        let shown = order.include_layout || !G::visibility(&rules).secret();
-        Ok(Dealt {
-            token: self.keys.token(binding(None)),
-            seat_tokens,
-            seed: order.seed,
-            layout: (order.include_layout && has_hidden).then(|| G::hidden_value(&dealt.hidden)),
-            position: shown.then(|| dealt.start.to_string()),
-            record,
-            game_id,
-        })
-    }
-
-    /// The ledger's game `game_id` of `G`, for the holder of `token`: the game's own token
-    /// (every seat) or a seat's.
-    pub fn open<G: Rules>(&self, game_id: &str, token: &str) -> Result<Refereed<G>, RefereeError> {
-        let Some((row, actions)) = self.store.ledger_game(game_id)? else {
-            return Err(RefereeError::NotFound(game_id.to_owned()));
-        };
+    /// Runs `work` on the ledger's game `game_id` of `G` for the holder of `token` (the
+    /// game's own token, for every seat, or a seat's), the game locked on this instance while
+    /// it runs: what `work` judges and commits sees one state.
+    pub fn open<G: Rules, T>(
+        &self,
+        game_id: &str,
+        token: &str,
+        work: impl FnOnce(&mut Refereed<'_, G>) -> Result<T, RefereeError>,
+    ) -> Result<T, RefereeError> {
+        let mut row = self.row(game_id)?;
         let binding = |seat: Option<&'static str>| Binding {
             game: &row.game,
             preset: &row.preset,
@@ -258,107 +196,92 @@ impl Referee {
                 detail: format!("game {game_id} is a {} game, not {}", row.game, G::NAME),
             });
         }
-        let preset = find_preset(G::PRESETS, Some(&row.preset))
-            .map_err(|_| RefereeError::Corrupt(game_id.to_owned()))?
-            .name;
-        let options: Map<String, Value> = serde_json::from_str(&row.options)
-            .map_err(|_| RefereeError::Corrupt(game_id.to_owned()))?;
-        let rules = ruleset::<G>(Some(preset), &options)
-            .map_err(|_| RefereeError::Corrupt(game_id.to_owned()))?;
-        let corrupt = || RefereeError::Corrupt(game_id.to_owned());
-        let (hidden, actions) = match (row.stored_game, &row.sealed_truth) {
-            // A finished game: its stored record holds the layout (public now) and the actions.
-            (Some(stored), _) => {
-                let (_, record) = self.store.get(stored)?.ok_or_else(corrupt)?;
-                let hidden = match &record.layout {
-                    Some(value) => Some(G::parse_hidden(value).map_err(|_| corrupt())?),
-                    None => None,
-                };
-                (hidden, record.actions)
+        // Only a game a token opened gets a place among the kept ones: made-up ids push no
+        // game out.
+        let slot = self.recent.slot::<G>(game_id);
+        let mut guard = kept::lock(&slot);
+        let in_step = match guard.as_mut() {
+            Some(kept) => {
+                if kept.plies > row.plies as u32 {
+                    // This instance committed since the row was read: read it again.
+                    row = self.row(game_id)?;
+                }
+                kept.in_step_with(&row) || kept.catch_up(self, &row)?
             }
-            (None, Some(sealed)) => (
-                Some(
-                    self.keys
-                        .open::<G>(sealed, binding(None))
-                        .map_err(|_| corrupt())?,
-                ),
-                actions,
-            ),
-            (None, None) => (None, actions),
+            None => false,
         };
-        let game = Refereed::new(
-            game_id.to_owned(),
-            seat,
-            preset,
-            rules,
-            options,
-            serde_json::from_str(&row.players).map_err(|_| corrupt())?,
-            row.seed.as_deref().and_then(|s| s.parse().ok()),
-            hidden,
-            actions,
-        )?;
+        if !in_step {
+            *guard = None;
+            *guard = Some(kept::Kept::load(self, &row)?);
+        }
+        let kept = guard.as_mut().expect("loaded");
         if row.result.is_some() && row.stored_game.is_none() {
             // It ended, but storing its record did not happen (the process stopped between
             // the two): store it now (storing is idempotent).
-            self.store_finished(&game)?;
+            let record = game::finished_record(self, kept)?;
+            self.store_finished(&kept.game_id, record)?;
         }
-        Ok(game)
+        let mut game = Refereed::new(self, kept, seat);
+        let answer = work(&mut game);
+        if game.in_doubt() {
+            // A play changed the match and was not committed: replay it next time.
+            *guard = None;
+        }
+        answer
     }
 
-    /// Plays `action` at ply `at` of `game` for its token's seat, commits it and answers what
-    /// the seat is told; the same action again at a committed ply gets the same answer.
-    pub fn play<G: Rules>(
-        &self,
-        game: &Refereed<G>,
-        action: &str,
-        at: u32,
-    ) -> Result<Played, RefereeError> {
-        let played = game.judge(action, at)?;
-        if let Some(committed) = game.committed(at) {
-            return game.same_or_taken(played, committed, at);
-        }
-        let result = played.end.map(|end| end.outcome.to_string());
-        match self
-            .store
-            .ledger_commit(game.game_id(), at, &played.action, result.as_deref())?
-        {
-            crate::store::Commit::Committed => {}
-            crate::store::Commit::Taken(Some(committed)) => {
-                return game.same_or_taken(played, &committed, at);
-            }
-            crate::store::Commit::Taken(None) => {
-                return Err(RefereeError::Conflict {
-                    field: "ply",
-                    detail: format!(
-                        "ply {} is no longer open: the game has moved on or ended",
-                        at + 1
-                    ),
-                });
-            }
-        }
-        if played.end.is_some() {
-            self.store_finished(&game.after(&played.action)?)?;
-        }
-        Ok(played)
+    /// The ledger's row of `game_id`.
+    fn row(&self, game_id: &str) -> Result<crate::store::LedgerRow, RefereeError> {
+        self.store
+            .ledger_row(game_id)?
+            .ok_or_else(|| RefereeError::NotFound(game_id.to_owned()))
     }
 
     /// Stores a finished game's record in the store's games and compacts its ledger row.
-    fn store_finished<G: Rules>(&self, game: &Refereed<G>) -> Result<(), RefereeError> {
-        let record = game.finished_record();
+    fn store_finished(&self, game_id: &str, record: Record) -> Result<(), RefereeError> {
         let imported = self.store.import(&[crate::store::Incoming {
             record,
-            source: format!("referee:{}", game.game_id()),
+            source: format!("referee:{game_id}"),
         }])?;
         match imported.first() {
             Some(
                 crate::store::Imported::Stored { id, .. }
                 | crate::store::Imported::Duplicate { id, .. },
             ) => {
-                self.store.ledger_compact(game.game_id(), *id)?;
+                self.store.ledger_compact(game_id, *id)?;
                 Ok(())
             }
-            _ => Err(RefereeError::Corrupt(game.game_id().to_owned())),
+            _ => Err(RefereeError::Corrupt(game_id.to_owned())),
         }
+    }
+
+    /// A game dealt before the referee capped its games (options without the cap its rules
+    /// need) gets the cap now, once, in the ledger: the service's, or one ply after those
+    /// already played when it is past it (it then ends at its next ply). Gives the options.
+    fn cap_dealt_before_caps<G: Rules>(
+        &self,
+        row: &crate::store::LedgerRow,
+        preset: &'static str,
+        mut options: Map<String, Value>,
+    ) -> Result<Map<String, Value>, RefereeError> {
+        let corrupt = || RefereeError::Corrupt(row.game_id.clone());
+        let rules =
+            crate::core::rules::ruleset::<G>(Some(preset), &options).map_err(|_| corrupt())?;
+        if row.stored_game.is_some() || row.result.is_some() || G::longest(&rules).is_some() {
+            return Ok(options);
+        }
+        let cap = (self.settings.cap() as u32).max(row.plies as u32 + 1);
+        options.insert("max_plies".into(), Value::from(cap.min(u16::MAX as u32)));
+        let capped = deal::canonical_options::<G>(&options)?;
+        if !self
+            .store
+            .ledger_set_options(&row.game_id, &row.options, &capped)?
+        {
+            // Another instance capped it first: its options stand.
+            let row = self.row(&row.game_id)?;
+            return serde_json::from_str(&row.options).map_err(|_| corrupt());
+        }
+        Ok(options)
     }
 
     /// Forgets expired games, at most once a minute.
@@ -377,11 +300,26 @@ impl Referee {
             .ledger_expire(now - self.settings.expiry_seconds)?;
         Ok(())
     }
-}
 
-/// A deal's options as the game's overrides in canonical JSON (fields in the game's order).
-fn canonical_options<G: Rules>(options: &Map<String, Value>) -> Result<String, RefereeError> {
-    let overrides = overrides::<G>(options).map_err(RefereeError::Ruleset)?;
-    // Unset options are left out (`{}` for none); a `null` that turns a rule off stays.
-    Ok(serde_json::to_string(&overrides).expect("overrides serialise"))
+    /// One token per seat of a game, and the game's own.
+    fn tokens<G: Rules>(
+        &self,
+        rules: &G::Ruleset,
+        preset: &'static str,
+        game_id: &str,
+    ) -> (String, BTreeMap<String, String>) {
+        let binding = |seat: Option<&'static str>| Binding {
+            game: G::NAME,
+            preset,
+            game_id,
+            seat,
+        };
+        let seats = Seat::all(G::seats(rules))
+            .map(|seat| {
+                let code = seat.code();
+                (code.to_owned(), self.keys.token(binding(Some(code))))
+            })
+            .collect();
+        (self.keys.token(binding(None)), seats)
+    }
 }

@@ -159,7 +159,10 @@ mod tests {
         assert_eq!(again.check_token(&keys.token(binding), binding), Ok(()));
         assert!(!file.readable_by_others(), "mode 0600");
         // Nothing else was left in the directory.
-        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("anqi.db.seal-key")]);
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -186,7 +189,10 @@ mod tests {
         let error = file.read_or_create().unwrap_err();
         assert!(matches!(error, KeyError::File { .. }), "{error}");
         assert!(error.to_string().contains("anqi.db.seal-key"), "{error}");
-        assert_eq!(std::fs::read_to_string(&file.path).unwrap(), "auto-1:AAAA\n");
+        assert_eq!(
+            std::fs::read_to_string(&file.path).unwrap(),
+            "auto-1:AAAA\n"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

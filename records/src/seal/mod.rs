@@ -253,7 +253,9 @@ impl Keys {
 fn looks_weak(bytes: &[u8]) -> bool {
     let distinct = |values: &mut dyn Iterator<Item = u8>| {
         let mut seen = [false; 256];
-        values.filter(|&v| !std::mem::replace(&mut seen[v as usize], true)).count()
+        values
+            .filter(|&v| !std::mem::replace(&mut seen[v as usize], true))
+            .count()
     };
     let values = distinct(&mut bytes.iter().copied());
     let steps = distinct(&mut bytes.windows(2).map(|w| w[1].wrapping_sub(w[0])));
@@ -455,7 +457,9 @@ mod tests {
             (0..32).rev().collect(),
             (0..32).map(|i| i * 7).collect(),
             b"passwordpasswordpasswordpassword".to_vec(),
-            (0..32).map(|i| [3, 141, 59, 26, 5, 35, 89, 79][i % 8]).collect(),
+            (0..32)
+                .map(|i| [3, 141, 59, 26, 5, 35, 89, 79][i % 8])
+                .collect(),
         ] {
             assert_eq!(
                 weak(bytes.clone()).map(|_| ()),

@@ -62,26 +62,75 @@ impl Store {
         })
     }
 
+    /// How many games the ledger holds (in play, and finished ones not yet expired).
+    pub fn ledger_len(&self) -> Result<i64, StoreError> {
+        with_connection!(self, |conn| Ok(ledger::table.count().get_result(conn)?))
+    }
+
+    /// A refereed game's row, without its actions: what every request reads first.
+    pub fn ledger_row(&self, game_id: &str) -> Result<Option<LedgerRow>, StoreError> {
+        with_connection!(self, |conn| {
+            Ok(ledger::table
+                .find(game_id)
+                .select(LedgerRow::as_select())
+                .first(conn)
+                .optional()?)
+        })
+    }
+
+    /// The actions committed at plies `from..to` (0-based) of a game in play, in order.
+    pub fn ledger_actions(
+        &self,
+        game_id: &str,
+        from: u32,
+        to: u32,
+    ) -> Result<Vec<String>, StoreError> {
+        let (from, to) = (
+            i32::try_from(from).unwrap_or(i32::MAX),
+            i32::try_from(to).unwrap_or(i32::MAX),
+        );
+        with_connection!(self, |conn| {
+            Ok(ledger_actions::table
+                .filter(ledger_actions::game_id.eq(game_id))
+                .filter(ledger_actions::ply.ge(from))
+                .filter(ledger_actions::ply.lt(to))
+                .order(ledger_actions::ply)
+                .select(ledger_actions::action)
+                .load(conn)?)
+        })
+    }
+
     /// A refereed game and its committed actions in order (none once it is stored).
     pub fn ledger_game(
         &self,
         game_id: &str,
     ) -> Result<Option<(LedgerRow, Vec<String>)>, StoreError> {
+        let Some(row) = self.ledger_row(game_id)? else {
+            return Ok(None);
+        };
+        let actions = self.ledger_actions(game_id, 0, u32::MAX)?;
+        Ok(Some((row, actions)))
+    }
+
+    /// Replaces a game's options (canonical JSON) when they are still `old`: how a game
+    /// dealt before the referee capped its games gets its cap, once. Gives whether it did.
+    pub fn ledger_set_options(
+        &self,
+        game_id: &str,
+        old: &str,
+        new: &str,
+    ) -> Result<bool, StoreError> {
         with_connection!(self, |conn| {
-            let Some(row) = ledger::table
-                .find(game_id)
-                .select(LedgerRow::as_select())
-                .first(conn)
-                .optional()?
-            else {
-                return Ok(None);
-            };
-            let actions: Vec<String> = ledger_actions::table
-                .filter(ledger_actions::game_id.eq(game_id))
-                .order(ledger_actions::ply)
-                .select(ledger_actions::action)
-                .load(conn)?;
-            Ok(Some((row, actions)))
+            conn.write_transaction(|conn| {
+                Ok(diesel::update(
+                    ledger::table
+                        .filter(ledger::game_id.eq(game_id))
+                        .filter(ledger::options.eq(old)),
+                )
+                .set(ledger::options.eq(new))
+                .execute(conn)?
+                    == 1)
+            })
         })
     }
 

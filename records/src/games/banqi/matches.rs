@@ -160,7 +160,13 @@ impl Match {
         {
             return draw(Reason::NO_PROGRESS, None);
         }
-        match self.rules.repetition {
+        let cap = || {
+            self.rules
+                .max_plies
+                .is_some_and(|n| pos.ply() >= n as u32)
+                .then(|| End::new(Outcome::draw(2), Reason::PLY_LIMIT))
+        };
+        let repeated = match self.rules.repetition {
             Repetition::Off => None,
             Repetition::Cycle { times } => self
                 .quiet
@@ -173,7 +179,8 @@ impl Match {
                     None
                 }
             }
-        }
+        };
+        repeated.or_else(cap)
     }
 
     #[inline]

@@ -29,6 +29,11 @@ impl Game for Banqi {
 
     const TEXT_FORMATS: &'static [TextFormat] = &[super::tcga::TCGA];
 
+    /// Progress is a flip (32 pieces to turn) or a capture (each removes a piece: 32).
+    fn longest(rules: &Ruleset) -> Option<u32> {
+        crate::core::rules::longest(64, rules.no_progress, rules.max_plies)
+    }
+
     fn effect_code(effect: &Effect) -> &'static str {
         match effect {
             Effect::Flip(_) => "flip",

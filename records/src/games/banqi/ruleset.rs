@@ -70,6 +70,9 @@ crate::ruleset! {
 
     long_chase: Option<u8>, "limit", "seed 002",
         "長捉禁手: a player may not chase the same enemy piece this many times in a row (null: off).";
+
+    max_plies: Option<u16>, "limit", "this project's (docs/rules.md)",
+        "A draw once this many plies have been played (ply_limit; null: no cap, every preset's default). The referee sets it on a game its rules would not otherwise end.";
 }
 
 crate::option_values!(CannonRule, Repetition);
@@ -87,6 +90,7 @@ impl Ruleset {
         no_progress: Some(60),
         repetition: Repetition::Cycle { times: 3 },
         long_chase: None,
+        max_plies: None,
     };
 
     /// The ruleset of a named preset.
@@ -116,6 +120,11 @@ impl Ruleset {
                 ));
             }
             _ => {}
+        }
+        if self.max_plies == Some(0) {
+            return Err(RulesetError::Invalid(
+                "max_plies must be at least 1 (or null for off)".into(),
+            ));
         }
         if self.long_chase == Some(0) {
             return Err(RulesetError::Invalid(

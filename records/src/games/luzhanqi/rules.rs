@@ -141,6 +141,12 @@ impl Game for Luzhanqi {
 
     crate::game_items!();
 
+    /// Progress is a flip (50 pieces to turn) or an attack (each removes a piece at least:
+    /// 50).
+    fn longest(rules: &Ruleset) -> Option<u32> {
+        crate::core::rules::longest(100, rules.no_progress, rules.max_plies)
+    }
+
     /// A flip position (face-down pieces, colours not yet decided, a flag carried) is played
     /// only under a flip ruleset, and the reverse.
     fn position_fits(rules: &Ruleset, pos: &Position) -> Result<(), Misfit> {

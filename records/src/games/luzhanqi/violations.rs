@@ -33,13 +33,7 @@ impl Reason {
     pub const FLAG_CAPTURED: Reason = Reason::new("flag_captured");
     /// The enemy flag was carried into the carrier's own headquarters (flip games).
     pub const FLAG_CARRIED: Reason = Reason::new("flag_carried");
-    /// The ruleset's ply cap was reached: a draw.
-    pub const PLY_LIMIT: Reason = Reason::new("ply_limit");
 }
 
 /// Luzhanqi's own end reasons.
-pub const REASONS: &[Reason] = &[
-    Reason::FLAG_CAPTURED,
-    Reason::FLAG_CARRIED,
-    Reason::PLY_LIMIT,
-];
+pub const REASONS: &[Reason] = &[Reason::FLAG_CAPTURED, Reason::FLAG_CARRIED];

@@ -375,6 +375,12 @@ impl Position {
         {
             return Some(End::new(self.ranking(rules), Reason::NO_PROGRESS));
         }
+        if rules
+            .max_plies
+            .is_some_and(|limit| self.ply >= limit as u32)
+        {
+            return Some(End::new(self.ranking(rules), Reason::PLY_LIMIT));
+        }
         if !self.has_action(rules, self.to_move()) {
             return Some(End::new(self.ranking(rules), Reason::NO_MOVE));
         }

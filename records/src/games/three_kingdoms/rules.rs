@@ -64,6 +64,13 @@ impl Game for ThreeKingdoms {
 
     crate::game_items!();
 
+    /// Progress is a flip or a capture (each turns or removes one of at most 45 pieces) or a
+    /// recall (once per seat).
+    fn longest(rules: &Ruleset) -> Option<u32> {
+        let pieces = super::Point::COUNT as u32;
+        crate::core::rules::longest(2 * pieces + 3, rules.no_progress, rules.max_plies)
+    }
+
     fn seats(_: &Ruleset) -> u8 {
         3
     }

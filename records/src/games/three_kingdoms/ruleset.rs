@@ -57,6 +57,9 @@ crate::ruleset! {
 
     no_progress: Option<u16>, "limit", "RULES.md §7; the number is this project's (docs/rules.md)",
         "The game stops after this many consecutive plies without a flip, capture or recall (90, thirty rounds); the seats still playing are ranked by points. null: no limit.";
+
+    max_plies: Option<u16>, "limit", "this project's (docs/rules.md)",
+        "The game stops once this many plies have been played (ply_limit), the seats still playing ranked by points as at the no-progress limit (null: no cap, every preset's default). The referee sets it on a game its rules would not otherwise end.";
 }
 
 crate::option_values!(Split, Ending, u32);
@@ -68,13 +71,14 @@ impl Ruleset {
         ending: Ending::Annihilation,
         race_target: 200,
         no_progress: Some(90),
+        max_plies: None,
     };
 
     /// What makes a merged ruleset impossible.
     fn check(&self) -> Result<(), RulesetError> {
-        if self.no_progress == Some(0) {
+        if self.no_progress == Some(0) || self.max_plies == Some(0) {
             return Err(RulesetError::Invalid(
-                "no_progress must be at least 1 (or null for off)".into(),
+                "no_progress and max_plies must be at least 1 (or null for off)".into(),
             ));
         }
         if self.race_target == 0 {

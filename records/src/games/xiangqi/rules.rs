@@ -91,11 +91,21 @@ impl Match {
 
 impl Match {
     /// The position's endings (`has_action` says whether the side to move has a legal
-    /// action), then repetition.
+    /// action), then repetition, then the ply cap.
     fn end_with(&self, has_action: impl FnOnce() -> bool) -> Option<End> {
         if let Some(end) = self.pos.end_with(self.rules.no_capture, has_action) {
             return Some(end);
         }
+        self.repetition().or_else(|| {
+            self.rules
+                .max_plies
+                .is_some_and(|n| self.pos.ply >= n as u32)
+                .then(|| End::new(Outcome::draw(2), Reason::PLY_LIMIT))
+        })
+    }
+
+    /// The repetition rule's ending, if the position has come back a third time.
+    fn repetition(&self) -> Option<End> {
         if !self.rules.repetition {
             return None;
         }
@@ -208,6 +218,11 @@ impl Game for Xiangqi3g {
     const TITLE: &'static str = "Third-generation xiangqi (番兵象棋)";
 
     crate::game_items!();
+
+    /// The no-capture limit counts captures only: each removes one of 32 pieces.
+    fn longest(rules: &Ruleset) -> Option<u32> {
+        crate::core::rules::longest(32, rules.no_capture, rules.max_plies)
+    }
 
     fn position_fits(rules: &Ruleset, pos: &Position) -> Result<(), Misfit> {
         let has_backs = pos

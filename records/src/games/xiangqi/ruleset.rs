@@ -20,6 +20,8 @@ crate::ruleset! {
         "A draw after this many consecutive plies without a capture (120). null: no limit.";
     repetition: bool, "boolean", "RULES.md §9",
         "A position repeated a third time is a draw, except that a side that gave check with every one of its moves since the first occurrence loses (true).";
+    max_plies: Option<u16>, "limit", "this project's (docs/rules.md)",
+        "A draw once this many plies have been played (ply_limit; null: no cap, every preset's default). The referee sets it on a game its rules would not otherwise end.";
 }
 
 impl Ruleset {
@@ -28,13 +30,14 @@ impl Ruleset {
         soldier_flip_anywhere: false,
         no_capture: Some(120),
         repetition: true,
+        max_plies: None,
     };
 
     /// What makes a merged ruleset impossible.
     fn check(&self) -> Result<(), RulesetError> {
-        if self.no_capture == Some(0) {
+        if self.no_capture == Some(0) || self.max_plies == Some(0) {
             return Err(RulesetError::Invalid(
-                "no_capture must be at least 1 (or null for off)".into(),
+                "no_capture and max_plies must be at least 1 (or null for off)".into(),
             ));
         }
         Ok(())

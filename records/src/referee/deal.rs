@@ -1,0 +1,222 @@
+//! Dealing a game: the order checked whole (the players' names, the options, the cap its
+//! rules need, that the game is not over before it starts, that the store will keep its
+//! record) before anything is written; then its row in the ledger and its tokens.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use super::{Referee, RefereeError};
+use crate::core::play::deal;
+use crate::core::rules::{find_preset, overrides, ruleset};
+use crate::core::{Engine as _, Record, Rules};
+use crate::seal::{Binding, new_game_id};
+use crate::store::{LedgerRow, NewGame, unix_now};
+
+/// The longest player name a deal takes, in characters.
+pub const MAX_NAME_CHARS: usize = 100;
+
+/// What a deal is asked for.
+#[derive(Clone, Debug, Default)]
+pub struct DealOrder<'a> {
+    pub preset: Option<&'a str>,
+    pub options: Map<String, Value>,
+    pub players: Vec<String>,
+    /// A seed makes the deal public (anyone with it deals the same); none: the operating
+    /// system's generator, a deal nobody can repeat.
+    pub seed: Option<u64>,
+    /// The hidden truth to seal instead of dealing one (Luzhanqi's setups as submitted).
+    pub layout: Option<&'a Value>,
+    /// Also give the hidden truth in clear (the app's server's, never a player's).
+    pub include_layout: bool,
+}
+
+/// A dealt game.
+#[derive(Clone, Debug)]
+pub struct Dealt {
+    pub game_id: String,
+    /// The game's own token: it speaks for every seat (the app's server's).
+    pub token: String,
+    /// One token per seat (`player1` …), for that player's client.
+    pub seat_tokens: BTreeMap<String, String>,
+    /// The seed, when the deal was given one.
+    pub seed: Option<u64>,
+    /// The hidden truth, when `include_layout` asked for it.
+    pub layout: Option<Value>,
+    /// The start position, unless it is a secret (a dark Luzhanqi game's setups) and
+    /// `include_layout` did not ask for it.
+    pub position: Option<String>,
+    /// An empty record of the game (its layout only with `include_layout`), its options as
+    /// the referee keeps them (the cap included, where the rules needed one).
+    pub record: Record,
+}
+
+impl Referee {
+    /// Deals a game of `G`, writes it in the ledger, and gives its tokens. Nothing is written
+    /// unless the whole order can be refereed to the end and stored.
+    pub fn deal<G: Rules>(&self, order: DealOrder) -> Result<Dealt, RefereeError> {
+        self.sweep()?;
+        let options = self.capped_options::<G>(order.preset, &order.options)?;
+        let rules = ruleset::<G>(order.preset, &options).map_err(RefereeError::Ruleset)?;
+        check_players(&order.players, G::seats(&rules))?;
+        let given = match order.layout {
+            None => None,
+            Some(value) => {
+                let hidden =
+                    G::parse_hidden(value).map_err(|e| RefereeError::Layout(e.to_string()))?;
+                let start = G::start(&rules, Some(&hidden))
+                    .map_err(|e| RefereeError::Layout(e.to_string()))?;
+                G::hidden_fits(&hidden, &start).map_err(|e| RefereeError::Layout(e.to_string()))?;
+                Some(hidden)
+            }
+        };
+        let dealt = deal::<G>(
+            order.preset,
+            &options,
+            order.players.clone(),
+            order.seed,
+            given,
+        )
+        .map_err(RefereeError::Ruleset)?;
+        let start_field = if order.layout.is_some() {
+            "layout"
+        } else {
+            "options"
+        };
+        if let Some(end) = G::Match::from_position(rules, dealt.start.clone()).end() {
+            return Err(RefereeError::Deal {
+                field: start_field,
+                detail: format!(
+                    "the game would be over before its first ply ({} by {}): nothing to referee",
+                    end.outcome.describe(),
+                    end.reason
+                ),
+            });
+        }
+        // The store must keep the record this game ends with: what it refuses of an empty
+        // record (names, options) it would refuse then.
+        if let Err(e) = NewGame::from_record(&dealt.record, "referee", "") {
+            let field = if e.code() == "invalid_players" {
+                "players"
+            } else {
+                start_field
+            };
+            return Err(RefereeError::Deal {
+                field,
+                detail: format!("the record store would not keep this game: {e}"),
+            });
+        }
+        let preset = find_preset(G::PRESETS, order.preset)
+            .map_err(RefereeError::Ruleset)?
+            .name;
+        let game_id = new_game_id();
+        let has_hidden = G::visibility(&rules).has_hidden();
+        let truth = Binding {
+            game: G::NAME,
+            preset,
+            game_id: &game_id,
+            seat: None,
+        };
+        let now = unix_now();
+        self.store.ledger_insert(&LedgerRow {
+            game_id: game_id.clone(),
+            game: G::NAME.to_owned(),
+            preset: preset.to_owned(),
+            options: canonical_options::<G>(&options)?,
+            players: serde_json::to_string(&order.players).expect("names serialise"),
+            sealed_truth: has_hidden.then(|| self.keys.seal::<G>(truth, &dealt.hidden)),
+            seed: order.seed.map(|s| s.to_string()),
+            plies: 0,
+            result: None,
+            stored_game: None,
+            created_at: now,
+            updated_at: now,
+        })?;
+        let (token, seat_tokens) = self.tokens::<G>(&rules, preset, &game_id);
+        let mut record = dealt.record;
+        record
+            .metadata
+            .insert("game_id".into(), Value::from(game_id.clone()));
+        if !order.include_layout {
+            record.layout = None;
+        }
+        let shown = order.include_layout || !G::visibility(&rules).secret();
+        Ok(Dealt {
+            token,
+            seat_tokens,
+            seed: order.seed,
+            layout: (order.include_layout && has_hidden).then(|| G::hidden_value(&dealt.hidden)),
+            position: shown.then(|| dealt.start.to_string()),
+            record,
+            game_id,
+        })
+    }
+
+    /// The deal's options with the service's cap where the rules need one: a game its rules
+    /// could let go on longer than `max_plies` gets `max_plies` (unless the order named a
+    /// cap of its own, or none: then it is refused, naming the option).
+    fn capped_options<G: Rules>(
+        &self,
+        preset: Option<&str>,
+        options: &Map<String, Value>,
+    ) -> Result<Map<String, Value>, RefereeError> {
+        let rules = ruleset::<G>(preset, options).map_err(RefereeError::Ruleset)?;
+        let cap = self.settings.cap();
+        if G::longest(&rules).is_some_and(|n| n <= cap as u32) {
+            return Ok(options.clone());
+        }
+        if options.contains_key("max_plies") {
+            return Err(RefereeError::Deal {
+                field: "options.max_plies",
+                detail: format!(
+                    "the referee ends every game by its ply {cap} (the service's --max-plies): \
+                     give max_plies of at most {cap}, or leave it out"
+                ),
+            });
+        }
+        let mut capped = options.clone();
+        capped.insert("max_plies".into(), Value::from(cap));
+        Ok(capped)
+    }
+}
+
+/// At most one name per seat, each 1–[`MAX_NAME_CHARS`] characters without control
+/// characters.
+fn check_players(players: &[String], seats: u8) -> Result<(), RefereeError> {
+    let refuse = |detail: String| RefereeError::Deal {
+        field: "players",
+        detail,
+    };
+    if players.len() > seats as usize {
+        return Err(refuse(format!(
+            "{} names for a game of {seats} seats: at most one name per seat",
+            players.len()
+        )));
+    }
+    for (i, name) in players.iter().enumerate() {
+        let chars = name.chars().count();
+        if name.trim().is_empty() || chars > MAX_NAME_CHARS {
+            return Err(refuse(format!(
+                "player {}'s name has {chars} characters: a name has 1 to {MAX_NAME_CHARS}, not \
+                 all spaces",
+                i + 1
+            )));
+        }
+        if name.chars().any(char::is_control) {
+            return Err(refuse(format!(
+                "player {}'s name holds a control character (a line break, a tab …)",
+                i + 1
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A deal's options as the game's overrides in canonical JSON (fields in the game's order).
+pub(super) fn canonical_options<G: Rules>(
+    options: &Map<String, Value>,
+) -> Result<String, RefereeError> {
+    let overrides = overrides::<G>(options).map_err(RefereeError::Ruleset)?;
+    // Unset options are left out (`{}` for none); a `null` that turns a rule off stays.
+    Ok(serde_json::to_string(&overrides).expect("overrides serialise"))
+}

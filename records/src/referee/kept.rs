@@ -1,0 +1,195 @@
+//! The games the referee keeps in memory between requests, so that a request costs the same
+//! at ply 5,000 as at ply 20: each is the ledger's game replayed to its last committed ply,
+//! brought up to date with the plies another instance committed since (read from the ledger,
+//! a few at most), and played on in place by this instance's commits. The ledger stays the
+//! truth: every request reads the game's row first, and a kept game that is not in step with
+//! it is brought up to date or replayed again.
+//!
+//! Each kept game has its own lock, held for the whole of a request about it, so that a
+//! judgement and its commit see one state; requests about different games do not wait for
+//! each other. Memory is bounded by the number of games kept (least recently used go first).
+
+use std::any::Any;
+use std::num::NonZeroUsize;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use lru::LruCache;
+use serde_json::{Map, Value};
+
+use super::{Referee, RefereeError};
+use crate::core::rules::{find_preset, ruleset};
+use crate::core::{Engine as _, Rules};
+use crate::seal::Binding;
+use crate::store::LedgerRow;
+
+/// A refereed game as this instance knows it.
+pub(super) struct Kept<G: Rules> {
+    pub game_id: String,
+    pub preset: &'static str,
+    pub rules: G::Ruleset,
+    pub options: Map<String, Value>,
+    pub players: Vec<String>,
+    pub seed: Option<u64>,
+    pub hidden: Option<G::Hidden>,
+    /// Actions committed.
+    pub plies: u32,
+    /// The match after them.
+    pub current: G::Match,
+    /// A stored game's actions (its record's). A game in play reads past actions from the
+    /// ledger when a request asks about them.
+    pub finished: Option<Vec<String>>,
+}
+
+/// One kept game's place: empty until a request loads it, emptied when a request leaves it
+/// in doubt (a play refused after it changed the match, a commit another instance won).
+pub(super) type Slot<G> = Mutex<Option<Kept<G>>>;
+
+/// The recently used games.
+pub(super) struct Recent {
+    games: Mutex<LruCache<String, Arc<dyn Any + Send + Sync>>>,
+}
+
+impl Recent {
+    pub fn new(capacity: usize) -> Recent {
+        Recent {
+            games: Mutex::new(LruCache::new(
+                NonZeroUsize::new(capacity).unwrap_or(NonZeroUsize::MIN),
+            )),
+        }
+    }
+
+    /// The place of game `game_id` (a game of `G`: the caller has checked the ledger's row).
+    pub fn slot<G: Rules>(&self, game_id: &str) -> Arc<Slot<G>> {
+        let mut games = self.games.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(slot) = games
+            .get(game_id)
+            .and_then(|any| Arc::clone(any).downcast::<Slot<G>>().ok())
+        {
+            return slot;
+        }
+        let slot: Arc<Slot<G>> = Arc::new(Mutex::new(None));
+        games.put(game_id.to_owned(), slot.clone());
+        slot
+    }
+}
+
+/// Locks a kept game; a lock poisoned by a panic empties it (the next request replays).
+pub(super) fn lock<G: Rules>(slot: &Slot<G>) -> MutexGuard<'_, Option<Kept<G>>> {
+    match slot.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => {
+            let mut guard = poisoned.into_inner();
+            *guard = None;
+            guard
+        }
+    }
+}
+
+impl<G: Rules> Kept<G> {
+    /// Whether this is the game `row` describes, as far as it goes.
+    pub fn in_step_with(&self, row: &LedgerRow) -> bool {
+        self.plies == row.plies as u32 && self.finished.is_some() == row.stored_game.is_some()
+    }
+
+    /// Brings this game up to `row`: the plies committed since (by another instance) played
+    /// on. False when it cannot be (it is ahead of the ledger, or the game was stored since):
+    /// then it must be loaded again.
+    pub fn catch_up(&mut self, referee: &Referee, row: &LedgerRow) -> Result<bool, RefereeError> {
+        let target = row.plies as u32;
+        if row.stored_game.is_some() || self.finished.is_some() || target < self.plies {
+            return Ok(false);
+        }
+        for action in referee
+            .store
+            .ledger_actions(&self.game_id, self.plies, target)?
+        {
+            self.play_committed(&action)?;
+        }
+        Ok(self.plies == target)
+    }
+
+    /// Plays an action of the ledger (committed, so legal: a failure is corruption).
+    fn play_committed(&mut self, text: &str) -> Result<(), RefereeError> {
+        let action = G::parse_action(text)
+            .and_then(|a| G::reveal(a, self.current.position(), self.hidden.as_ref()))
+            .map_err(|_| self.corrupt())?;
+        self.current.play(&action).map_err(|_| self.corrupt())?;
+        self.plies += 1;
+        Ok(())
+    }
+
+    pub fn corrupt(&self) -> RefereeError {
+        RefereeError::Corrupt(self.game_id.clone())
+    }
+
+    /// The ledger's game `row` (of `G`), replayed to its last committed ply: a game in play
+    /// from the ledger's actions and its sealed truth, a stored one from its record.
+    pub fn load(referee: &Referee, row: &LedgerRow) -> Result<Kept<G>, RefereeError> {
+        let game_id = row.game_id.as_str();
+        let corrupt = || RefereeError::Corrupt(game_id.to_owned());
+        let preset = find_preset(G::PRESETS, Some(&row.preset))
+            .map_err(|_| corrupt())?
+            .name;
+        let options: Map<String, Value> =
+            serde_json::from_str(&row.options).map_err(|_| corrupt())?;
+        let options = referee.cap_dealt_before_caps::<G>(row, preset, options)?;
+        let rules = ruleset::<G>(Some(preset), &options).map_err(|_| corrupt())?;
+        let (hidden, finished) = match (row.stored_game, &row.sealed_truth) {
+            // A finished game: its stored record holds the layout (public now) and the actions.
+            (Some(stored), _) => {
+                let (_, record) = referee.store.get(stored)?.ok_or_else(corrupt)?;
+                let hidden = match &record.layout {
+                    Some(value) => Some(G::parse_hidden(value).map_err(|_| corrupt())?),
+                    None => None,
+                };
+                (hidden, Some(record.actions))
+            }
+            (None, Some(sealed)) => {
+                let binding = Binding {
+                    game: G::NAME,
+                    preset,
+                    game_id,
+                    seat: None,
+                };
+                let hidden = referee
+                    .keys
+                    .open::<G>(sealed, binding)
+                    .map_err(|_| corrupt())?;
+                (Some(hidden), None)
+            }
+            (None, None) => (None, None),
+        };
+        let start = G::start(&rules, hidden.as_ref()).map_err(|_| corrupt())?;
+        let mut kept = Kept {
+            game_id: game_id.to_owned(),
+            preset,
+            rules,
+            options,
+            players: serde_json::from_str(&row.players).map_err(|_| corrupt())?,
+            seed: row.seed.as_deref().and_then(|s| s.parse().ok()),
+            current: G::Match::from_position(rules, start),
+            hidden,
+            plies: 0,
+            finished: None,
+        };
+        let actions = match finished {
+            Some(actions) => {
+                kept.finished = Some(actions.clone());
+                actions
+            }
+            None => referee.store.ledger_actions(game_id, 0, row.plies as u32)?,
+        };
+        for action in &actions {
+            kept.play_committed(action)?;
+        }
+        Ok(kept)
+    }
+
+    /// The first `to` committed actions.
+    pub fn actions(&self, referee: &Referee, to: u32) -> Result<Vec<String>, RefereeError> {
+        Ok(match &self.finished {
+            Some(actions) => actions[..(to as usize).min(actions.len())].to_vec(),
+            None => referee.store.ledger_actions(&self.game_id, 0, to)?,
+        })
+    }
+}
