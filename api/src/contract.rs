@@ -9,7 +9,12 @@
 //! - a union of the games' shapes is `anyOf` (a shape may fit more than one game's);
 //! - a request's position strings, actions and layouts have patterns (the games' shapes: what
 //!   depends on the game named in another field is in the text);
-//! - an optional body is optional (`POST /v1/deal` deals from an empty body).
+//! - an optional body is optional (`POST /v1/deal` deals from an empty body);
+//! - every operation states its security: the writes (`POST /v1/deal`, `POST /v1/games`) the
+//!   bearer token (required in the document a service with a token serves, [`served`]), every
+//!   other operation none (`[{}]`: a referee's seat or game token travels in the body, or in
+//!   the `anqi-token` header of `POST /v1/validate`, and is a capability for one game, not an
+//!   identity).
 
 use serde_json::{Value, json};
 
@@ -20,10 +25,61 @@ pub fn apply(doc: &mut Value) {
     unions(doc);
     record_fields(doc);
     patterns(doc);
+    security(doc);
+    if let Some(names) = doc.pointer_mut("/components/schemas/DealRequest/properties/players/items")
+    {
+        // What a deal takes of a name (records::referee::MAX_NAME_CHARS): 1–100 characters,
+        // no control character, not all spaces.
+        names["minLength"] = json!(1);
+        names["maxLength"] = json!(records::referee::MAX_NAME_CHARS);
+        names["pattern"] = json!(NAME);
+    }
     if let Some(body) = doc.pointer_mut("/paths/~1v1~1deal/post/requestBody") {
         body["required"] = json!(false);
     }
 }
+
+/// Every operation's security stated: anonymous (`[{}]`) where the route declares none.
+fn security(doc: &mut Value) {
+    for op in operations(doc) {
+        op.as_object_mut()
+            .expect("an operation")
+            .entry("security")
+            .or_insert_with(|| json!([{}]));
+    }
+}
+
+/// The document a service serves: with a write token configured, the writes require it
+/// (`[{"bearer": []}]`; the reviewed document says "none, or the bearer token").
+pub fn served(mut doc: Value, write_token: bool) -> Value {
+    if write_token {
+        for op in operations(&mut doc) {
+            if op["security"] == json!([{}, {"bearer": []}]) {
+                op["security"] = json!([{"bearer": []}]);
+            }
+        }
+    }
+    doc
+}
+
+/// Every operation of the document.
+fn operations(doc: &mut Value) -> impl Iterator<Item = &mut Value> {
+    doc.get_mut("paths")
+        .and_then(Value::as_object_mut)
+        .into_iter()
+        .flat_map(|paths| paths.values_mut())
+        .filter_map(Value::as_object_mut)
+        .flat_map(|item| item.iter_mut())
+        .filter(|(method, _)| {
+            ["get", "put", "post", "delete", "options", "head", "patch"].contains(&method.as_str())
+        })
+        .map(|(_, op)| op)
+}
+
+/// A player's name in a deal: some character that is not a space, and no control character
+/// (C0, DEL, C1: Rust's `char::is_control`).
+const NAME: &str =
+    "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$";
 
 fn problem(description: &str) -> Value {
     json!({

@@ -20,6 +20,7 @@ pub mod games;
 pub mod openapi;
 pub mod problem;
 pub mod routes;
+pub mod slots;
 
 pub use body::Limits;
 pub use problem::{Problem, ProblemKind};
@@ -44,6 +45,8 @@ pub struct Settings {
     pub referee: Option<std::sync::Arc<records::referee::Referee>>,
     /// The engine's caps and slots (`POST /v1/analyze`).
     pub analyses: routes::analysis::Analyses,
+    /// The slots pictures are drawn in, in pixels (`/v1/render.png`, `/v1/replay.png`).
+    pub pictures: slots::Slots,
 }
 
 impl Default for Settings {
@@ -58,7 +61,17 @@ impl Default for Settings {
             referee_settings: records::referee::Settings::default(),
             referee: None,
             analyses: routes::analysis::Analyses::default(),
+            pictures: pictures(None),
         }
+    }
+}
+
+/// The picture slots: `slots`, or one per core but one.
+pub fn pictures(slots: Option<usize>) -> slots::Slots {
+    let busy = (problem::ProblemKind::PicturesBusy, "--picture-slots");
+    match slots {
+        Some(n) => slots::Slots::new("pictures", n, busy.0, busy.1),
+        None => slots::Slots::per_core("pictures", busy.0, busy.1),
     }
 }
 
@@ -95,6 +108,7 @@ pub fn app(
         });
     }
     let max_body = settings.limits.max_body;
+    let write_token = settings.token.is_some();
     App::new()
         // The one state every handler reads (limits, store, keys, referee).
         .app_data(web::Data::new(settings))
@@ -111,9 +125,9 @@ pub fn app(
         )
         .wrap(problem::catch_all())
         .configure(routes::configure)
-        .service(
-            SwaggerUi::new("/docs/{_:.*}")
-                .external_url_unchecked("/v1/openapi.json", openapi::document()),
-        )
+        .service(SwaggerUi::new("/docs/{_:.*}").external_url_unchecked(
+            "/v1/openapi.json",
+            contract::served(openapi::document(), write_token),
+        ))
         .default_service(web::to(routes::not_found))
 }

@@ -96,6 +96,10 @@ struct Config {
     /// Analyses running at once (one more is answered 503); by default one per core but one.
     #[arg(long, env = "ANQI_ANALYSIS_SLOTS")]
     analysis_slots: Option<usize>,
+    /// Pictures drawn in pixels at once (`/v1/render.png`, `/v1/replay.png`; one more is
+    /// answered 503 with Retry-After); by default one per core but one.
+    #[arg(long, env = "ANQI_PICTURE_SLOTS")]
+    picture_slots: Option<usize>,
 }
 
 /// The referee's keys: the configured ones (`--seal-key`, `--seal-key-file`), or, with none,
@@ -229,6 +233,7 @@ async fn main() -> std::io::Result<()> {
         keys,
         referee_settings,
         referee: Some(referee),
+        pictures: api::pictures(config.picture_slots),
         analyses: api::routes::analysis::Analyses::new(
             records::core::analysis::Limits {
                 depth: Some(64),
@@ -260,6 +265,8 @@ async fn main() -> std::io::Result<()> {
             }
         })
     })
+    // Each connection's socket, for jobs that stop when their client goes away.
+    .on_connect(api::slots::remember_peer)
     .shutdown_timeout(config.shutdown_timeout)
     .client_request_timeout(std::time::Duration::from_millis(
         config.client_request_timeout,

@@ -17,6 +17,21 @@ use utoipa::ToSchema;
 
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
+/// The longest `detail` a problem shows, in characters.
+const MAX_DETAIL: usize = 1000;
+/// The longest `action`, `position` or `field` a problem shows, in characters.
+const MAX_ECHO: usize = 300;
+
+/// `text` cut to `max` characters, saying how many more there were.
+fn clip(text: &str, max: usize) -> String {
+    let count = text.chars().count();
+    if count <= max {
+        return text.to_owned();
+    }
+    let kept: String = text.chars().take(max).collect();
+    format!("{kept}… ({} more characters)", count - max)
+}
+
 /// A problem detail (RFC 9457). `type` is stable for each kind of problem and resolves to its
 /// description (`GET /problems/{name}`); `code` is the same kind as a short machine code, or
 /// for an illegal action or record, the precise reason (e.g. `rank_forbids_capture`).
@@ -55,6 +70,9 @@ pub struct Problem {
     /// The request field the problem is about.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
+    /// Seconds after which the request may succeed (the `Retry-After` header of a 503).
+    #[serde(skip)]
+    pub retry_after: Option<u32>,
 }
 
 /// Declares the kinds of problem: variant = name in `type`, status, title, and the description
@@ -121,7 +139,7 @@ problem_kinds! {
     BadParameter = "bad-parameter", 400, "Bad parameter",
         "A query or path parameter has a value the endpoint cannot use.";
     Unauthorized = "unauthorized", 401, "Unauthorized",
-        "Storing records needs `Authorization: Bearer <token>` with the service's token (`--token`).";
+        "Writes (storing records, dealing a game) need `Authorization: Bearer <token>` with the service's token (`--token`).";
     NotFound = "not-found", 404, "Not found",
         "No such endpoint or resource. `GET /v1/openapi.json` lists the endpoints.";
     GameNotFound = "game-not-found", 404, "Game not found",
@@ -143,7 +161,7 @@ problem_kinds! {
     InvalidToken = "invalid-token", 422, "Invalid token",
         "The sealed state (`token`) does not open: it was altered or truncated, it belongs to another game, preset or deal (`game_id`), or it was sealed with a key this service does not have.";
     ReadOnly = "read-only", 403, "Read-only",
-        "The service serves its record store read-only (`--read-only`): it stores nothing.";
+        "The service serves its record store read-only (`--read-only`): it stores nothing, deals no game and commits no ply.";
     WrongSeat = "wrong-seat", 403, "Wrong seat",
         "A seat token (`POST /v1/deal` gives one per seat) acts for its own seat only: not another seat's view, not a move out of its turn.";
     UnknownPreset = "unknown-preset", 422, "Unknown preset",
@@ -165,7 +183,9 @@ problem_kinds! {
     NoEngine = "no-engine", 422, "No engine",
         "The game has no engine (every game of this service has one: a game added without one answers this).";
     AnalysisBusy = "analysis-busy", 503, "Analyses busy",
-        "Every analysis slot of the service is in use (`--analysis-slots`): try again in a moment. Validation and the other endpoints are not held up by analyses.";
+        "Every analysis slot of the service is in use (`--analysis-slots`): try again after the `Retry-After` header's seconds. Validation and the other endpoints are not held up by analyses.";
+    PicturesBusy = "pictures-busy", 503, "Pictures busy",
+        "Every slot that draws pictures in pixels (PNG, animated PNG) is in use (`--picture-slots`): try again after the `Retry-After` header's seconds. SVG pictures and the other endpoints are not held up by them.";
     StoreUnavailable = "store-unavailable", 503, "Record store unavailable",
         "The record store cannot be reached (or the service runs without one); try again later.";
     Internal = "internal", 500, "Internal error",
@@ -187,7 +207,14 @@ impl Problem {
             line: None,
             column: None,
             field: None,
+            retry_after: None,
         }
+    }
+
+    /// The problem with a `Retry-After` header: try again in `seconds`.
+    pub fn retry_after(mut self, seconds: u32) -> Problem {
+        self.retry_after = Some(seconds);
+        self
     }
 
     pub fn code(mut self, code: &str) -> Problem {
@@ -208,6 +235,21 @@ impl Problem {
     pub fn position(mut self, position: impl Into<String>) -> Problem {
         self.position = Some(position.into());
         self
+    }
+
+    /// This problem with every text it may have taken from the request cut to a bounded
+    /// length: a problem never echoes a megabyte of what a client sent (an id, an action, a
+    /// path). The cut says how much was cut.
+    fn clipped(&self) -> Problem {
+        let mut p = self.clone();
+        p.detail = clip(&p.detail, MAX_DETAIL);
+        for text in [&mut p.action, &mut p.position, &mut p.field]
+            .into_iter()
+            .flatten()
+        {
+            *text = clip(text, MAX_ECHO);
+        }
+        p
     }
 
     /// The problem of a record that does not replay.
@@ -291,12 +333,16 @@ impl ResponseError for Problem {
     }
 
     fn error_response(&self) -> HttpResponse<BoxBody> {
+        let problem = self.clipped();
         let mut response = HttpResponse::build(self.status_code());
         response.content_type(PROBLEM_JSON);
         if self.status == 401 {
             response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
         }
-        response.json(self)
+        if let Some(seconds) = self.retry_after {
+            response.insert_header((header::RETRY_AFTER, seconds.to_string()));
+        }
+        response.json(problem)
     }
 }
 

@@ -354,34 +354,39 @@ fn rules_starts_and_results_are_the_ledgers() {
     }
 }
 
-/// A deal gives away no seed: a random deal has none, and the layout in clear needs the
-/// service's write token when it has one.
+/// A deal gives away no seed: a random deal has none; and with the service's write token
+/// configured, only its holder (the app's server) deals, the layout in clear included.
 #[test]
 fn a_deal_gives_no_seed_and_the_layout_only_to_the_app_server() {
     let server = start("deal", &[("ANQI_TOKEN", "s3cret")]);
     let a = &server.addr;
-    for &(name, preset) in GAMES {
-        let (status, _, text) = post(a, "/v1/deal", &json!({"game": name, "preset": preset}));
-        assert_eq!(status, 200, "{text}");
-        assert!(!text.contains("seed"), "{name}: {text}");
-        let (status, v, text) = post(
-            a,
-            "/v1/deal",
-            &json!({"game": name, "preset": preset, "include_layout": true}),
-        );
-        assert_eq!(
-            (status, problem_type(&v)),
-            (401, "unauthorized"),
-            "{name}: {text}"
-        );
-        let (status, _, text) = request_with(
+    let with_token = |body: &Value| {
+        request_with(
             a,
             "POST",
             "/v1/deal",
             "application/json",
             "Authorization: Bearer s3cret\r\n",
-            &json!({"game": name, "preset": preset, "include_layout": true}).to_string(),
-        );
+            &body.to_string(),
+        )
+    };
+    for &(name, preset) in GAMES {
+        let (status, _, text) = with_token(&json!({"game": name, "preset": preset}));
+        assert_eq!(status, 200, "{text}");
+        assert!(!text.contains("seed"), "{name}: {text}");
+        for order in [
+            json!({"game": name, "preset": preset}),
+            json!({"game": name, "preset": preset, "include_layout": true}),
+        ] {
+            let (status, v, text) = post(a, "/v1/deal", &order);
+            assert_eq!(
+                (status, problem_type(&v)),
+                (401, "unauthorized"),
+                "{name}: {text}"
+            );
+        }
+        let (status, _, text) =
+            with_token(&json!({"game": name, "preset": preset, "include_layout": true}));
         assert_eq!(status, 200, "{name}: {text}");
         assert!(text.contains("\"layout\""), "{name}: {text}");
     }

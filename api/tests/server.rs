@@ -7,20 +7,10 @@ use std::process::{Command, Stdio};
 static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 mod common;
-use common::{Server, request, request_with};
+use common::{Server, fresh_db, request, request_with};
 
 fn start(args: &[&str]) -> Server {
     start_with_env(args, &[])
-}
-
-/// A fresh SQLite file for one server of this test binary (under cargo's scratch directory, so
-/// that runs do not pile files up in the system's temporary directory).
-fn fresh_db(name: &str) -> std::path::PathBuf {
-    let db = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
-    }
-    db
 }
 
 /// Starts the binary with `env` (a fresh SQLite store unless `env` names a `DATABASE_URL`).

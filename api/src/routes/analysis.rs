@@ -4,9 +4,6 @@
 //! so the rest of the service keeps its pace while analyses think (an analysis given less of
 //! a core stops at its time limit with its best answer so far).
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use actix_web::web;
 use records::core::Record;
 use records::core::Rules;
@@ -23,44 +20,28 @@ use crate::examples;
 use crate::problem::{Problem, ProblemKind};
 use crate::routes::parse::default_game;
 use crate::routes::referee;
+use crate::slots::Slots;
 
-/// How the service runs analyses: the caps every request is held to, how many run at once,
-/// and the threads they run on.
-#[derive(Clone)]
+/// How the service runs analyses: the caps every request is held to, and the slots they run
+/// in ([`Slots`]: one more than there are is refused, 503 `analysis-busy`).
+#[derive(Clone, Debug)]
 pub struct Analyses {
     /// The most any request may ask (a request over it gets the best answer within it, said
     /// with `capped`); also the limits of a request that states none.
     pub cap: Limits,
-    /// Analyses running at once; one more is refused (503) rather than queued, so that the
-    /// other endpoints keep their share of the cores.
-    pub slots: usize,
-    running: Arc<AtomicUsize>,
-    threads: Arc<rayon::ThreadPool>,
-}
-
-impl std::fmt::Debug for Analyses {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Analyses")
-            .field("cap", &self.cap)
-            .field("slots", &self.slots)
-            .finish()
-    }
+    pub slots: Slots,
 }
 
 impl Analyses {
     pub fn new(cap: Limits, slots: usize) -> Analyses {
-        let slots = slots.max(1);
-        let threads = rayon::ThreadPoolBuilder::new()
-            .num_threads(slots)
-            .thread_name(|i| format!("analysis-{i}"))
-            .start_handler(|_| lower_priority())
-            .build()
-            .expect("the analysis threads start");
         Analyses {
             cap,
-            slots,
-            running: Arc::new(AtomicUsize::new(0)),
-            threads: Arc::new(threads),
+            slots: Slots::new(
+                "analysis",
+                slots,
+                ProblemKind::AnalysisBusy,
+                "--analysis-slots",
+            ),
         }
     }
 
@@ -70,40 +51,7 @@ impl Analyses {
         &self,
         work: impl FnOnce() -> Result<T, Problem> + Send + 'static,
     ) -> Result<T, Problem> {
-        let slot = self.take().ok_or_else(|| {
-            Problem::new(
-                ProblemKind::AnalysisBusy,
-                format!(
-                    "all {} analysis slots are in use; try again in a moment",
-                    self.slots
-                ),
-            )
-        })?;
-        let (send, answer) = futures_channel::oneshot::channel();
-        self.threads.spawn(move || {
-            let answer = work();
-            // The slot is free before the answer leaves: the client's next request finds it.
-            drop(slot);
-            let _ = send.send(answer);
-        });
-        answer
-            .await
-            .map_err(|_| Problem::new(ProblemKind::Internal, "an analysis thread stopped"))?
-    }
-
-    /// A slot, or None when all are taken.
-    fn take(&self) -> Option<Slot> {
-        let running = Arc::clone(&self.running);
-        let mut now = running.load(Ordering::Acquire);
-        loop {
-            if now >= self.slots {
-                return None;
-            }
-            match running.compare_exchange(now, now + 1, Ordering::AcqRel, Ordering::Acquire) {
-                Ok(_) => return Some(Slot(running)),
-                Err(seen) => now = seen,
-            }
-        }
+        self.slots.run(None, move |_| work()).await
     }
 }
 
@@ -120,29 +68,6 @@ impl Default for Analyses {
             },
             cores.saturating_sub(1),
         )
-    }
-}
-
-/// The calling thread at the lowest scheduling priority (nice 19): under load, the HTTP
-/// workers get the cores first. (Linux keeps a nice value per thread.)
-#[cfg(target_os = "linux")]
-fn lower_priority() {
-    // SAFETY: setpriority and gettid take plain integers and touch no memory of ours.
-    let tid = unsafe { libc::gettid() };
-    unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19);
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn lower_priority() {}
-
-/// A taken analysis slot, given back when dropped.
-struct Slot(Arc<AtomicUsize>);
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
     }
 }
 

@@ -23,15 +23,25 @@ fn store(settings: &Settings) -> Result<Store, Problem> {
 }
 
 /// Checks that a write may be done: the store is writable, and the request shows the
-/// service's token when it has one.
-fn authorize(req: &HttpRequest, settings: &Settings) -> Result<(), Problem> {
+/// service's token when it has one; `what` is what needs it, for the problem's words.
+pub(crate) fn authorize_write(
+    req: &HttpRequest,
+    settings: &Settings,
+    what: &str,
+) -> Result<(), Problem> {
+    writable(settings)?;
+    authorize_token(req, settings, what)
+}
+
+/// Refuses a write to a store served read-only.
+pub(crate) fn writable(settings: &Settings) -> Result<(), Problem> {
     if settings.read_only {
         return Err(Problem::new(
             ProblemKind::ReadOnly,
             "this service serves its record store read-only (--read-only)",
         ));
     }
-    authorize_token(req, settings, "storing records")
+    Ok(())
 }
 
 /// Checks `Authorization: Bearer <token>` when the service has a token; `what` is what needs
@@ -137,7 +147,7 @@ pub async fn create(
     bytes: web::Bytes,
     settings: web::Data<Settings>,
 ) -> Result<HttpResponse, Problem> {
-    authorize(&req, &settings)?;
+    authorize_write(&req, &settings, "storing records")?;
     let limits = &settings.limits;
     let store = store(&settings)?;
     let media = body::media_type(&req);

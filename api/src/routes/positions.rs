@@ -199,7 +199,7 @@ pub struct PlayResponse {
         (status = 200, description = "The next position.", body = PlayResponse, example = examples::play_response),
         (status = 400, description = "Malformed JSON, position, layout or action.", body = Problem,
             content_type = "application/problem+json", example = examples::malformed_action),
-        (status = 403, description = "A seat token used out of its seat's turn.", body = Problem,
+        (status = 403, description = "A seat token used out of its seat's turn; with a token, a record store served read-only.", body = Problem,
             content_type = "application/problem+json"),
         (status = 422, description = "The action is illegal, or the game is over.", body = Problem,
             content_type = "application/problem+json", example = examples::illegal_action)))]
@@ -211,6 +211,8 @@ pub async fn play(
     settings: web::Data<Settings>,
 ) -> Result<web::Json<PlayResponse>, Problem> {
     if let Some(token) = request.token.clone() {
+        // A committed ply is a write to the store (the referee's ledger).
+        crate::routes::games::writable(&settings)?;
         return referee::run(
             &settings,
             move |r| with_game!(kind, G => referee::play::<G>(r, &request, &token)),
@@ -264,12 +266,13 @@ pub struct DealRequest {
     #[serde(default)]
     #[schema(value_type = AnyOverrides)]
     pub options: Map<String, Value>,
-    /// Player names for the record.
+    /// Player names for the record, in seat order: at most one per seat, each 1–100
+    /// characters without control characters (422 `invalid-deal` naming `players` otherwise).
     #[serde(default)]
+    #[schema(max_items = 3)]
     pub players: Vec<String>,
     /// Also give the layout in clear (in `layout` and the record): for the app's server that
-    /// keeps its own records, never for a player's client. When the service has a write token
-    /// (`--token`), this needs it (`Authorization: Bearer …`).
+    /// keeps its own records, never for a player's client.
     #[serde(default)]
     pub include_layout: bool,
     /// The hidden truth to seal instead of dealing one: Luzhanqi's two setups as the players
@@ -310,14 +313,21 @@ pub struct DealResponse {
 /// from the operating system's generator (or from a given, public seed), sealed at rest; a
 /// token for the app's server and one per seat for the players' clients. The game is then
 /// played with `/v1/play` and its token; when it ends, its record is stored in `/v1/games`.
+/// The whole order is checked before anything is written. A game its rules could let go on
+/// longer than the service's `--max-plies` is dealt with that cap (`options.max_plies` in
+/// the answer's record: a draw by `ply_limit` there). Dealing writes to the store: with a
+/// write token configured (`--token`), it needs `Authorization: Bearer <token>` (the app's
+/// server deals; players play with their seat tokens).
 #[utoipa::path(post, path = "/v1/deal", tag = "positions",
     request_body(content = DealRequest, description = "Optional: an empty body deals a random tcga game.",
         example = examples::deal_request),
     responses(
         (status = 200, description = "The deal.", body = DealResponse, example = examples::deal_response),
-        (status = 401, description = "`include_layout` without the service's write token.", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Unknown preset or invalid ruleset.", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The referee's ledger (the record store) cannot be reached.", body = Problem, content_type = "application/problem+json")))]
+        (status = 401, description = "The service has a write token and the request lacks it.", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The record store is served read-only.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown preset, invalid ruleset, or a deal the referee cannot keep as asked (`invalid-deal`: too many names, a name too long, a cap above the service's).", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The referee's ledger (the record store) cannot be reached.", body = Problem, content_type = "application/problem+json")),
+    security((), ("bearer" = [])))]
 pub async fn deal(
     req: HttpRequest,
     GameJson {
@@ -326,10 +336,9 @@ pub async fn deal(
     }: GameJson<DealRequest>,
     settings: web::Data<Settings>,
 ) -> Result<web::Json<DealResponse>, Problem> {
-    if request.include_layout {
-        // The layout in clear is the app's server's: with a write token, it must show it.
-        crate::routes::games::authorize_token(&req, &settings, "`include_layout`")?;
-    }
+    // Dealing writes a game in the store (the referee's ledger): the app's server deals, with
+    // the write token when the service has one; players play with their seat tokens.
+    crate::routes::games::authorize_write(&req, &settings, "dealing a game")?;
     referee::run(
         &settings,
         move |r| with_game!(kind, G => referee::deal::<G>(r, &request)),

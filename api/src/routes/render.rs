@@ -1,6 +1,6 @@
 //! Pictures: a position (or a seat's masked view) as SVG, by POST or as an `<img src>`.
 
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use records::core::Record;
 use records::core::raster::{self, Animation, RasterError};
 use records::core::{Rules, Told};
@@ -10,10 +10,12 @@ use serde::Deserialize;
 use serde_json::Map;
 use utoipa::{IntoParams, ToSchema};
 
+use crate::Settings;
 use crate::body::{GameBody, GameJson};
 use crate::examples;
 use crate::problem::{Problem, ProblemKind};
 use crate::routes::parse::{action, default_game, game_kind, position, position_problem, ruleset};
+use crate::slots::Peer;
 
 #[derive(Deserialize, ToSchema, IntoParams)]
 #[serde(deny_unknown_fields)]
@@ -82,8 +84,9 @@ pub async fn render_png(
         kind,
         body: request,
     }: GameJson<RenderRequest>,
+    settings: web::Data<Settings>,
 ) -> Result<HttpResponse, Problem> {
-    png_of(kind, &request).await
+    png_of(kind, &request, &settings).await
 }
 
 /// The PNG picture for an `<img src>`: position, last action and width in the query string.
@@ -93,8 +96,11 @@ pub async fn render_png(
         (status = 200, description = "The picture.", content_type = "image/png", body = Png,
             example = examples::png_response),
         (status = 400, description = "Malformed position or action, or a width outside 64–2048.", body = Problem, content_type = "application/problem+json")))]
-pub async fn render_png_get(query: web::Query<RenderRequest>) -> Result<HttpResponse, Problem> {
-    png_of(game_kind(&query.game)?, &query).await
+pub async fn render_png_get(
+    query: web::Query<RenderRequest>,
+    settings: web::Data<Settings>,
+) -> Result<HttpResponse, Problem> {
+    png_of(game_kind(&query.game)?, &query, &settings).await
 }
 
 /// A record's replay as an animated PNG (APNG, which browsers, chat apps and image viewers
@@ -112,10 +118,12 @@ pub async fn render_png_get(query: web::Query<RenderRequest>) -> Result<HttpResp
         (status = 422, description = "The record does not replay.", body = Problem,
             content_type = "application/problem+json", example = examples::invalid_record)))]
 pub async fn replay_png(
+    req: HttpRequest,
     GameJson {
         kind,
         body: request,
     }: GameJson<ReplayPictureRequest>,
+    settings: web::Data<Settings>,
 ) -> Result<HttpResponse, Problem> {
     let how = Animation {
         width: request.width,
@@ -124,12 +132,18 @@ pub async fn replay_png(
             .unwrap_or(Animation::default().frame_millis),
         ..Animation::default()
     };
-    // Drawing takes milliseconds per frame: off the HTTP workers.
-    let apng =
-        web::block(move || with_game!(kind, G => raster::replay_apng::<G>(&request.record, &how)))
-            .await
-            .map_err(|e| Problem::new(ProblemKind::Internal, e.to_string()))?
-            .map_err(raster_problem)?;
+    // Drawing takes milliseconds per frame: in a picture slot, off the HTTP workers, and
+    // stopped between frames once the client has gone.
+    let apng = settings
+        .pictures
+        .run(Peer::of(&req), move |waiting| {
+            let drawn = with_game!(kind, G => raster::replay_apng_until::<G>(&request.record, &how, || waiting.gone()));
+            if let Err(RasterError::Stopped) = drawn {
+                tracing::info!("an animated picture stopped: its client went away");
+            }
+            drawn.map_err(raster_problem)
+        })
+        .await?;
     Ok(HttpResponse::Ok().content_type("image/png").body(apng))
 }
 
@@ -164,14 +178,20 @@ impl GameBody for ReplayPictureRequest {
 #[allow(dead_code)] // Never built: it names the body's schema.
 pub struct Png(Vec<u8>);
 
-async fn png_of(kind: GameKind, request: &RenderRequest) -> Result<HttpResponse, Problem> {
+async fn png_of(
+    kind: GameKind,
+    request: &RenderRequest,
+    settings: &Settings,
+) -> Result<HttpResponse, Problem> {
     let svg = with_game!(kind, G => svg_of::<G>(request))?;
     let width = request.width;
-    // Drawing takes milliseconds per picture: off the HTTP workers.
-    let png = web::block(move || raster::png(&svg, width))
-        .await
-        .map_err(|e| Problem::new(ProblemKind::Internal, e.to_string()))?
-        .map_err(raster_problem)?;
+    // Drawing takes milliseconds per picture: in a picture slot, off the HTTP workers.
+    let png = settings
+        .pictures
+        .run(None, move |_| {
+            raster::png(&svg, width).map_err(raster_problem)
+        })
+        .await?;
     Ok(HttpResponse::Ok().content_type("image/png").body(png))
 }
 
@@ -187,6 +207,8 @@ pub(crate) fn raster_problem(e: RasterError) -> Problem {
         RasterError::TooManyFrames { .. } => Problem::new(ProblemKind::TooManyPlies, e.to_string()),
         RasterError::Replay(replay) => Problem::from_replay(replay),
         RasterError::Draw(_) => Problem::new(ProblemKind::Internal, e.to_string()),
+        // Nobody reads it: the client has gone.
+        RasterError::Stopped => Problem::new(ProblemKind::PicturesBusy, e.to_string()),
     }
 }
 

@@ -36,6 +36,17 @@ impl Drop for Server {
     }
 }
 
+/// A fresh SQLite file for one server of a test binary (under cargo's scratch directory, so
+/// that runs do not pile files up in the system's temporary directory). Its key file, if an
+/// earlier run left one, stays: it is the store's key, and a fresh store may keep it.
+pub fn fresh_db(name: &str) -> std::path::PathBuf {
+    let db = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    db
+}
+
 /// In-process settings whose referee keeps its ledger in a SQLite file shared by this test
 /// binary's tests (made fresh once per run, under cargo's scratch directory).
 pub fn with_store(limits: api::Limits) -> api::Settings {

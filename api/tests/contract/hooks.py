@@ -51,6 +51,10 @@ CROSS_FIELD = {
     ("bad-parameter", "player"): "a seat the game does not have (Banqi has two seats)",
     ("bad-parameter", "width"): "an animation's frames (its record's plies) times a frame's "
     "pixels (its width) stay within the service's pixel budget",
+    ("invalid-deal", "players"): "at most one name per seat: two or three, as the game named in "
+    "`game` has",
+    ("invalid-deal", "options.max_plies"): "a game's cap may not exceed the service's "
+    "configuration (`--max-plies`)",
 }
 
 SEMANTIC = {

@@ -51,6 +51,9 @@ pub enum RasterError {
     /// An SVG of the project that resvg cannot read, or a PNG that cannot be written: a bug.
     #[error("the picture could not be drawn: {0}")]
     Draw(String),
+    /// Drawing stopped before it was done (the one who asked for it went away).
+    #[error("the drawing was stopped before it was done")]
+    Stopped,
 }
 
 /// How large a picture is drawn: `width` pixels wide (the board's own width when None), its
@@ -134,6 +137,16 @@ impl Default for Animation {
 /// with that ply's action marked; it plays once. A record that does not replay gives its
 /// replay error (which ply, why).
 pub fn replay_apng<G: Rules>(record: &Record, how: &Animation) -> Result<Vec<u8>, RasterError> {
+    replay_apng_until::<G>(record, how, || false)
+}
+
+/// [`replay_apng`], stopped ([`RasterError::Stopped`]) before the next frame once `stop`
+/// says so (the service's client went away).
+pub fn replay_apng_until<G: Rules>(
+    record: &Record,
+    how: &Animation,
+    stop: impl Fn() -> bool,
+) -> Result<Vec<u8>, RasterError> {
     if !FRAME_MILLIS.contains(&how.frame_millis) {
         return Err(RasterError::FrameMillis(how.frame_millis));
     }
@@ -186,6 +199,10 @@ pub fn replay_apng<G: Rules>(record: &Record, how: &Animation) -> Result<Vec<u8>
     let mut failed = None;
     replay_with::<G>(record, |ply| {
         if failed.is_some() {
+            return;
+        }
+        if stop() {
+            failed = Some(RasterError::Stopped);
             return;
         }
         let frame = pixmap(&G::svg(ply.after, Some(ply.action)), how.width).and_then(|p| {

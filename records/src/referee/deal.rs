@@ -195,7 +195,10 @@ fn check_players(players: &[String], seats: u8) -> Result<(), RefereeError> {
     }
     for (i, name) in players.iter().enumerate() {
         let chars = name.chars().count();
-        if name.trim().is_empty() || chars > MAX_NAME_CHARS {
+        // Spaces as JSON Schema's `\s` has them (the OpenAPI document's pattern): Unicode's
+        // white space and the byte-order mark.
+        let blank = name.chars().all(|c| c.is_whitespace() || c == '\u{feff}');
+        if blank || chars > MAX_NAME_CHARS {
             return Err(refuse(format!(
                 "player {}'s name has {chars} characters: a name has 1 to {MAX_NAME_CHARS}, not \
                  all spaces",
