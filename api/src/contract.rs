@@ -144,6 +144,12 @@ fn statuses(doc: &mut Value) {
                     "With a token: the referee's ledger (the record store) cannot be reached.",
                 ));
             }
+            if path == "/v1/render.png" || path == "/v1/replay.png" {
+                add.push((
+                    "503",
+                    "Every picture slot is in use (`--picture-slots`): try again after `Retry-After`.",
+                ));
+            }
             if path == "/v1/presets/{name}" || path.starts_with("/v1/render") {
                 add.push((
                     "422",

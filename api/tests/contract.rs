@@ -54,6 +54,7 @@ fn the_service_keeps_its_openapi_contract() {
         // a 503 for a busy slot is not what it tests.
         .env("ANQI_ANALYSIS_MILLIS", "50")
         .env("ANQI_ANALYSIS_SLOTS", "8")
+        .env("ANQI_PICTURE_SLOTS", "8")
         .env_remove("ANQI_HOST")
         .env_remove("ANQI_READ_ONLY")
         .env_remove("ANQI_SEAL_KEY_FILE")

@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use serde_json::{Value, json};
 
 mod common;
-use common::{Server, fresh_db, request, request_with};
+use common::{Server, fresh_db, post_json as post, request, request_with};
 
 /// The binary on `db` with `args` and `env` (no key configured unless `env` sets one).
 fn command(db: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> Command {
@@ -35,11 +35,6 @@ fn command(db: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> Command
 
 fn start(db: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> Server {
     Server::spawn(command(db, args, env))
-}
-
-fn post(addr: &str, path: &str, body: &Value) -> (u16, Value) {
-    let (status, _, text) = request(addr, "POST", path, "application/json", &body.to_string());
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
 fn get(addr: &str, path: &str) -> Value {

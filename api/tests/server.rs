@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 mod common;
-use common::{Server, fresh_db, request, request_with};
+use common::{Server, fresh_db, post_json, request, request_with};
 
 fn start(args: &[&str]) -> Server {
     start_with_env(args, &[])
@@ -306,19 +306,7 @@ fn two_instances_referee_one_game_alternately() {
             ("DATABASE_URL", url.as_str()),
         ];
         let servers = [start_with_env(&[], &env), start_with_env(&[], &env)];
-        let post = |server: &Server, path: &str, body: &Value| {
-            let (status, _, text) = request(
-                &server.addr,
-                "POST",
-                path,
-                "application/json",
-                &body.to_string(),
-            );
-            (
-                status,
-                serde_json::from_str::<Value>(&text).unwrap_or(Value::Null),
-            )
-        };
+        let post = |server: &Server, path: &str, body: &Value| post_json(&server.addr, path, body);
         let (status, deal) = post(&servers[0], "/v1/deal", &json!({"players": ["a", "b"]}));
         assert_eq!(status, 200, "{url}: {deal}");
         let seat = |ply: usize| json!({"game_id": deal["game_id"], "token": deal["seat_tokens"][["player1", "player2"][ply % 2]]});
@@ -513,19 +501,7 @@ fn a_restart_without_a_configured_key_keeps_the_tokens() {
     let key_file = std::path::PathBuf::from(format!("{}.seal-key", db.display()));
     let _ = std::fs::remove_file(&key_file);
     let env = [("DATABASE_URL", db.to_str().unwrap()), ("ANQI_LOG", "warn")];
-    let post = |server: &Server, path: &str, body: &Value| {
-        let (status, _, text) = request(
-            &server.addr,
-            "POST",
-            path,
-            "application/json",
-            &body.to_string(),
-        );
-        (
-            status,
-            serde_json::from_str::<Value>(&text).unwrap_or(Value::Null),
-        )
-    };
+    let post = |server: &Server, path: &str, body: &Value| post_json(&server.addr, path, body);
     let first = start_with_env(&[], &env);
     let (status, deal) = post(&first, "/v1/deal", &json!({"players": ["a", "b"]}));
     assert_eq!(status, 200, "{deal}");

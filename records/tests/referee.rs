@@ -497,14 +497,58 @@ fn two_instances_racing_keep_one_history() {
     }
 }
 
+/// A ledger row as an older version of the referee wrote it (no deal checks, no cap): game
+/// `game_id` of `G` under `preset` and `options`, dealt from `seed`. Gives its game's token.
+fn older_row<G: Rules>(
+    store: &Store,
+    game_id: &'static str,
+    options: &str,
+    players: &str,
+    seed: u64,
+) -> String {
+    use records::core::play::deal as deal_game;
+    use records::seal::Binding;
+    use records::store::LedgerRow;
+    let preset = G::PRESETS[0].name;
+    let dealt = deal_game::<G>(
+        None,
+        &serde_json::from_str(options).unwrap(),
+        vec![],
+        Some(seed),
+        None,
+    )
+    .unwrap();
+    let binding = Binding {
+        game: G::NAME,
+        preset,
+        game_id,
+        seat: None,
+    };
+    let keys = Keys::parse(KEY).unwrap();
+    store
+        .ledger_insert(&LedgerRow {
+            game_id: game_id.into(),
+            game: G::NAME.into(),
+            preset: preset.into(),
+            options: options.into(),
+            players: players.into(),
+            sealed_truth: Some(keys.seal::<G>(binding, &dealt.hidden)),
+            seed: None,
+            plies: 0,
+            result: None,
+            stored_game: None,
+            created_at: 0,
+            updated_at: records::store::unix_now(),
+        })
+        .unwrap();
+    keys.token(binding)
+}
+
 /// A game dealt before the referee capped its games (unbounded options in the ledger) gets
 /// the cap when it is next opened, once, in the ledger; it then ends there and is stored.
 #[test]
 fn a_game_dealt_before_caps_gets_one() {
-    use records::core::play::deal as deal_game;
     use records::games::xiangqi::Xiangqi3g;
-    use records::seal::Binding;
-    use records::store::LedgerRow;
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-referee-tests");
     let url = test_databases(&dir, "referee_legacy_cap").remove(0);
     let referee = referee(
@@ -515,40 +559,9 @@ fn a_game_dealt_before_caps_gets_one() {
         },
     );
     let store = Store::open(&url).unwrap();
-    let options = r#"{"no_capture":null,"repetition":false}"#;
-    let dealt = deal_game::<Xiangqi3g>(
-        None,
-        &serde_json::from_str(options).unwrap(),
-        vec![],
-        Some(5),
-        None,
-    )
-    .unwrap();
     let game_id = "0123456789abcdef0123456789abcdef";
-    let binding = Binding {
-        game: "xiangqi-3g",
-        preset: "xiangqi-3g",
-        game_id,
-        seat: None,
-    };
-    let keys = Keys::parse(KEY).unwrap();
-    store
-        .ledger_insert(&LedgerRow {
-            game_id: game_id.into(),
-            game: "xiangqi-3g".into(),
-            preset: "xiangqi-3g".into(),
-            options: options.into(),
-            players: "[]".into(),
-            sealed_truth: Some(keys.seal::<Xiangqi3g>(binding, &dealt.hidden)),
-            seed: None,
-            plies: 0,
-            result: None,
-            stored_game: None,
-            created_at: 0,
-            updated_at: records::store::unix_now(),
-        })
-        .unwrap();
-    let token = keys.token(binding);
+    let options = r#"{"no_capture":null,"repetition":false}"#;
+    let token = older_row::<Xiangqi3g>(&store, game_id, options, "[]", 5);
     let cycle = ["b0c2", "b9c7", "c2b0", "c7b9"];
     let mut last = None;
     for ply in 0..40u32 {
@@ -568,39 +581,12 @@ fn a_game_dealt_before_caps_gets_one() {
 /// is played to its end, and the ending ply is refused, not committed.
 #[test]
 fn an_ending_the_store_would_refuse_is_never_committed() {
-    use records::core::play::deal as deal_game;
-    use records::seal::Binding;
-    use records::store::LedgerRow;
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-referee-tests");
     let url = test_databases(&dir, "referee_unstorable").remove(0);
     let referee = referee(&url, Settings::default());
     let store = Store::open(&url).unwrap();
-    let dealt = deal_game::<Banqi>(None, &Default::default(), vec![], Some(9), None).unwrap();
     let game_id = "fedcba9876543210fedcba9876543210";
-    let binding = Binding {
-        game: "banqi",
-        preset: "tcga",
-        game_id,
-        seat: None,
-    };
-    let keys = Keys::parse(KEY).unwrap();
-    store
-        .ledger_insert(&LedgerRow {
-            game_id: game_id.into(),
-            game: "banqi".into(),
-            preset: "tcga".into(),
-            options: "{}".into(),
-            players: r#"["a","b","c"]"#.into(),
-            sealed_truth: Some(keys.seal::<Banqi>(binding, &dealt.hidden)),
-            seed: None,
-            plies: 0,
-            result: None,
-            stored_game: None,
-            created_at: 0,
-            updated_at: records::store::unix_now(),
-        })
-        .unwrap();
-    let token = keys.token(binding);
+    let token = older_row::<Banqi>(&store, game_id, "{}", r#"["a","b","c"]"#, 9);
     let mut ply = 0u32;
     let refused = loop {
         let step = referee.open::<Banqi, _>(game_id, &token, |g| {

@@ -71,6 +71,15 @@ pub fn with_store(limits: api::Limits) -> api::Settings {
     }
 }
 
+/// A JSON POST: (status, the answer as JSON, or null when it is not).
+pub fn post_json(addr: &str, path: &str, body: &serde_json::Value) -> (u16, serde_json::Value) {
+    let (status, _, text) = request(addr, "POST", path, "application/json", &body.to_string());
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
+    )
+}
+
 /// One HTTP/1.1 exchange: (status, content type, body).
 pub fn request(
     addr: &str,
