@@ -306,7 +306,7 @@ async fn a_dark_luzhanqi_seat_is_answered_from_what_it_knows() {
 }
 
 /// The real binary with one analysis slot: while a long analysis runs, a second is refused
-/// (503 `analysis-busy`) and validation answers; once it is done, a slot is free again.
+/// (503 `analysis-busy`, with `Retry-After`) and validation answers; once it is done, a slot is free again.
 #[test]
 fn one_analysis_too_many_is_refused_while_the_rest_answers() {
     let db = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-analyze-slots.db");
@@ -334,14 +334,19 @@ fn one_analysis_too_many_is_refused_while_the_rest_answers() {
     // Wait until the slot is taken (a short analysis is refused), then ask for the rest.
     let mut refused = None;
     for _ in 0..200 {
-        let (status, _, body) = request(
+        let (status, head, body) = common::exchange(
             &server.addr,
             "POST",
             "/v1/analyze",
             "application/json",
+            "",
             r#"{"limits": {"nodes": 10}}"#,
         );
         if status == 503 {
+            assert!(
+                head.to_ascii_lowercase().contains("\r\nretry-after: 1"),
+                "{head}"
+            );
             refused = Some(body);
             break;
         }

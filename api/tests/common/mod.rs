@@ -100,6 +100,27 @@ pub fn request_with(
     headers: &str,
     body: &str,
 ) -> (u16, String, String) {
+    let (status, head, body) = exchange(addr, method, path, content_type, headers, body);
+    let ctype = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-type: ")
+                .map(str::to_owned)
+        })
+        .unwrap_or_default();
+    (status, ctype, body)
+}
+
+/// One HTTP/1.1 exchange with extra header lines: (status, the answer's head, its body).
+pub fn exchange(
+    addr: &str,
+    method: &str,
+    path: &str,
+    content_type: &str,
+    headers: &str,
+    body: &str,
+) -> (u16, String, String) {
     let mut s = TcpStream::connect(addr).unwrap();
     write!(
         s,
@@ -111,13 +132,5 @@ pub fn request_with(
     s.read_to_string(&mut text).unwrap();
     let status = text[9..12].parse().unwrap();
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let ctype = head
-        .lines()
-        .find_map(|l| {
-            l.to_ascii_lowercase()
-                .strip_prefix("content-type: ")
-                .map(str::to_owned)
-        })
-        .unwrap_or_default();
-    (status, ctype, body.to_owned())
+    (status, head.to_owned(), body.to_owned())
 }
