@@ -112,16 +112,7 @@ impl<'a, G: Rules> Refereed<'a, G> {
     }
 
     fn replay(&self, at: u32) -> Result<G::Match, RefereeError> {
-        let kept = &*self.kept;
-        let start = G::start(&kept.rules, kept.hidden.as_ref()).map_err(|_| kept.corrupt())?;
-        let mut m = G::Match::from_position(kept.rules, start);
-        for text in kept.actions(self.referee, at)? {
-            let action = G::parse_action(&text)
-                .and_then(|a| G::reveal(a, m.position(), kept.hidden.as_ref()))
-                .map_err(|_| kept.corrupt())?;
-            m.play(&action).map_err(|_| kept.corrupt())?;
-        }
-        Ok(m)
+        self.kept.replay(self.referee, at)
     }
 
     /// The position string as the token's eyes see it: the seat's, or for the game's own
@@ -259,8 +250,7 @@ impl<'a, G: Rules> Refereed<'a, G> {
     fn same_actions(&self, stated: &[String]) -> Result<(), RefereeError> {
         let kept = &*self.kept;
         let committed = kept.actions(self.referee, stated.len() as u32)?;
-        let start = G::start(&kept.rules, kept.hidden.as_ref()).map_err(|_| kept.corrupt())?;
-        let mut m = G::Match::from_position(kept.rules, start);
+        let mut m = kept.start()?;
         for (i, (text, committed)) in stated.iter().zip(&committed).enumerate() {
             let same = text == committed
                 || G::parse_action(text)
@@ -275,10 +265,7 @@ impl<'a, G: Rules> Refereed<'a, G> {
                     ),
                 });
             }
-            let action = G::parse_action(committed)
-                .and_then(|a| G::reveal(a, m.position(), kept.hidden.as_ref()))
-                .map_err(|_| kept.corrupt())?;
-            m.play(&action).map_err(|_| kept.corrupt())?;
+            kept.play_on(&mut m, committed)?;
         }
         Ok(())
     }

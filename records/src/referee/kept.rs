@@ -108,14 +108,33 @@ impl<G: Rules> Kept<G> {
         Ok(self.plies == target)
     }
 
-    /// Plays an action of the ledger (committed, so legal: a failure is corruption).
+    /// Plays an action of the ledger on the kept match.
     fn play_committed(&mut self, text: &str) -> Result<(), RefereeError> {
-        let action = G::parse_action(text)
-            .and_then(|a| G::reveal(a, self.current.position(), self.hidden.as_ref()))
-            .map_err(|_| self.corrupt())?;
-        self.current.play(&action).map_err(|_| self.corrupt())?;
+        if play_committed::<G>(&mut self.current, self.hidden.as_ref(), text).is_err() {
+            return Err(self.corrupt());
+        }
         self.plies += 1;
         Ok(())
+    }
+
+    /// The match after the first `at` committed actions, replayed from the start.
+    pub fn replay(&self, referee: &Referee, at: u32) -> Result<G::Match, RefereeError> {
+        let mut m = self.start()?;
+        for text in self.actions(referee, at)? {
+            self.play_on(&mut m, &text)?;
+        }
+        Ok(m)
+    }
+
+    /// The match at the game's start.
+    pub fn start(&self) -> Result<G::Match, RefereeError> {
+        let start = G::start(&self.rules, self.hidden.as_ref()).map_err(|_| self.corrupt())?;
+        Ok(G::Match::from_position(self.rules, start))
+    }
+
+    /// Plays a committed action on `m`, a match of this game.
+    pub fn play_on(&self, m: &mut G::Match, text: &str) -> Result<(), RefereeError> {
+        play_committed::<G>(m, self.hidden.as_ref(), text).map_err(|()| self.corrupt())
     }
 
     pub fn corrupt(&self) -> RefereeError {
@@ -192,4 +211,17 @@ impl<G: Rules> Kept<G> {
             None => referee.store.ledger_actions(&self.game_id, 0, to)?,
         })
     }
+}
+
+/// Plays an action of the ledger on `m` (committed, so legal: a failure is corruption), the
+/// identities it reveals filled in from `hidden`.
+fn play_committed<G: Rules>(
+    m: &mut G::Match,
+    hidden: Option<&G::Hidden>,
+    text: &str,
+) -> Result<(), ()> {
+    let action = G::parse_action(text)
+        .and_then(|a| G::reveal(a, m.position(), hidden))
+        .map_err(|_| ())?;
+    m.play(&action).map(|_| ()).map_err(|_| ())
 }

@@ -206,7 +206,9 @@ impl Referee {
                     // This instance committed since the row was read: read it again.
                     row = self.row(game_id)?;
                 }
-                kept.in_step_with(&row) || kept.catch_up(self, &row)?
+                // A game that cannot be brought up to date is loaded again (whatever failed
+                // fails there too, and nothing half-played stays kept).
+                kept.in_step_with(&row) || kept.catch_up(self, &row).unwrap_or(false)
             }
             None => false,
         };
