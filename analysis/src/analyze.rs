@@ -16,19 +16,19 @@ use records::games::GameKind;
 use records::with_game;
 use serde::Serialize;
 
-use crate::inputs;
+use crate::inputs::{self, Failure};
 
 /// What to analyse, how long, and where the answers go (the command's options).
 #[derive(clap::Args)]
 pub struct Order {
     /// A record file (`-`: standard input), or a position string.
     pub input: String,
-    /// Which game of the file, counting from 1.
+    /// Which record of the file, counting from 1.
     #[arg(long, default_value_t = 1)]
-    pub game: usize,
-    /// The game of a position (records name theirs): banqi by default.
+    pub index: usize,
+    /// The kind of game of a position (records name theirs): banqi by default.
     #[arg(long)]
-    pub kind: Option<String>,
+    pub game: Option<String>,
     /// The preset of a position (the game's first by default).
     #[arg(long)]
     pub preset: Option<String>,
@@ -85,21 +85,18 @@ struct Line {
 pub fn run(order: &Order) -> ExitCode {
     match analyze(order) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("anqi analyze: {e}");
-            ExitCode::from(2)
-        }
+        Err(failure) => failure.exit("analyze"),
     }
 }
 
-fn analyze(order: &Order) -> Result<(), String> {
+fn analyze(order: &Order) -> Result<(), Failure> {
     let path = Path::new(&order.input);
     let record = if path.exists() || order.input == "-" {
-        inputs::nth_record(path, order.game)?
+        inputs::nth_record(path, order.index)?
     } else {
         // A position: a record with no action from it.
         let kind = order
-            .kind
+            .game
             .clone()
             .unwrap_or_else(|| GameKind::DEFAULT.name().to_owned());
         let mut record = Record::new(&kind, order.preset.as_deref().unwrap_or(""), Vec::new());
@@ -107,8 +104,12 @@ fn analyze(order: &Order) -> Result<(), String> {
         record.start = Some(order.input.clone());
         record
     };
-    let kind: GameKind = record.game.parse().map_err(|e| format!("{e}"))?;
-    let lines = with_game!(kind, G => review::<G>(&record, &order.limits()))?;
+    let kind: GameKind = record
+        .game
+        .parse()
+        .map_err(|e| Failure::Cannot(format!("{e}")))?;
+    let lines =
+        with_game!(kind, G => review::<G>(&record, &order.limits())).map_err(Failure::Refused)?;
     if order.json {
         for line in &lines {
             println!(
@@ -120,7 +121,7 @@ fn analyze(order: &Order) -> Result<(), String> {
         print_table(&lines);
     }
     if let Some(chart) = &order.chart {
-        draw(&lines, chart).map_err(|e| format!("{}: {e}", chart.display()))?;
+        draw(&lines, chart).map_err(|e| Failure::Cannot(format!("{}: {e}", chart.display())))?;
         eprintln!(
             "{}: player 1's expected score over {} plies",
             chart.display(),

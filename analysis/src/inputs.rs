@@ -81,6 +81,13 @@ pub fn each(path: &Path, progress: Option<&ProgressBar>, mut each: impl FnMut(Ra
             message,
         })),
     };
+    if !stdin && is_sqlite(path) {
+        return each(unreadable(format!(
+            "a SQLite database (a record store?), not a record file: `anqi report` and \
+             `anqi export` read a store (sqlite:{})",
+            path.display()
+        )));
+    }
     let input: Box<dyn std::io::Read> = if stdin {
         Box::new(std::io::stdin().lock())
     } else {
@@ -143,6 +150,15 @@ pub fn each(path: &Path, progress: Option<&ProgressBar>, mut each: impl FnMut(Ra
     }
 }
 
+/// Whether the file at `path` is a SQLite database (its first 16 bytes say so).
+pub fn is_sqlite(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 16];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| &head == b"SQLite format 3\0")
+}
+
 /// Standard input has no name to tell its format: its first character does. `[` is a JSON
 /// array, `{` JSON Lines (a record per line, what a pipe carries), anything else TCGA.
 fn sniff(input: &mut impl BufRead) -> std::io::Result<Format> {
@@ -166,9 +182,9 @@ fn sniff(input: &mut impl BufRead) -> std::io::Result<Format> {
 
 /// Game `n` (1-based) of the file at `path`; memory holds one game at a time while the file
 /// is read.
-pub fn nth_record(path: &Path, n: usize) -> Result<records::core::Record, String> {
+pub fn nth_record(path: &Path, n: usize) -> Result<records::core::Record, Failure> {
     if n == 0 {
-        return Err("--game counts from 1".into());
+        return Err(Failure::Cannot("--index counts from 1".into()));
     }
     let (mut seen, mut found) = (0, None);
     each(path, None, |raw| {
@@ -178,14 +194,36 @@ pub fn nth_record(path: &Path, n: usize) -> Result<records::core::Record, String
         }
     });
     let entry = found.ok_or_else(|| {
-        format!(
-            "{}: holds {seen} game(s); --game {n} is not one",
+        Failure::Cannot(format!(
+            "{}: holds {seen} game(s); --index {n} is not one",
             path.display()
-        )
+        ))
     })?;
     entry
         .record
-        .map_err(|e| format!("{}: unreadable: {e}", entry.source))
+        .map_err(|e| Failure::Refused(format!("{}: unreadable: {e}", entry.source)))
+}
+
+/// Why a command stopped, which its exit code says (docs/analysis.md, "Exit codes"): every
+/// command exits 1 when a record it was given is refused (unreadable, or it does not replay),
+/// and 2 when it cannot run (its arguments, a file or a database it cannot use).
+pub enum Failure {
+    /// A record was refused (exit 1).
+    Refused(String),
+    /// The command cannot run (exit 2).
+    Cannot(String),
+}
+
+impl Failure {
+    /// Says why on standard error, as `anqi <command>: why`, and gives the exit code.
+    pub fn exit(self, command: &str) -> std::process::ExitCode {
+        let (code, why) = match self {
+            Failure::Refused(why) => (1, why),
+            Failure::Cannot(why) => (2, why),
+        };
+        eprintln!("anqi {command}: {why}");
+        std::process::ExitCode::from(code)
+    }
 }
 
 /// The games of `files`, read on a thread of their own and handed on in batches of `size`,

@@ -26,7 +26,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[command(
     name = "anqi",
     version,
-    about = "Anqi (暗棋) batch tool: validate, score, import, simulate and report on game records of every game of the toolkit"
+    about = "Anqi (暗棋) batch tool for every game of the toolkit: validate, score, import, export, report, analyze, render, simulate, tune and perft",
+    after_help = "Exit codes: 0 done; 1 a record given was refused (unreadable, or it does not replay: the rest is done and the refused ones are listed); 2 the command cannot run (its arguments, a file or a database). `anqi <command> --help` tells more."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -35,17 +36,22 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Draw a game record to share: its replay as an animated PNG (the start, then one frame
-    /// per ply with the action marked; browsers and chat apps play it), or with --ply the
-    /// position after one ply as PNG or SVG. Reads JSON, JSON Lines and TCGA files (--game picks
-    /// one of a file's games) and prints where the picture went.
+    /// Draw a game record as an animated PNG, or one position as PNG or SVG.
+    ///
+    /// Its replay as an animated PNG (the start, then one frame per ply with the action
+    /// marked; browsers and chat apps play it), or with --ply the position after one ply as
+    /// PNG or SVG. Reads JSON, JSON Lines and TCGA files (--index picks one of a file's
+    /// records) and prints where the picture went.
+    #[command(display_order = 7)]
     Render(render::Order),
-    /// Count the leaf positions N plies ahead (perft), the move generator's reference test:
-    /// from xiangqi's start, 44, 1,920, 79,666 and 3,290,240 for depths 1–4. Prints the count
+    /// Count the positions N plies ahead (perft), the move generator's reference test.
+    ///
+    /// From xiangqi's start, 44, 1,920, 79,666 and 3,290,240 for depths 1–4. Prints the count
     /// (with --divide, first the count under each legal move) and the speed on stderr.
+    #[command(display_order = 10)]
     Perft {
-        /// The game whose moves are counted (xiangqi-3g, whose base is plain xiangqi: the
-        /// default, the only game with published counts).
+        /// The game whose moves are counted: plain xiangqi (`xiangqi`, the default, the only
+        /// game with published counts; the base of xiangqi-3g, whose name is taken too).
         #[arg(long)]
         game: Option<String>,
         /// A FEN (xqbase: `rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1`);
@@ -59,9 +65,12 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
-    /// Replay and validate game records: JSON (.json), JSON Lines (.jsonl, .ndjson) and TCGA
-    /// files (anything else); directories are read recursively. Prints one verdict per game
-    /// and a summary; exits with 1 when any record is invalid or unreadable.
+    /// Replay and validate game records: one verdict per game.
+    ///
+    /// Reads JSON (.json), JSON Lines (.jsonl, .ndjson) and TCGA files (anything else);
+    /// directories are read recursively. Prints one verdict per game and a summary; exits
+    /// with 1 when any record is invalid or unreadable.
+    #[command(display_order = 1)]
     Validate {
         /// Files or directories to read (JSON, JSON Lines, TCGA; directories recursively);
         /// `-` reads standard input (JSON Lines, a JSON array or TCGA, told by its first character).
@@ -74,11 +83,14 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
-    /// Score game records: piece points (棋點) per player, first flips and 門棋加倍, and the
-    /// 戲谷 coin settlement. The games of one file are settled as a series: draws between the
-    /// same two players carry their stake into the next decided game (和棋續盤), and each
-    /// file ends with the players' running balances. Exits with 1 when any record cannot be
-    /// scored (unreadable or invalid).
+    /// Score game records: points per player, and Banqi's 戲谷 coin settlement.
+    ///
+    /// Banqi: piece points (棋點) per player, first flips and 門棋加倍, and the 戲谷 coin
+    /// settlement. The games of one file are settled as a series: draws between the same two
+    /// players carry their stake into the next decided game (和棋續盤), and each file ends
+    /// with the players' running balances. Exits with 1 when any record cannot be scored
+    /// (unreadable or invalid).
+    #[command(display_order = 2)]
     Score {
         /// Files or directories to read (JSON, JSON Lines, TCGA; directories recursively);
         /// `-` reads standard input (JSON Lines, a JSON array or TCGA, told by its first character).
@@ -94,11 +106,13 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Import game records into the record store: every record is replayed; valid ones are
-    /// stored (once: a record already stored is reported as such), invalid ones are reported
-    /// with the reason and not stored. Games are committed in batches, each all-or-nothing;
-    /// a game is reported stored only after its batch committed. Exits with 1 when any
-    /// record is invalid or unreadable.
+    /// Import game records into the record store (SQLite or PostgreSQL).
+    ///
+    /// Every record is replayed; valid ones are stored (once: a record already stored is
+    /// reported as such), invalid ones are reported with the reason and not stored. Games are
+    /// committed in batches, each all-or-nothing; a game is reported stored only after its
+    /// batch committed. Exits with 1 when any record is invalid or unreadable.
+    #[command(display_order = 3)]
     Import {
         /// Files or directories to read (JSON, JSON Lines, TCGA; directories recursively);
         /// `-` reads standard input (JSON Lines, a JSON array or TCGA, told by its first character).
@@ -120,9 +134,11 @@ enum Command {
         #[arg(long, short)]
         verbose: bool,
     },
-    /// Self-play: deal N games from a seed and let bots play them, on all cores, writing
-    /// JSON Lines records (with the hidden truth, every action and the result). The same seed
-    /// gives the same games, whatever the number of threads.
+    /// Self-play: deal N games from a seed and let bots play them.
+    ///
+    /// On all cores, writing JSON Lines records (with the hidden truth, every action and the
+    /// result). The same seed gives the same games, whatever the number of threads.
+    #[command(display_order = 8)]
     Simulate {
         /// The game: banqi (the default), three-kingdoms, luzhanqi or xiangqi-3g.
         #[arg(long)]
@@ -158,17 +174,23 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
-    /// Analyse a game with the engine, ply by ply (a post-game review): the score after every
-    /// ply from player 1's side (centipawns, where 100 is a soldier at the start, and the
-    /// chances of a win, draw and loss), the engine's best action there, and the centipawns
+    /// Review a game with the engine, ply by ply, or analyse one position.
+    ///
+    /// The score after every ply from player 1's side (centipawns, where 100 is a soldier at
+    /// the start, and the chances of a win, draw and loss), the engine's best action there,
+    /// and the centipawns
     /// each action played gave up against the best it saw; with --chart, player 1's expected
     /// score over the game. Or one position. Reads JSON, JSON Lines and TCGA files.
+    #[command(display_order = 6)]
     Analyze(analyze::Order),
-    /// Tune a game's engine by self-play: from its documented start weights, each weight in
+    /// Tune a game's engine by self-play.
+    ///
+    /// From its documented start weights, each weight in
     /// turn one step up and down plays the current weights over the same deals (each twice,
     /// colours swapped, a fixed number of positions searched per move: the same run on every
     /// machine); a candidate scoring 53% or more replaces them. Prints every match and, last,
     /// the weights found (docs/engine.md shows the run that chose the engine's).
+    #[command(display_order = 9)]
     Tune {
         /// The game whose engine is tuned (Banqi, the default: the only one with weights yet).
         #[arg(long)]
@@ -179,18 +201,23 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
-    /// Replay game logs of any game into Polars tables (Parquet, hive layout by game and
-    /// preset) and write a statistics report: results by preset, variant, seat and side, game
+    /// Write a statistics report of game logs: tables, charts and an HTML page.
+    ///
+    /// Replays game logs of any game into Polars tables (Parquet, hive layout by game and
+    /// preset) and writes a statistics report: results by preset, variant, seat and side, game
     /// length, endings, and each game's own tables (Banqi: flip openings, point margins,
     /// bonuses and settlements; Three Kingdoms: results by claim order, points by place per
     /// ending; Luzhanqi: results by mode and first mover's side, which piece took the flag);
     /// each rate with a 95% interval; charts (PNG and SVG), a
     /// self-contained HTML page, the numbers as JSON and CSV. Invalid games are counted and
-    /// listed, not dropped silently. Every table is counts: `--merge` adds up reports of parts
-    /// of a data set into the report of the whole.
+    /// listed, not dropped silently (exit 1 then). Every table is counts: `--merge` adds up
+    /// reports of parts of a data set into the report of the whole. The output is a new or
+    /// empty directory, or an earlier report, of which only what the report wrote is
+    /// replaced.
+    #[command(display_order = 5)]
     Report {
-        /// JSON Lines, JSON or TCGA files or directories, and record stores
-        /// (`sqlite:path/to/anqi.db` or `postgres://…`); `-` reads standard input; with
+        /// JSON Lines, JSON or TCGA files or directories, and record stores (a SQLite file,
+        /// `sqlite:path/to/anqi.db` or `postgres://…`); `-` reads standard input; with
         /// `--merge`, report directories.
         #[arg(required = true)]
         inputs: Vec<String>,
@@ -202,7 +229,9 @@ enum Command {
         /// when there are several): the same page, charts and CSVs.
         #[arg(long, conflicts_with = "merge")]
         from_tables: bool,
-        /// The report directory (created; its data/ is rebuilt).
+        /// The report directory: new, empty, or an earlier report (only what that report
+        /// wrote is replaced; anything else there is left alone, and a directory that is
+        /// neither is refused).
         #[arg(long, short, default_value = "report")]
         output: PathBuf,
         /// Stake S of the coin settlement.
@@ -215,20 +244,26 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         flips: u32,
     },
-    /// Replay game records into the report's dataset alone (Parquet, hive layout by game and
-    /// preset; docs/analysis.md, "The data contract"), streaming, for Spark or DuckDB to count.
-    /// Several exports may write into one directory (their parts never share a name): N
-    /// machines given the same inputs each run `--part K/N` and export every N-th record.
-    /// Exits 1 when some records were invalid (listed in invalid-<run>.csv, the first 1,000).
+    /// Write the report's dataset alone (Parquet), for Spark or DuckDB.
+    ///
+    /// Replays game records into the report's dataset (Parquet, hive layout by game and
+    /// preset; docs/analysis.md, "The data contract"), streaming. Several exports may write
+    /// into one directory (their parts never share a name, and nothing there is deleted): N
+    /// machines given the same inputs each run `--part K/N` and export their share of the
+    /// games. Exits 1 when some records were invalid (listed in invalid-<run>.csv, the first
+    /// 1,000).
+    #[command(display_order = 4)]
     Export {
-        /// JSON Lines, JSON or TCGA files or directories, and record stores
-        /// (`sqlite:path/to/anqi.db` or `postgres://…`); `-` reads standard input.
+        /// JSON Lines, JSON or TCGA files or directories, and record stores (a SQLite file,
+        /// `sqlite:path/to/anqi.db` or `postgres://…`); `-` reads standard input.
         #[arg(required = true)]
         inputs: Vec<String>,
         /// The dataset directory (created; parts are added to what it holds).
         #[arg(long, short)]
         output: PathBuf,
-        /// This machine's share, K/N: the records numbered K-1 modulo N in input order.
+        /// This machine's share, K/N: the games whose players' names hash to K-1 modulo N
+        /// (every game between the same players in one share, in input order; a record
+        /// that cannot be read goes by its number, K-1 modulo N).
         #[arg(long, value_name = "K/N")]
         part: Option<report::ingest::Share>,
         /// Stake S of the coin settlement (Banqi's `settlement` column).

@@ -23,6 +23,9 @@ pub fn run(game: Option<&str>, position: Option<&str>, depth: u32, divide: bool)
         .filter(|k| perft_of(*k).is_some())
         .collect();
     let names: Vec<&str> = with_perft.iter().map(|k| k.name()).collect();
+    // Plain xiangqi is a preset of xiangqi-3g (its base, whose counts are published): its
+    // name is taken for the game's.
+    let game = game.map(|g| if g == "xiangqi" { "xiangqi-3g" } else { g });
     let kind = match game.map(str::parse::<GameKind>) {
         None => with_perft[0],
         Some(Ok(kind)) => kind,

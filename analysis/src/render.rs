@@ -6,23 +6,23 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use records::core::Record;
-use records::core::raster::{self, Animation};
+use records::core::raster::{self, Animation, RasterError};
 use records::core::replay::replay_with;
 use records::core::rules::Rules;
 use records::games::GameKind;
 use records::with_game;
 
-use crate::inputs;
+use crate::inputs::{self, Failure};
 
 /// What to draw and where (the command's options).
 #[derive(clap::Args)]
 pub struct Order {
     /// The record file (`-`: standard input).
     pub path: PathBuf,
-    /// Which game of the file, counting from 1.
+    /// Which record of the file, counting from 1.
     #[arg(long, default_value_t = 1)]
-    pub game: usize,
-    /// The picture's file, `.png` or (with --ply) `.svg`; by default `<file>-<game>.png`
+    pub index: usize,
+    /// The picture's file, `.png` or (with --ply) `.svg`; by default `<file>-<index>.png`
     /// in the current directory.
     #[arg(long, short)]
     pub out: Option<PathBuf>,
@@ -44,16 +44,16 @@ pub fn run(order: &Order) -> ExitCode {
             eprintln!("{message}");
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("anqi render: {e}");
-            ExitCode::FAILURE
-        }
+        Err(failure) => failure.exit("render"),
     }
 }
 
-fn render(order: &Order) -> Result<String, String> {
-    let record = inputs::nth_record(&order.path, order.game)?;
-    let kind: GameKind = record.game.parse().map_err(|e| format!("{e}"))?;
+fn render(order: &Order) -> Result<String, Failure> {
+    let record = inputs::nth_record(&order.path, order.index)?;
+    let kind: GameKind = record
+        .game
+        .parse()
+        .map_err(|e| Failure::Refused(format!("{e}")))?;
     let out = order.out.clone().unwrap_or_else(|| {
         let stem = order
             .path
@@ -62,14 +62,16 @@ fn render(order: &Order) -> Result<String, String> {
             .filter(|s| *s != "-")
             .unwrap_or("game");
         let ply = order.ply.map(|p| format!("-ply{p}")).unwrap_or_default();
-        PathBuf::from(format!("{stem}-{}{ply}.png", order.game))
+        PathBuf::from(format!("{stem}-{}{ply}.png", order.index))
     });
     let svg_out = out
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
     let bytes = match order.ply {
         None if svg_out => {
-            return Err("an animation is a PNG: name a .png file, or draw one --ply as SVG".into());
+            return Err(Failure::Cannot(
+                "an animation is a PNG: name a .png file, or draw one --ply as SVG".into(),
+            ));
         }
         None => {
             let how = Animation {
@@ -77,23 +79,26 @@ fn render(order: &Order) -> Result<String, String> {
                 frame_millis: order.frame_ms,
                 ..Animation::default()
             };
-            with_game!(kind, G => raster::replay_apng::<G>(&record, &how))
-                .map_err(|e| e.to_string())?
+            with_game!(kind, G => raster::replay_apng::<G>(&record, &how)).map_err(|e| match e {
+                RasterError::Replay(_) => Failure::Refused(e.to_string()),
+                _ => Failure::Cannot(e.to_string()),
+            })?
         }
         Some(ply) => {
             let svg = with_game!(kind, G => position_svg::<G>(&record, ply))?;
+            let cannot = |e: &dyn std::fmt::Display| Failure::Cannot(e.to_string());
             if svg_out {
                 match order.width {
-                    Some(w) => records::core::svg::scaled(&svg, w).map_err(|e| e.to_string())?,
+                    Some(w) => records::core::svg::scaled(&svg, w).map_err(|e| cannot(&e))?,
                     None => svg,
                 }
                 .into_bytes()
             } else {
-                raster::png(&svg, order.width).map_err(|e| e.to_string())?
+                raster::png(&svg, order.width).map_err(|e| cannot(&e))?
             }
         }
     };
-    std::fs::write(&out, &bytes).map_err(|e| format!("{}: {e}", out.display()))?;
+    std::fs::write(&out, &bytes).map_err(|e| Failure::Cannot(format!("{}: {e}", out.display())))?;
     let what = match order.ply {
         None => format!("{} frames", record.actions.len() + 1),
         Some(ply) => format!("the position after ply {ply}"),
@@ -106,15 +111,15 @@ fn render(order: &Order) -> Result<String, String> {
 }
 
 /// The picture of the position after `ply` (0: the start), that ply's action marked.
-fn position_svg<G: Rules>(record: &Record, ply: usize) -> Result<String, String> {
+fn position_svg<G: Rules>(record: &Record, ply: usize) -> Result<String, Failure> {
     if ply > record.actions.len() {
-        return Err(format!(
+        return Err(Failure::Cannot(format!(
             "the record has {} plies; --ply {ply} is not one",
             record.actions.len()
-        ));
+        )));
     }
     let start = records::core::replay::prepare::<G>(record)
-        .map_err(|e| e.to_string())?
+        .map_err(|e| Failure::Refused(e.to_string()))?
         .start;
     let mut picture = (ply == 0).then(|| G::svg(&start, None));
     let verdict = replay_with::<G>(record, |p| {
@@ -124,7 +129,7 @@ fn position_svg<G: Rules>(record: &Record, ply: usize) -> Result<String, String>
     });
     match (picture, verdict.error) {
         (Some(svg), _) => Ok(svg),
-        (None, Some(e)) => Err(e.to_string()),
-        (None, None) => Err(format!("ply {ply} was not replayed")),
+        (None, Some(e)) => Err(Failure::Refused(e.to_string())),
+        (None, None) => Err(Failure::Cannot(format!("ply {ply} was not replayed"))),
     }
 }

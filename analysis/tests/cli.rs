@@ -222,8 +222,11 @@ fn every_command_has_help() {
         .collect();
     for expected in [
         "validate", "score", "import", "simulate", "perft", "report", "export", "render", "tune",
+        "analyze",
     ] {
         assert!(commands.contains(&expected), "{expected} in {commands:?}");
+        // The tool's one line names every command.
+        assert!(top.lines().next().unwrap().contains(expected), "{top}");
     }
     for command in commands {
         let (code, out) = anqi(&[command, "--help"]);
@@ -482,6 +485,10 @@ fn perft_counts_xiangqi_moves() {
     assert_eq!(code, 2, "{out}");
     let (code, _) = anqi(&["perft", "--game", "banqi", "--depth", "1"]);
     assert_eq!(code, 2);
+    // Plain xiangqi by its name.
+    let (code, out) = anqi(&["perft", "--game", "xiangqi", "--depth", "2"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.lines().any(|l| l == "1920"), "{out}");
 }
 
 #[test]
@@ -637,11 +644,11 @@ fn analyze_reviews_a_game_and_a_position() {
         r#"{"game": "banqi", "preset": "tcga", "actions": ["b8(p)", "b8-b7"]}"#,
     );
     let (code, out) = anqi(&["analyze", &bad]);
-    assert_eq!(code, 2);
+    assert_eq!(code, 1, "a refused record, as in every command");
     assert!(out.contains("ply 2"), "{out}");
     let (code, out) = anqi(&[
         "analyze",
-        "--kind",
+        "--game",
         "xiangqi-3g",
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
     ]);

@@ -58,7 +58,7 @@ fn every_game_s_record_is_animated_and_drawn() {
         let (code, text) = anqi(&[
             "render",
             log,
-            "--game",
+            "--index",
             "2",
             "--width",
             "200",
@@ -115,11 +115,12 @@ fn what_cannot_be_drawn_is_refused_with_the_reason() {
     let (code, text) = anqi(&["render", file, "-o", out]);
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("ply 2 \"b8-b7\""), "{text}");
+    // What the command was asked for, not the record, is what is refused: exit 2.
     let cases: [(&[&str], &str); 5] = [
         (&["--width", "10"], "width 10 is outside 64..=2048"),
         (&["--frame-ms", "5"], "a frame shows 5 ms"),
         (&["--ply", "9"], "--ply 9 is not one"),
-        (&["--game", "2"], "--game 2 is not one"),
+        (&["--index", "2"], "--index 2 is not one"),
         (&["-o", "x.svg"], "an animation is a PNG"),
     ];
     for (args, says) in cases {
@@ -129,7 +130,7 @@ fn what_cannot_be_drawn_is_refused_with_the_reason() {
             all.extend_from_slice(&["-o", out]);
         }
         let (code, text) = anqi(&all);
-        assert_eq!(code, 1, "{args:?}: {text}");
+        assert_eq!(code, 2, "{args:?}: {text}");
         assert!(text.contains(says), "{args:?}: {text}");
     }
 }

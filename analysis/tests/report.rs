@@ -79,7 +79,9 @@ fn statistics_of_a_hand_made_set() {
         ])
         .status()
         .unwrap();
-    assert!(status.success());
+    // The report of the valid games is written; the refused one makes it exit 1, as
+    // validate, import and export do.
+    assert_eq!(status.code(), Some(1));
     let stats: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
     assert_eq!(stats["summary"]["games"], 4);
@@ -337,15 +339,84 @@ fn the_record_store_is_an_input() {
         stats["summary"]["presets"],
         json!(["banqi/olympiad", "banqi/tcga"])
     );
-    // An input with no valid game is an error, not an empty report.
+    // The store named by its file is read as the store it is.
+    let by_file = dir.join("report-by-file");
+    assert!(
+        anqi(&[
+            "report",
+            db.to_str().unwrap(),
+            "-o",
+            by_file.to_str().unwrap()
+        ])
+        .success()
+    );
+    let stats: Value =
+        serde_json::from_str(&std::fs::read_to_string(by_file.join("stats.json")).unwrap())
+            .unwrap();
+    assert_eq!(stats["summary"]["games"], 2);
+    // An input with no valid game is refused, not an empty report, and says why.
     std::fs::write(dir.join("bad.jsonl"), "{not json\n").unwrap();
-    let status = anqi(&[
-        "report",
-        dir.join("bad.jsonl").to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(status.code(), Some(2));
+    let output = Command::new(env!("CARGO_BIN_EXE_anqi"))
+        .args([
+            "report",
+            dir.join("bad.jsonl").to_str().unwrap(),
+            "-o",
+            dir.join("report-bad").to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("bad.jsonl: ") && said.contains("1 refused"),
+        "{said}"
+    );
+}
+
+/// A report is written into a new or empty directory, or over an earlier report, of which
+/// only what the report wrote is replaced; a directory holding anything else is refused.
+#[test]
+fn a_report_never_deletes_what_it_did_not_write() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-report-careful");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("games.jsonl");
+    std::fs::write(&input, game("tcga", &["a1(K)", "b1(k)"], None)).unwrap();
+    let run = |out: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_anqi"))
+            .args([
+                "report",
+                input.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap()
+    };
+    // Over an earlier report: the user's files in it stay.
+    let out = dir.join("report");
+    assert!(run(&out).status.success());
+    std::fs::write(out.join("data/important.txt"), "mine").unwrap();
+    std::fs::write(out.join("charts/mine.png"), "mine").unwrap();
+    assert!(run(&out).status.success());
+    assert_eq!(
+        std::fs::read_to_string(out.join("data/important.txt")).unwrap(),
+        "mine"
+    );
+    assert!(out.join("charts/mine.png").exists());
+    assert!(out.join("index.html").exists() && out.join(".anqi-report").exists());
+    // A directory that is not a report: refused, untouched.
+    let other = dir.join("thesis");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("chapter1.tex"), "mine").unwrap();
+    let output = run(&other);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("holds no report"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(std::fs::read_dir(&other).unwrap().count(), 1);
 }
 
 fn parquet_rows(path: &Path) -> usize {
@@ -366,8 +437,9 @@ fn two_halves_merged_are_the_whole() {
             .args(args)
             .output()
             .unwrap();
+        // Written: 1 says that the one invalid record of the set was refused.
         assert!(
-            out.status.success(),
+            matches!(out.status.code(), Some(0 | 1)),
             "{args:?}: {}",
             String::from_utf8_lossy(&out.stderr)
         );

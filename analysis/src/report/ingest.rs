@@ -41,6 +41,9 @@ impl Input {
             Input::Store(arg.to_owned())
         } else if let Some(path) = arg.strip_prefix("sqlite:") {
             Input::Store(path.trim_start_matches("//").to_owned())
+        } else if crate::inputs::is_sqlite(std::path::Path::new(arg)) {
+            // A record store named by its file (`anqi.db`): read as the store it is.
+            Input::Store(arg.to_owned())
         } else {
             Input::Files(PathBuf::from(arg))
         }

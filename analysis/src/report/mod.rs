@@ -10,7 +10,11 @@
 //!   data/seats/game=<g>/preset=<p>/part-*.parquet        one row per seat of a game
 //!   data/banqi_games/…, data/banqi_flips/…               Banqi's own: openings, flips, coins
 //!   invalid.csv           the games that could not be used, and why
+//!   .anqi-report          what the report wrote (the next report replaces only that)
 //! ```
+//!
+//! The directory is new, empty or an earlier report ([`output`]): nothing the report did not
+//! write is ever deleted.
 //!
 //! Every table is counts ([`table::Table`]): reports of parts of a data set merge into the
 //! report of the whole (`anqi report --merge`).
@@ -21,6 +25,7 @@ use std::process::ExitCode;
 use serde_json::{Value, json};
 
 use crate::games::PartOptions;
+use crate::inputs::Failure;
 
 pub mod charts;
 pub mod contract;
@@ -29,6 +34,7 @@ pub mod facts;
 pub mod headlines;
 mod html;
 pub mod ingest;
+pub mod output;
 pub mod stats;
 pub mod table;
 
@@ -43,29 +49,61 @@ pub struct Options {
     pub merge: bool,
 }
 
+/// Writes the report; exits 1 when records were refused (the report of the others is written,
+/// and `invalid.csv` lists them; with none left, no report), 2 when it cannot run.
 pub fn run(options: &Options) -> ExitCode {
     match build(options) {
-        Ok(summary) => {
+        Ok((summary, rejected)) => {
             eprintln!("{summary}");
-            ExitCode::SUCCESS
+            if rejected > 0 {
+                eprintln!("anqi report: {rejected} records refused (invalid.csv lists them)");
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
         }
-        Err(e) => {
-            eprintln!("anqi report: {e}");
-            ExitCode::from(2)
-        }
+        Err(Refusal::Records(why)) => Failure::Refused(why).exit("report"),
+        Err(Refusal::Cannot(why)) => Failure::Cannot(why).exit("report"),
     }
 }
 
-fn build(options: &Options) -> Result<String, String> {
+/// Why there is no report.
+enum Refusal {
+    /// Every record was refused.
+    Records(String),
+    /// The report cannot be made (arguments, files).
+    Cannot(String),
+}
+
+impl From<String> for Refusal {
+    fn from(why: String) -> Refusal {
+        Refusal::Cannot(why)
+    }
+}
+
+/// The report, and how many records were refused.
+fn build(options: &Options) -> Result<(String, u64), Refusal> {
+    if options.merge {
+        // The output is written over: it cannot be one of the reports merged.
+        let out = std::fs::canonicalize(&options.output).ok();
+        if let Some(input) = options
+            .inputs
+            .iter()
+            .find(|i| out.is_some() && std::fs::canonicalize(i).ok() == out)
+        {
+            return Err(Refusal::Cannot(format!(
+                "{input} is both a report to merge and the output: name another output"
+            )));
+        }
+    }
+    // An earlier report's files are replaced (stale Parquet parts would be counted); nothing
+    // else is touched.
+    output::prepare(&options.output)?;
     if options.merge {
         return merge(options);
     }
     let out = &options.output;
     let data = out.join("data");
-    // A report directory is rebuilt from scratch: stale Parquet parts would be counted.
-    if data.exists() {
-        std::fs::remove_dir_all(&data).map_err(|e| format!("{}: {e}", data.display()))?;
-    }
     std::fs::create_dir_all(&data).map_err(|e| format!("{}: {e}", data.display()))?;
     let inputs: Vec<Input> = options.inputs.iter().map(|i| Input::parse(i)).collect();
     let bar = Input::progress(&inputs, "replaying");
@@ -77,10 +115,19 @@ fn build(options: &Options) -> Result<String, String> {
     contract::write_schema(&data).map_err(|e| format!("{}: {e}", data.display()))?;
     bar.finish_and_clear();
     if ingested.games == 0 {
-        return Err(format!(
-            "no valid game in the inputs ({} rejected)",
-            ingested.rejected
-        ));
+        // Why the first were refused: the reader can act on it.
+        let why: Vec<String> = ingested
+            .rejected_list
+            .iter()
+            .take(3)
+            .map(|r| format!("{}: {}", r.source, r.error))
+            .collect();
+        return Err(Refusal::Records(format!(
+            "no valid game in the inputs ({} refused{}{})",
+            ingested.rejected,
+            if why.is_empty() { "" } else { ": " },
+            why.join("; ")
+        )));
     }
     let tables = ingested.tables;
     let summary = json!({
@@ -93,7 +140,8 @@ fn build(options: &Options) -> Result<String, String> {
         "bonus_per_point": options.parts.table.bonus_per_point,
         "flip_depth": options.parts.flip_depth,
     });
-    write_report(out, summary, &tables, &ingested.rejected_list)
+    let text = write_report(out, summary, &tables, &ingested.rejected_list)?;
+    Ok((text, ingested.rejected as u64))
 }
 
 /// Writes everything but the dataset: charts, CSV tables, stats.json, invalid.csv, the page.
@@ -103,13 +151,10 @@ fn write_report(
     tables: &[Table],
     rejected: &[ingest::Rejected],
 ) -> Result<String, String> {
-    // The charts are drawn again: one of an earlier report's games would stay behind.
     let chart_dir = out.join("charts");
-    if chart_dir.exists() {
-        std::fs::remove_dir_all(&chart_dir).map_err(|e| format!("{}: {e}", chart_dir.display()))?;
-    }
     let charts = charts::draw_all(tables, &chart_dir).map_err(|e| format!("charts: {e}"))?;
-    write_tables(out, tables).map_err(|e| format!("tables: {e}"))?;
+    let mut written = write_tables(out, tables).map_err(|e| format!("tables: {e}"))?;
+    written.extend(charts.iter().flat_map(|c| [c.png.clone(), c.svg.clone()]));
     let mut invalid = csv::Writer::from_path(out.join("invalid.csv")).map_err(|e| e.to_string())?;
     invalid
         .write_record(["source", "code", "error"])
@@ -129,6 +174,7 @@ fn write_report(
     let page =
         html::page(&summary, tables, &charts, rejected, out).map_err(|e| format!("HTML: {e}"))?;
     std::fs::write(out.join("index.html"), page).map_err(|e| e.to_string())?;
+    output::record(out, &written).map_err(|e| format!("{}: {e}", out.display()))?;
     Ok(format!(
         "{} games and {} flips reported, {} rejected; {}",
         summary["games"],
@@ -140,12 +186,9 @@ fn write_report(
 
 /// Merges reports of parts of a data set: their tables' counts added row by row, their
 /// summaries added, their rejected games listed together, their Parquet parts copied.
-fn merge(options: &Options) -> Result<String, String> {
+fn merge(options: &Options) -> Result<(String, u64), Refusal> {
     let out = &options.output;
     let data = out.join("data");
-    if data.exists() {
-        std::fs::remove_dir_all(&data).map_err(|e| format!("{}: {e}", data.display()))?;
-    }
     std::fs::create_dir_all(&data).map_err(|e| format!("{}: {e}", data.display()))?;
     contract::write_schema(&data).map_err(|e| format!("{}: {e}", data.display()))?;
     let mut tables: Vec<Table> = Vec::new();
@@ -185,7 +228,8 @@ fn merge(options: &Options) -> Result<String, String> {
         copy_parts(&dir.join("data"), &data, &format!("m{i}-"))
             .map_err(|e| format!("{input}/data: {e}"))?;
     }
-    write_report(out, summary, &tables, &rejected)
+    // The parts' refusals were each part's to report: the merge refuses nothing.
+    Ok((write_report(out, summary, &tables, &rejected)?, 0))
 }
 
 /// Copies every Parquet part under `from` to the same place under `to`, its file name
@@ -212,11 +256,15 @@ fn copy_parts(from: &Path, to: &Path, prefix: &str) -> std::io::Result<()> {
     Ok(())
 }
 
-fn write_tables(out: &Path, tables: &[Table]) -> Result<(), Box<dyn std::error::Error>> {
+/// Writes one CSV per table; gives their paths.
+fn write_tables(out: &Path, tables: &[Table]) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
     let dir = out.join("tables");
     std::fs::create_dir_all(&dir)?;
+    let mut written = Vec::new();
     for t in tables {
-        let mut w = csv::Writer::from_path(dir.join(format!("{}.csv", t.name)))?;
+        let path = dir.join(format!("{}.csv", t.name));
+        let mut w = csv::Writer::from_path(&path)?;
+        written.push(path);
         w.write_record(&t.columns)?;
         for row in &t.rows {
             w.write_record(row.iter().map(|v| match v {
@@ -227,5 +275,5 @@ fn write_tables(out: &Path, tables: &[Table]) -> Result<(), Box<dyn std::error::
         }
         w.flush()?;
     }
-    Ok(())
+    Ok(written)
 }
