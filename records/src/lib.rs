@@ -11,6 +11,8 @@ pub mod core;
 pub mod formats;
 pub mod fuzzing;
 pub mod games;
+#[cfg(feature = "rating")]
+pub mod rating;
 #[cfg(feature = "referee")]
 pub mod referee;
 #[cfg(feature = "seal")]
