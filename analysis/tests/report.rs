@@ -261,10 +261,12 @@ fn statistics_of_a_hand_made_set() {
     // The page is for people: a contents list, a section per game with sentences, rates
     // with their intervals, and no raw keys (they are in stats.json).
     assert!(html.contains(r##"<a href="#banqi">"##) && html.contains(r#"<section id="banqi">"#));
+    // The players are not named: the seats are compared, and the page says what that mixes.
     assert!(
-        html.contains("Player 1, who moves first, wins 33.3% ("),
-        "the first mover's share with its interval"
+        html.contains("seats are all the report can compare: the first mover scores "),
+        "the first mover's score with its interval"
     );
+    assert!(html.contains("it mixes who played with where they sat"));
     assert!(html.contains("Banqi's coins are settled at a stake of 100"));
     for raw in [
         "bonus_per_point",
@@ -571,7 +573,7 @@ fn three_kingdoms_statistics_of_a_hand_made_set() {
         "no Banqi options"
     );
     assert!(
-        html.contains("Placed first (player 1 moves first): player 1 "),
+        html.contains("the first mover scores ") && html.contains("an even share (33%)"),
         "three seats' words"
     );
     assert!(!html.contains(r#"<section id="banqi">"#));

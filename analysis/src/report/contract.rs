@@ -131,6 +131,12 @@ const COMMON: &[TableSpec] = &[
                 "1 first; a shared first place is a draw; null while unfinished",
             ),
             col("score", "float64", true, SCORE),
+            col(
+                "named",
+                "boolean",
+                false,
+                "whether the record names the player (false: `name` is a stand-in, `player 1` …); ratings are of named players only",
+            ),
         ],
     },
 ];

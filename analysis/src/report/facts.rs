@@ -37,6 +37,8 @@ pub struct SeatFacts {
     /// Its share of the game: 1 win (alone in first place), ½ draw, 0 loss (three seats:
     /// the places it beat).
     pub score: Option<f64>,
+    /// Whether the record names the player (else `name` is `player N`, a stand-in).
+    pub named: bool,
 }
 
 /// Everything the report takes from one record.
@@ -61,6 +63,7 @@ fn facts_of<G: Tool>(record: &Record, source: &str) -> Result<Facts, ReplayError
         .map(|seat| SeatFacts {
             seat: seat.index() as u32 + 1,
             name: record.player_name(seat.index()),
+            named: record.players.get(seat.index()).is_some(),
             side: G::side(&scored.last, seat),
             points: scored.tally.points(seat),
             place: outcome.map(|o| o.place(seat) as u32),

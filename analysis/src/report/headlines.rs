@@ -1,15 +1,40 @@
 //! What a reader came for, in sentences made from the numbers: per game and preset, how many
-//! games and how long, how the first mover does (with its interval), how games end; then each
-//! game's own question, which its [`crate::games::Tool::headlines`] answers with the helpers
-//! here (Banqi: the best and worst first flips; Three Kingdoms: which faction wins and how the
-//! first claimer does; Luzhanqi: which piece takes the flag; xiangqi-3g: which flips go with
-//! winning).
+//! games and how long, what moving first is worth (the seat term fitted beside the players'
+//! ratings, so that who played is not credited to where they sat), who is strongest, how
+//! games end; then each game's own question, which its [`crate::games::Tool::headlines`]
+//! answers with the helpers here (Banqi: first flips that stand out; Three Kingdoms: which
+//! faction wins and how the first claimer does; Luzhanqi: which piece takes the flag;
+//! xiangqi-3g: which flips go with winning).
+//!
+//! A sentence says only what its interval supports: a finding stands when its 95% interval
+//! excludes the baseline, the interval widened for the number of comparisons made (32 first
+//! flips are 32 tries: Bonferroni, [`corrected_z`]); otherwise the sentence says that nothing
+//! stands out.
 
 use serde_json::Value;
 
-use super::charts::FEW_GAMES;
 use super::draw::thousands;
 use super::table::Table;
+
+/// The z of a two-sided 95% interval held for `tries` comparisons at once (Bonferroni: each at
+/// 1 − 0.05 / tries).
+pub fn corrected_z(tries: usize) -> f64 {
+    use statrs::distribution::{ContinuousCDF, Normal};
+    let alpha = 0.05 / tries.max(1) as f64;
+    Normal::standard().inverse_cdf(1.0 - alpha / 2.0)
+}
+
+/// A Wilson interval of `k` of `n` at `z`.
+pub fn wilson_at(k: f64, n: f64, z: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 1.0);
+    }
+    let p = k / n;
+    let denominator = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denominator;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denominator;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
 
 /// A rate with its 95% interval, for people: `47.9% (46.0–50.0)`.
 pub fn percent_with_interval(rate: f64, low: f64, high: f64) -> String {
@@ -88,8 +113,14 @@ pub fn presets(tables: &[Table], game: &str) -> Vec<String> {
         .collect()
 }
 
-/// The sentences for `game`'s `preset`.
-pub fn sentences(tables: &[Table], game: &str, preset: &str) -> Vec<String> {
+/// The sentences for `game`'s `preset`; `fits` are the report's ratings
+/// ([`super::players::fits`]).
+pub fn sentences(
+    tables: &[Table],
+    fits: &[(String, String, records::rating::Ratings)],
+    game: &str,
+    preset: &str,
+) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(o) = rows(tables, "overview")
         && let Some(r) = o.matching(&[("game", game), ("preset", preset)]).first()
@@ -104,27 +135,13 @@ pub fn sentences(tables: &[Table], game: &str, preset: &str) -> Vec<String> {
             o.num(r, "mean_plies")
         ));
     }
-    if let Some(s) = rows(tables, "by_seat") {
-        let seats = s.matching(&[("game", game), ("preset", preset)]);
-        if seats.len() == 2 {
-            let (p1, p2) = (seats[0], seats[1]);
-            out.push(format!(
-                "Player 1, who moves first, wins {} of the finished games and player 2 {}; {} \
-                 are drawn.",
-                s.rate(p1, "win"),
-                s.rate(p2, "win"),
-                s.rate(p1, "draw")
-            ));
-        } else if seats.len() > 2 {
-            let places: Vec<String> = seats
-                .iter()
-                .map(|r| format!("player {} {}", s.text(r, "seat"), s.rate(r, "win")))
-                .collect();
-            out.push(format!(
-                "Placed first (player 1 moves first): {}.",
-                places.join(", ")
-            ));
-        }
+    match fits
+        .iter()
+        .find(|(g, p, _)| g == game && p == preset)
+        .map(|(_, _, fit)| fit)
+    {
+        Some(fit) => out.extend(players_sentences(fit)),
+        None => out.extend(seat_sentences(tables, game, preset)),
     }
     if let Some(e) = rows(tables, "endings") {
         let mut by_reason: Vec<(String, f64)> = Vec::new();
@@ -154,6 +171,134 @@ pub fn sentences(tables: &[Table], game: &str, preset: &str) -> Vec<String> {
     out
 }
 
+/// What moving first is worth and who is strongest, from the fit: the seat term said as a
+/// finding only when its interval excludes no advantage.
+fn players_sentences(fit: &records::rating::Ratings) -> Vec<String> {
+    let mut out = Vec::new();
+    let elo = |e: &records::rating::Estimate| {
+        format!("{:+.0} Elo ({:+.0} to {:+.0})", e.value, e.low, e.high)
+    };
+    if let (Some(term), Some(equal)) = (fit.seat_terms.first(), fit.first_seat) {
+        let between = if fit.seats == 2 {
+            format!(
+                "between players of equal strength the first mover scores {}",
+                percent_with_interval(equal.value, equal.low, equal.high)
+            )
+        } else {
+            format!(
+                "between players of equal strength the first seat places first {}",
+                percent_with_interval(equal.value, equal.low, equal.high)
+            )
+        };
+        let what = if fit.seats == 2 {
+            "Moving first".to_owned()
+        } else {
+            "Seat 2 against seat 1".to_owned()
+        };
+        let settled = fit.seat_terms.iter().any(|t| t.excludes(0.0));
+        out.push(if settled {
+            format!(
+                "{what} is worth {} (fitted beside the players' ratings from {} games): {between}.",
+                elo(term),
+                thousands(fit.games)
+            )
+        } else {
+            format!(
+                "Moving first shows no advantage the {} games can tell: {} ({between}).",
+                thousands(fit.games),
+                elo(term)
+            )
+        });
+    }
+    match fit.players.as_slice() {
+        [] => {}
+        [only] => out.push(format!(
+            "{} is the only named player with games against another.",
+            only.name
+        )),
+        [best, second, rest @ ..] => {
+            let above = if best.rating.low > second.rating.high {
+                format!("clearly above {} ({})", second.name, elo(&second.rating))
+            } else {
+                format!(
+                    "not clearly above {} ({}): their intervals overlap",
+                    second.name,
+                    elo(&second.rating)
+                )
+            };
+            let lowest = match rest.last() {
+                Some(last) => format!("; {} rates lowest ({})", last.name, elo(&last.rating)),
+                None => String::new(),
+            };
+            out.push(format!(
+                "Of {} rated players {} rates highest ({}), {above}{lowest}.",
+                fit.players.len(),
+                best.name,
+                elo(&best.rating),
+            ));
+        }
+    }
+    if fit.self_play > 0 {
+        out.push(format!(
+            "{} of the games were a player against itself: they count for the seats, not for \
+             the ratings.",
+            thousands(fit.self_play)
+        ));
+    }
+    out
+}
+
+/// The seats' results where the players are not named: what they mix (who played and where
+/// they sat) is said, and the first seat's rate a finding only when it stands out.
+fn seat_sentences(tables: &[Table], game: &str, preset: &str) -> Vec<String> {
+    let Some(s) = rows(tables, "by_seat") else {
+        return Vec::new();
+    };
+    let seats = s.matching(&[("game", game), ("preset", preset)]);
+    let Some(first) = seats.first() else {
+        return Vec::new();
+    };
+    let fair = 1.0 / seats.len() as f64;
+    let (finished, score) = (s.num(first, "finished"), s.num(first, "score"));
+    let (low, high) = wilson_at(score * finished, finished, corrected_z(1));
+    let finding = if low > fair || high < fair {
+        "stands out from an even share"
+    } else {
+        "does not stand out from an even share"
+    };
+    vec![format!(
+        "The players are not named, so seats are all the report can compare: the first mover \
+         scores {} of its finished games, which {finding} ({:.0}%); it mixes who played with \
+         where they sat.",
+        percent_with_interval(score, low, high),
+        fair * 100.0
+    )]
+}
+
+/// The rows of `rows` whose score stands out from `baseline`: their intervals, widened for as
+/// many comparisons as there are rows with finished games, exclude it. Best first.
+pub fn standing_out<'a>(
+    r: &Rows<'a>,
+    rows: Vec<&'a Vec<Value>>,
+    baseline: f64,
+) -> Vec<(&'a [Value], (f64, f64))> {
+    let tried: Vec<&Vec<Value>> = rows
+        .into_iter()
+        .filter(|row| r.num(row, "finished") > 0.0)
+        .collect();
+    let z = corrected_z(tried.len());
+    let mut out: Vec<(&[Value], (f64, f64))> = tried
+        .into_iter()
+        .map(|row| {
+            let n = r.num(row, "finished");
+            (row.as_slice(), wilson_at(r.num(row, "score") * n, n, z))
+        })
+        .filter(|(_, (low, high))| *low > baseline || *high < baseline)
+        .collect();
+    out.sort_by(|a, b| r.num(b.0, "score").total_cmp(&r.num(a.0, "score")));
+    out
+}
+
 /// A share for a sentence: whole percents, and `<1%` for what rounds to none.
 pub fn share(x: f64) -> String {
     if x > 0.0 && x < 0.005 {
@@ -163,32 +308,22 @@ pub fn share(x: f64) -> String {
     }
 }
 
-/// The best and the worst of `rows` by `score` among those with enough finished games.
-pub fn extremes<'a>(r: &Rows<'a>, rows: Vec<&'a Vec<Value>>) -> Option<(&'a [Value], &'a [Value])> {
-    let mut ranked: Vec<&Vec<Value>> = rows
-        .into_iter()
-        .filter(|row| r.num(row, "finished") >= FEW_GAMES as f64)
-        .collect();
-    if ranked.len() < 2 {
-        return None;
-    }
-    ranked.sort_by(|a, b| r.num(b, "score").total_cmp(&r.num(a, "score")));
-    Some((ranked[0], ranked[ranked.len() - 1]))
-}
-
-/// A row's `key` with its score and count: `c8 (score 51.1% in 660 finished games)`.
-pub fn scored(r: &Rows, row: &[Value], key: &str) -> String {
-    format!(
-        "{} (score {:.1}% in {} finished games)",
-        r.text(row, key),
-        r.num(row, "score") * 100.0,
-        thousands(r.num(row, "finished") as u64)
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn corrected_intervals_widen_with_the_tries() {
+        assert!((corrected_z(1) - 1.959_964).abs() < 1e-5);
+        // 32 tries: each at 1 − 0.05 / 32, z = Φ⁻¹(1 − 0.00078125).
+        assert!(
+            (corrected_z(32) - 3.1628).abs() < 1e-3,
+            "{}",
+            corrected_z(32)
+        );
+        let (a, b) = wilson_at(7.0, 10.0, corrected_z(1));
+        assert!((a - 0.3968).abs() < 1e-4 && (b - 0.8922).abs() < 1e-4);
+    }
 
     #[test]
     fn a_rate_reads_as_people_write_it() {

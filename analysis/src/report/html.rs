@@ -183,13 +183,14 @@ fn section(
         "<section id=\"{game}\"><h2>{}</h2><h3>In short</h3>",
         escape(kind.title())
     );
+    let fits = super::players::fits(tables);
     for preset in headlines::presets(tables, game) {
         let _ = writeln!(
             h,
             "<p><b>{}</b></p><ul class=\"headlines\">",
             escape(&preset)
         );
-        for sentence in headlines::sentences(tables, game, &preset) {
+        for sentence in headlines::sentences(tables, &fits, game, &preset) {
             let _ = writeln!(h, "<li>{}</li>", escape(&sentence));
         }
         let _ = writeln!(h, "</ul>");

@@ -464,5 +464,9 @@ fn seats_frame(rows: &[(&GameFacts, &SeatFacts)]) -> PolarsResult<DataFrame> {
             s("score"),
             rows.iter().map(|(_, x)| x.score).collect::<Vec<_>>(),
         ),
+        Column::new(
+            s("named"),
+            rows.iter().map(|(_, x)| x.named).collect::<Vec<_>>(),
+        ),
     ])
 }

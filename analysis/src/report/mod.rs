@@ -35,6 +35,7 @@ pub mod headlines;
 mod html;
 pub mod ingest;
 pub mod output;
+pub mod players;
 pub mod stats;
 pub mod table;
 
@@ -153,7 +154,11 @@ fn write_report(
 ) -> Result<String, String> {
     let chart_dir = out.join("charts");
     let charts = charts::draw_all(tables, &chart_dir).map_err(|e| format!("charts: {e}"))?;
-    let mut written = write_tables(out, tables).map_err(|e| format!("tables: {e}"))?;
+    // The players' tables derive from the counts (the meetings): fitted again here, whether
+    // the counts are this report's, merged reports' or Spark's.
+    let player_tables = players::tables(tables);
+    let all: Vec<Table> = tables.iter().chain(&player_tables).cloned().collect();
+    let mut written = write_tables(out, &all).map_err(|e| format!("tables: {e}"))?;
     written.extend(charts.iter().flat_map(|c| [c.png.clone(), c.svg.clone()]));
     let mut invalid = csv::Writer::from_path(out.join("invalid.csv")).map_err(|e| e.to_string())?;
     invalid
@@ -165,14 +170,19 @@ fn write_report(
             .map_err(|e| e.to_string())?;
     }
     invalid.flush().map_err(|e| e.to_string())?;
-    let stats = json!({"summary": summary, "tables": tables, "rejected": rejected});
+    let stats = json!({
+        "summary": summary,
+        "tables": tables,
+        "players": player_tables,
+        "rejected": rejected,
+    });
     std::fs::write(
         out.join("stats.json"),
         serde_json::to_string_pretty(&stats).expect("serialisable"),
     )
     .map_err(|e| e.to_string())?;
     let page =
-        html::page(&summary, tables, &charts, rejected, out).map_err(|e| format!("HTML: {e}"))?;
+        html::page(&summary, &all, &charts, rejected, out).map_err(|e| format!("HTML: {e}"))?;
     std::fs::write(out.join("index.html"), page).map_err(|e| e.to_string())?;
     output::record(out, &written).map_err(|e| format!("{}: {e}", out.display()))?;
     Ok(format!(

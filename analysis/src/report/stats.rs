@@ -162,6 +162,36 @@ pub fn count_table(lf: LazyFrame, keys: &[&str], name: &str, title: &str) -> Pol
     )
 }
 
+/// Finished games between named players, by the players in seat order and the outcome: what
+/// the ratings are fitted from (`records::rating`; the report's `ratings`). Counts, so that
+/// reports of parts add up to the whole's and Spark and DuckDB count the same
+/// (analysis/sql/meetings.sql).
+fn meetings(games: LazyFrame, seats: LazyFrame) -> PolarsResult<Table> {
+    let keys = [col("game"), col("preset"), col("source")];
+    let player = |seat: u32| {
+        col("name")
+            .filter(col("seat").eq(lit(seat)))
+            .first()
+            .alias(format!("player{seat}"))
+    };
+    let per_game = seats.group_by(keys.clone()).agg([
+        player(1),
+        player(2),
+        player(3),
+        col("named").cast(DataType::UInt32).min().alias("named"),
+    ]);
+    let outcomes = games.select([col("game"), col("preset"), col("source"), col("outcome")]);
+    let joined = per_game
+        .join(outcomes, keys.clone(), keys, JoinArgs::new(JoinType::Inner))
+        .filter(col("named").eq(lit(1u32)).and(col("outcome").is_not_null()));
+    count_table(
+        joined,
+        &["game", "preset", "player1", "player2", "player3", "outcome"],
+        "meetings",
+        "Finished games between named players, by seat order and outcome (the ratings' counts)",
+    )
+}
+
 /// A seat's result in the `seats` table.
 const SEAT: Standing = Standing::Place {
     place: "place",
@@ -250,6 +280,7 @@ pub fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
             "overview",
             "Per game and preset: games, how many finished, game length",
         )?,
+        meetings(games.clone(), seats.clone())?,
     ];
     out.extend(crate::games::part_tables(data, options)?);
     Ok(out)

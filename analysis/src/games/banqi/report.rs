@@ -10,9 +10,9 @@ use records::games::banqi::settlement::{SeriesBook, SettleSeries as _};
 use records::games::banqi::{Action, Banqi, Effect, Square};
 
 use crate::games::PartOptions;
-use crate::report::charts::FEW_GAMES;
+use crate::report::draw::thousands;
 use crate::report::facts::{GameFacts, SeatFacts};
-use crate::report::headlines::{extremes, rows, scored};
+use crate::report::headlines::{rows, standing_out};
 use crate::report::ingest::write_part;
 use crate::report::stats::{Standing, count_table, exists, grouped, results_table, scan};
 use crate::report::table::{Derived, Table};
@@ -372,15 +372,47 @@ pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
     let Some(sq) = rows(tables, "first_square") else {
         return Vec::new();
     };
-    match extremes(&sq, sq.matching(&[("preset", preset)])) {
-        Some((best, worst)) => vec![format!(
-            "Player 1's best first flip is {}, its worst {}.",
-            scored(&sq, best, "first_square"),
-            scored(&sq, worst, "first_square")
-        )],
-        None => vec![format!(
-            "Fewer than two first-flip squares have {FEW_GAMES} finished games: too few to say \
-             which first flip is best."
-        )],
+    // The baseline: player 1's score over every first flip of the preset.
+    let squares = sq.matching(&[("preset", preset)]);
+    let (finished, score_sum) = squares.iter().fold((0.0, 0.0), |(n, s), r| {
+        (
+            n + sq.num(r, "finished"),
+            s + sq.num(r, "score") * sq.num(r, "finished"),
+        )
+    });
+    if finished == 0.0 {
+        return Vec::new();
     }
+    let baseline = score_sum / finished;
+    let tried = squares
+        .iter()
+        .filter(|r| sq.num(r, "finished") > 0.0)
+        .count();
+    let standing = standing_out(&sq, squares, baseline);
+    if standing.is_empty() {
+        return vec![format!(
+            "No first flip stands out: player 1 scores {:.1}% on average, and none of the {tried} \
+             squares flipped first differs from it by more than chance allows over {tried} tries.",
+            baseline * 100.0
+        )];
+    }
+    let said: Vec<String> = standing
+        .iter()
+        .map(|(row, (low, high))| {
+            format!(
+                "{} ({:.1}%, {:.1}–{:.1} corrected, {} games)",
+                sq.text(row, "first_square"),
+                sq.num(row, "score") * 100.0,
+                low * 100.0,
+                high * 100.0,
+                thousands(sq.num(row, "finished") as u64)
+            )
+        })
+        .collect();
+    vec![format!(
+        "Player 1's first flip matters where it is {}: against {:.1}% on average, with intervals \
+         corrected for {tried} tries.",
+        said.join(", "),
+        baseline * 100.0
+    )]
 }

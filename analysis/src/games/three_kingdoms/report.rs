@@ -9,7 +9,7 @@ use records::core::{Ply, Scored, Seat};
 use records::games::three_kingdoms::{Effect, ThreeKingdoms};
 
 use crate::report::facts::GameFacts;
-use crate::report::headlines::rows;
+use crate::report::headlines::{rows, standing_out};
 use crate::report::ingest::write_part;
 use crate::report::stats::{Standing, count_table, exists, results_table, scan};
 use crate::report::table::Table;
@@ -238,18 +238,30 @@ pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
             ("variant", preset),
         ]);
         factions.retain(|r| sides.text(r, "side") != "none");
-        factions.sort_by(|a, b| {
-            sides
-                .num(b, "win_rate")
-                .total_cmp(&sides.num(a, "win_rate"))
+        let tried = factions.len();
+        // An even share of places beaten is ½.
+        let standing = standing_out(&sides, factions, 0.5);
+        out.push(if standing.is_empty() {
+            format!("No faction does better or worse than chance allows over the {tried} factions.")
+        } else {
+            let said: Vec<String> = standing
+                .iter()
+                .map(|(row, (low, high))| {
+                    format!(
+                        "{} (score {:.1}%, {:.1}–{:.1} corrected)",
+                        sides.text(row, "side"),
+                        sides.num(row, "score") * 100.0,
+                        low * 100.0,
+                        high * 100.0
+                    )
+                })
+                .collect();
+            format!(
+                "Factions whose score stands out from an even share, intervals corrected for \
+                 {tried} factions: {}.",
+                said.join(", ")
+            )
         });
-        if let Some(best) = factions.first() {
-            out.push(format!(
-                "The {} faction places first most often: {} of its finished games.",
-                sides.text(best, "side"),
-                sides.rate(best, "win")
-            ));
-        }
     }
     if let Some(ranks) = rows(tables, "tk_claim_rank")
         && let Some(first) = ranks
@@ -257,7 +269,8 @@ pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
             .first()
     {
         out.push(format!(
-            "The seat that claims a faction first places first in {} of finished games.",
+            "Whoever claims a faction first places first in {} of finished games (the player's \
+             doing as much as the claim's: the ratings tell players apart).",
             ranks.rate(first, "win")
         ));
     }

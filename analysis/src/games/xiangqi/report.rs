@@ -10,7 +10,7 @@ use records::games::xiangqi::Xiangqi3g;
 use records::games::xiangqi::scoring::flip_code;
 
 use crate::report::facts::GameFacts;
-use crate::report::headlines::{extremes, rows, scored};
+use crate::report::headlines::{rows, standing_out};
 use crate::report::ingest::write_part;
 use crate::report::stats::{Standing, count_table, exists, results_table, scan};
 use crate::report::table::Table;
@@ -128,13 +128,37 @@ pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
     let Some(flips) = rows(tables, "xq_flip_results") else {
         return Vec::new();
     };
-    match extremes(&flips, flips.matching(&[("preset", preset)])) {
-        Some((best, worst)) => vec![format!(
-            "Of the flips, {} goes with the best results for the side that made it and {} \
-             with the worst.",
-            scored(&flips, best, "flip"),
-            scored(&flips, worst, "flip")
-        )],
-        None => Vec::new(),
+    let kinds = flips.matching(&[("preset", preset)]);
+    let tried = kinds
+        .iter()
+        .filter(|r| flips.num(r, "finished") > 0.0)
+        .count();
+    if tried == 0 {
+        return Vec::new();
     }
+    // Against an even game: a flip that goes with winning scores above ½ for its maker.
+    let standing = standing_out(&flips, kinds, 0.5);
+    if standing.is_empty() {
+        return vec![format!(
+            "No kind of flip goes with winning or losing more than chance allows over the {tried} \
+             kinds made."
+        )];
+    }
+    let said: Vec<String> = standing
+        .iter()
+        .map(|(row, (low, high))| {
+            format!(
+                "{} ({:.1}%, {:.1}–{:.1} corrected)",
+                flips.text(row, "flip"),
+                flips.num(row, "score") * 100.0,
+                low * 100.0,
+                high * 100.0
+            )
+        })
+        .collect();
+    vec![format!(
+        "Flips whose maker's score stands out from an even game, intervals corrected for {tried} \
+         kinds: {}.",
+        said.join(", ")
+    )]
 }
