@@ -23,10 +23,19 @@ pub fn run(game: Option<&str>, position: Option<&str>, depth: u32, divide: bool)
         .filter(|k| perft_of(*k).is_some())
         .collect();
     let names: Vec<&str> = with_perft.iter().map(|k| k.name()).collect();
-    // Plain xiangqi is a preset of xiangqi-3g (its base, whose counts are published): its
-    // name is taken for the game's.
-    let game = game.map(|g| if g == "xiangqi" { "xiangqi-3g" } else { g });
-    let kind = match game.map(str::parse::<GameKind>) {
+    // A game played as a preset of another (plain xiangqi, the base of xiangqi-3g, whose
+    // counts are published) is named by its preset too.
+    let preset_of = |name: &str| {
+        GameKind::ALL
+            .iter()
+            .copied()
+            .find(|k| with_game!(*k, G => G::PRESETS.iter().any(|p| p.name == name)))
+    };
+    let parsed = game.map(|g| match preset_of(g) {
+        Some(kind) if g.parse::<GameKind>().is_err() => Ok(kind),
+        _ => g.parse::<GameKind>(),
+    });
+    let kind = match parsed {
         None => with_perft[0],
         Some(Ok(kind)) => kind,
         Some(Err(e)) => {
