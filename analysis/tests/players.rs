@@ -28,30 +28,7 @@ fn report(dir: &std::path::Path, runs: &[&[&str]]) -> (Value, String) {
 
 /// The rows of the players' table `name`, as column → value maps.
 fn rows(stats: &Value, name: &str) -> Vec<serde_json::Map<String, Value>> {
-    let t = stats["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == name)
-        .unwrap_or_else(|| panic!("no players table {name}"));
-    let columns: Vec<&str> = t["columns"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_str().unwrap())
-        .collect();
-    t["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            columns
-                .iter()
-                .zip(r.as_array().unwrap())
-                .map(|(c, v)| (c.to_string(), v.clone()))
-                .collect()
-        })
-        .collect()
+    tool::table_rows(stats, "players", name)
 }
 
 fn num(row: &serde_json::Map<String, Value>, column: &str) -> f64 {

@@ -17,25 +17,15 @@ use records::core::Outcome;
 use records::rating::{ELO, Meeting, Model, PRIOR, fit};
 use serde_json::{Value, json};
 
-fn python() -> String {
-    std::env::var("ANQI_PYTHON").unwrap_or_else(|_| "python3".to_owned())
-}
+mod tool;
+use tool::python;
 
 fn choix_present() -> bool {
-    let ok = Command::new(python())
-        .args(["-c", "import choix"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("ANQI_REQUIRE_CHOIX").is_none(),
-            "ANQI_REQUIRE_CHOIX is set but {} cannot import choix \
-             (pip install -r analysis/ratings/requirements.txt)",
-            python()
-        );
-        eprintln!("skipped: {} has no choix", python());
-    }
-    ok
+    tool::python_has(
+        "choix",
+        "ANQI_REQUIRE_CHOIX",
+        "analysis/ratings/requirements.txt",
+    )
 }
 
 /// choix's strengths for `order`.

@@ -5,6 +5,8 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
+mod tool;
+
 fn game(preset: &str, actions: &[&str], result: Option<(&str, &str)>) -> String {
     let mut g = json!({"preset": preset, "actions": actions});
     if let Some((outcome, reason)) = result {
@@ -13,32 +15,9 @@ fn game(preset: &str, actions: &[&str], result: Option<(&str, &str)>) -> String 
     g.to_string()
 }
 
-/// The rows of `table` whose first columns are `keys`, as column → value.
+/// The rows of the count table `table`, as column → value.
 fn rows(stats: &Value, table: &str) -> Vec<serde_json::Map<String, Value>> {
-    let t = &stats["tables"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == table)
-        .unwrap_or_else(|| panic!("table {table}"));
-    let columns: Vec<&str> = t["columns"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_str().unwrap())
-        .collect();
-    t["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            columns
-                .iter()
-                .zip(r.as_array().unwrap())
-                .map(|(c, v)| (c.to_string(), v.clone()))
-                .collect()
-        })
-        .collect()
+    tool::table_rows(stats, "tables", table)
 }
 
 fn row(stats: &Value, table: &str, keys: &[(&str, Value)]) -> serde_json::Map<String, Value> {

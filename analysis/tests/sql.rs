@@ -14,28 +14,15 @@ use std::process::Command;
 use serde_json::Value;
 
 mod tool;
-use tool::anqi;
-
-fn python() -> String {
-    std::env::var("ANQI_PYTHON").unwrap_or_else(|_| "python3".to_owned())
-}
+use tool::{anqi, python};
 
 /// Whether the runner's engines are there; a skip (or, under CI, a failure) when not.
 fn engines_present() -> bool {
-    let ok = Command::new(python())
-        .args(["-c", "import duckdb, pyspark"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("ANQI_REQUIRE_SQL_ENGINES").is_none(),
-            "ANQI_REQUIRE_SQL_ENGINES is set but {} cannot import duckdb and pyspark \
-             (pip install -r analysis/spark/requirements.txt)",
-            python()
-        );
-        eprintln!("skipped: {} has no duckdb and pyspark", python());
-    }
-    ok
+    tool::python_has(
+        "duckdb, pyspark",
+        "ANQI_REQUIRE_SQL_ENGINES",
+        "analysis/spark/requirements.txt",
+    )
 }
 
 fn run_sql(engine: &str, data: &Path, out: &Path) {

@@ -299,6 +299,25 @@ pub fn standing_out<'a>(
     out
 }
 
+/// The rows that stand out ([`standing_out`]) said: `c8 (56.4%, 51.2–61.5 corrected, 660
+/// games)`, `key` naming each.
+pub fn said_standing(r: &Rows, standing: &[(&[Value], (f64, f64))], key: &str) -> String {
+    standing
+        .iter()
+        .map(|(row, (low, high))| {
+            format!(
+                "{} ({:.1}%, {:.1}–{:.1} corrected, {} games)",
+                r.text(row, key),
+                r.num(row, "score") * 100.0,
+                low * 100.0,
+                high * 100.0,
+                thousands(r.num(row, "finished") as u64)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A share for a sentence: whole percents, and `<1%` for what rounds to none.
 pub fn share(x: f64) -> String {
     if x > 0.0 && x < 0.005 {

@@ -32,3 +32,59 @@ pub fn simulated_logs(dir: &Path, runs: &[&[&str]]) -> PathBuf {
     }
     logs
 }
+
+/// The rows of the table `name` in `section` of a report's stats.json (`tables`, the counts;
+/// `players`, what is fitted from them), as column → value.
+pub fn table_rows(
+    stats: &serde_json::Value,
+    section: &str,
+    name: &str,
+) -> Vec<serde_json::Map<String, serde_json::Value>> {
+    let t = stats[section]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == name)
+        .unwrap_or_else(|| panic!("no table {name} in {section}"));
+    let columns: Vec<&str> = t["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    t["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            columns
+                .iter()
+                .zip(r.as_array().unwrap())
+                .map(|(c, v)| (c.to_string(), v.clone()))
+                .collect()
+        })
+        .collect()
+}
+
+/// The Python the tests run: `ANQI_PYTHON`, else `python3`.
+pub fn python() -> String {
+    std::env::var("ANQI_PYTHON").unwrap_or_else(|_| "python3".to_owned())
+}
+
+/// Whether that Python imports `modules` (`"duckdb, pyspark"`); a skip when not, or, when the
+/// environment sets `require` (CI), a failure that says what to install (`requirements`).
+pub fn python_has(modules: &str, require: &str, requirements: &str) -> bool {
+    let ok = Command::new(python())
+        .args(["-c", &format!("import {modules}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os(require).is_none(),
+            "{require} is set but {} cannot import {modules} (pip install -r {requirements})",
+            python()
+        );
+        eprintln!("skipped: {} has no {modules}", python());
+    }
+    ok
+}

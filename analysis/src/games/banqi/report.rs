@@ -10,9 +10,8 @@ use records::games::banqi::settlement::{SeriesBook, SettleSeries as _};
 use records::games::banqi::{Action, Banqi, Effect, Square};
 
 use crate::games::PartOptions;
-use crate::report::draw::thousands;
 use crate::report::facts::{GameFacts, SeatFacts};
-use crate::report::headlines::{rows, standing_out};
+use crate::report::headlines::{rows, said_standing, standing_out};
 use crate::report::ingest::write_part;
 use crate::report::stats::{Standing, count_table, exists, grouped, results_table, scan};
 use crate::report::table::{Derived, Table};
@@ -396,23 +395,10 @@ pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
             baseline * 100.0
         )];
     }
-    let said: Vec<String> = standing
-        .iter()
-        .map(|(row, (low, high))| {
-            format!(
-                "{} ({:.1}%, {:.1}–{:.1} corrected, {} games)",
-                sq.text(row, "first_square"),
-                sq.num(row, "score") * 100.0,
-                low * 100.0,
-                high * 100.0,
-                thousands(sq.num(row, "finished") as u64)
-            )
-        })
-        .collect();
     vec![format!(
         "Player 1's first flip matters where it is {}: against {:.1}% on average, with intervals \
          corrected for {tried} tries.",
-        said.join(", "),
+        said_standing(&sq, &standing, "first_square"),
         baseline * 100.0
     )]
 }

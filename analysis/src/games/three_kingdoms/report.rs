@@ -9,7 +9,7 @@ use records::core::{Ply, Scored, Seat};
 use records::games::three_kingdoms::{Effect, ThreeKingdoms};
 
 use crate::report::facts::GameFacts;
-use crate::report::headlines::{rows, standing_out};
+use crate::report::headlines::{rows, said_standing, standing_out};
 use crate::report::ingest::write_part;
 use crate::report::stats::{Standing, count_table, exists, results_table, scan};
 use crate::report::table::Table;
@@ -244,22 +244,10 @@ pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
         out.push(if standing.is_empty() {
             format!("No faction does better or worse than chance allows over the {tried} factions.")
         } else {
-            let said: Vec<String> = standing
-                .iter()
-                .map(|(row, (low, high))| {
-                    format!(
-                        "{} (score {:.1}%, {:.1}–{:.1} corrected)",
-                        sides.text(row, "side"),
-                        sides.num(row, "score") * 100.0,
-                        low * 100.0,
-                        high * 100.0
-                    )
-                })
-                .collect();
             format!(
                 "Factions whose score stands out from an even share, intervals corrected for \
                  {tried} factions: {}.",
-                said.join(", ")
+                said_standing(&sides, &standing, "side")
             )
         });
     }

@@ -10,7 +10,7 @@ use records::games::xiangqi::Xiangqi3g;
 use records::games::xiangqi::scoring::flip_code;
 
 use crate::report::facts::GameFacts;
-use crate::report::headlines::{rows, standing_out};
+use crate::report::headlines::{rows, said_standing, standing_out};
 use crate::report::ingest::write_part;
 use crate::report::stats::{Standing, count_table, exists, results_table, scan};
 use crate::report::table::Table;
@@ -144,21 +144,9 @@ pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
              kinds made."
         )];
     }
-    let said: Vec<String> = standing
-        .iter()
-        .map(|(row, (low, high))| {
-            format!(
-                "{} ({:.1}%, {:.1}–{:.1} corrected)",
-                flips.text(row, "flip"),
-                flips.num(row, "score") * 100.0,
-                low * 100.0,
-                high * 100.0
-            )
-        })
-        .collect();
     vec![format!(
         "Flips whose maker's score stands out from an even game, intervals corrected for {tried} \
          kinds: {}.",
-        said.join(", ")
+        said_standing(&flips, &standing, "flip")
     )]
 }
