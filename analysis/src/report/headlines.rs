@@ -204,7 +204,7 @@ fn players_sentences(fit: &records::rating::Ratings) -> Vec<String> {
             )
         } else {
             format!(
-                "Moving first shows no advantage the {} games can tell: {} ({between}).",
+                "Moving first shows no advantage the {} games can tell: {}; {between}.",
                 thousands(fit.games),
                 elo(term)
             )
@@ -218,20 +218,20 @@ fn players_sentences(fit: &records::rating::Ratings) -> Vec<String> {
         )),
         [best, second, rest @ ..] => {
             let above = if best.rating.low > second.rating.high {
-                format!("clearly above {} ({})", second.name, elo(&second.rating))
+                format!("clearly above {} at {}", second.name, elo(&second.rating))
             } else {
                 format!(
-                    "not clearly above {} ({}): their intervals overlap",
+                    "not clearly above {} at {}: their intervals overlap",
                     second.name,
                     elo(&second.rating)
                 )
             };
             let lowest = match rest.last() {
-                Some(last) => format!("; {} rates lowest ({})", last.name, elo(&last.rating)),
+                Some(last) => format!("; {} rates lowest at {}", last.name, elo(&last.rating)),
                 None => String::new(),
             };
             out.push(format!(
-                "Of {} rated players {} rates highest ({}), {above}{lowest}.",
+                "Of {} rated players {} rates highest at {}, {above}{lowest}.",
                 fit.players.len(),
                 best.name,
                 elo(&best.rating),
