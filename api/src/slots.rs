@@ -121,9 +121,9 @@ impl Slots {
     }
 
     /// Runs `work` on a slot's thread when one is free (503 with `Retry-After` at once when
-    /// none is: a request is never queued behind a job). `work` is told whether its client
-    /// is still waiting; when the client goes away, the request's future is dropped and
-    /// [`Waiting::gone`] says so.
+    /// none is: a request is never queued behind a job). `work` is told whether its client is
+    /// still waiting ([`Waiting::gone`]: the request's future dropped, or `peer`, its
+    /// connection, closed).
     pub async fn run<T: Send + 'static>(
         &self,
         peer: Option<Peer>,

@@ -114,10 +114,10 @@ pub fn presets(tables: &[Table], game: &str) -> Vec<String> {
 }
 
 /// The sentences for `game`'s `preset`; `fits` are the report's ratings
-/// ([`super::players::fits`]).
+/// ([`super::players::tables`]).
 pub fn sentences(
     tables: &[Table],
-    fits: &[(String, String, records::rating::Ratings)],
+    fits: &[super::players::Fit],
     game: &str,
     preset: &str,
 ) -> Vec<String> {

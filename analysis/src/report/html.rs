@@ -64,6 +64,7 @@ fn attribute(s: &str) -> String {
 pub fn page(
     summary: &Value,
     tables: &[Table],
+    fits: &[super::players::Fit],
     charts: &[Chart],
     rejected: &[Rejected],
     out: &Path,
@@ -110,7 +111,7 @@ figcaption {{ color: #555; font-size: .95em; }}
          as data</a></li></ol></nav>"
     );
     for kind in &games {
-        section(&mut h, *kind, tables, charts, out)?;
+        section(&mut h, *kind, tables, fits, charts, out)?;
     }
     rejected_games(&mut h, rejected);
     let _ = writeln!(
@@ -174,6 +175,7 @@ fn section(
     h: &mut String,
     kind: GameKind,
     tables: &[Table],
+    fits: &[super::players::Fit],
     charts: &[Chart],
     out: &Path,
 ) -> std::io::Result<()> {
@@ -183,14 +185,13 @@ fn section(
         "<section id=\"{game}\"><h2>{}</h2><h3>In short</h3>",
         escape(kind.title())
     );
-    let fits = super::players::fits(tables);
     for preset in headlines::presets(tables, game) {
         let _ = writeln!(
             h,
             "<p><b>{}</b></p><ul class=\"headlines\">",
             escape(&preset)
         );
-        for sentence in headlines::sentences(tables, &fits, game, &preset) {
+        for sentence in headlines::sentences(tables, fits, game, &preset) {
             let _ = writeln!(h, "<li>{}</li>", escape(&sentence));
         }
         let _ = writeln!(h, "</ul>");

@@ -156,7 +156,7 @@ fn write_report(
     let charts = charts::draw_all(tables, &chart_dir).map_err(|e| format!("charts: {e}"))?;
     // The players' tables derive from the counts (the meetings): fitted again here, whether
     // the counts are this report's, merged reports' or Spark's.
-    let player_tables = players::tables(tables);
+    let (player_tables, fits) = players::tables(tables);
     let all: Vec<Table> = tables.iter().chain(&player_tables).cloned().collect();
     let mut written = write_tables(out, &all).map_err(|e| format!("tables: {e}"))?;
     written.extend(charts.iter().flat_map(|c| [c.png.clone(), c.svg.clone()]));
@@ -181,8 +181,8 @@ fn write_report(
         serde_json::to_string_pretty(&stats).expect("serialisable"),
     )
     .map_err(|e| e.to_string())?;
-    let page =
-        html::page(&summary, &all, &charts, rejected, out).map_err(|e| format!("HTML: {e}"))?;
+    let page = html::page(&summary, &all, &fits, &charts, rejected, out)
+        .map_err(|e| format!("HTML: {e}"))?;
     std::fs::write(out.join("index.html"), page).map_err(|e| e.to_string())?;
     output::record(out, &written).map_err(|e| format!("{}: {e}", out.display()))?;
     Ok(format!(

@@ -65,27 +65,27 @@ fn groups(tables: &[Table]) -> Vec<Group> {
         .collect()
 }
 
-/// The fitted ratings of every game and preset that has games between named players.
-pub fn fits(tables: &[Table]) -> Vec<(String, String, Ratings)> {
-    groups(tables)
-        .into_iter()
+/// The ratings fitted to one game and preset.
+pub type Fit = (String, String, Ratings);
+
+/// The players' tables (`by_player`, `head_to_head`, `ratings`, `seat_terms`), and the fits
+/// behind the last two (the page's sentences read them): each game and preset fitted once.
+pub fn tables(tables: &[Table]) -> (Vec<Table>, Vec<Fit>) {
+    let groups = groups(tables);
+    let fits: Vec<Fit> = groups
+        .iter()
         .filter_map(|g| {
             let fit = rating::fit(&g.meetings, &Model::default())?;
-            Some((g.game, g.preset, fit))
+            Some((g.game.clone(), g.preset.clone(), fit))
         })
-        .collect()
-}
-
-/// The players' tables: `by_player`, `head_to_head`, `ratings`, `seat_terms`.
-pub fn tables(tables: &[Table]) -> Vec<Table> {
-    let groups = groups(tables);
-    let fits = fits(tables);
-    vec![
+        .collect();
+    let tables = vec![
         by_player(&groups),
         head_to_head(&groups),
         ratings_table(&fits),
         seat_terms(&fits),
-    ]
+    ];
+    (tables, fits)
 }
 
 /// Wins, draws and losses of each player per game and preset (self-play left out).
@@ -190,7 +190,7 @@ fn head_to_head(groups: &[Group]) -> Table {
 }
 
 /// Each player's fitted rating (Elo about the players' mean) with its 95% interval.
-fn ratings_table(fits: &[(String, String, Ratings)]) -> Table {
+fn ratings_table(fits: &[Fit]) -> Table {
     let rows = fits
         .iter()
         .flat_map(|(game, preset, fit)| {
@@ -221,7 +221,7 @@ fn ratings_table(fits: &[(String, String, Ratings)]) -> Table {
 /// The seats' own advantage, fitted beside the ratings: two seats, the first move's term;
 /// three seats, seats 2 and 3 against seat 1. With what it means between players of equal
 /// strength.
-fn seat_terms(fits: &[(String, String, Ratings)]) -> Table {
+fn seat_terms(fits: &[Fit]) -> Table {
     let rows = fits
         .iter()
         .flat_map(|(game, preset, fit)| {

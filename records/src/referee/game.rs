@@ -333,9 +333,9 @@ impl<'a, G: Rules> Refereed<'a, G> {
             // A retry, or another action at a ply already played: judged where it was meant.
             let mut m = self.replay(at)?;
             let played = self.judge(&mut m, text, at)?;
-            let committed = self.kept.actions(self.referee, at + 1)?;
-            let committed = committed.last().ok_or_else(|| self.kept.corrupt())?;
-            return same_or_taken(played, committed, at);
+            let committed = self.kept.action_at(self.referee, at)?;
+            let committed = committed.ok_or_else(|| self.kept.corrupt())?;
+            return same_or_taken(played, &committed, at);
         }
         // Judged on the kept match itself: no copy of a long game's history per play. Until
         // the commit holds, the match is in doubt.

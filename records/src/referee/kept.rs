@@ -204,6 +204,17 @@ impl<G: Rules> Kept<G> {
         Ok(kept)
     }
 
+    /// The action committed at ply `at` (0-based), if any.
+    pub fn action_at(&self, referee: &Referee, at: u32) -> Result<Option<String>, RefereeError> {
+        Ok(match &self.finished {
+            Some(actions) => actions.get(at as usize).cloned(),
+            None => referee
+                .store
+                .ledger_actions(&self.game_id, at, at + 1)?
+                .pop(),
+        })
+    }
+
     /// The first `to` committed actions.
     pub fn actions(&self, referee: &Referee, to: u32) -> Result<Vec<String>, RefereeError> {
         Ok(match &self.finished {
