@@ -178,36 +178,41 @@ fn players_sentences(fit: &records::rating::Ratings) -> Vec<String> {
     let elo = |e: &records::rating::Estimate| {
         format!("{:+.0} Elo ({:+.0} to {:+.0})", e.value, e.low, e.high)
     };
-    if let (Some(term), Some(equal)) = (fit.seat_terms.first(), fit.first_seat) {
-        let between = if fit.seats == 2 {
-            format!(
-                "between players of equal strength the first mover scores {}",
-                percent_with_interval(equal.value, equal.low, equal.high)
-            )
-        } else {
-            format!(
-                "between players of equal strength the first seat places first {}",
-                percent_with_interval(equal.value, equal.low, equal.high)
-            )
-        };
-        let what = if fit.seats == 2 {
-            "Moving first".to_owned()
-        } else {
-            "Seat 2 against seat 1".to_owned()
-        };
+    if let Some(equal) = fit.first_seat {
+        let equal = percent_with_interval(equal.value, equal.low, equal.high);
         let settled = fit.seat_terms.iter().any(|t| t.excludes(0.0));
-        out.push(if settled {
-            format!(
-                "{what} is worth {} (fitted beside the players' ratings from {} games): {between}.",
-                elo(term),
-                thousands(fit.games)
-            )
-        } else {
-            format!(
-                "Moving first shows no advantage the {} games can tell: {}; {between}.",
-                thousands(fit.games),
-                elo(term)
-            )
+        let games = thousands(fit.games);
+        out.push(match (fit.seats, settled) {
+            (2, true) => format!(
+                "Moving first is worth {} (fitted beside the players' ratings from {games} \
+                 games): between players of equal strength the first mover scores {equal}.",
+                elo(&fit.seat_terms[0])
+            ),
+            (2, false) => format!(
+                "Moving first shows no advantage the {games} games can tell: {}; between players \
+                 of equal strength the first mover scores {equal}.",
+                elo(&fit.seat_terms[0])
+            ),
+            // Three seats: each later seat against the first, named.
+            (_, settled) => {
+                let terms: Vec<String> = fit
+                    .seat_terms
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| format!("seat {} against seat 1 {}", i + 2, elo(t)))
+                    .collect();
+                format!(
+                    "{} ({} games, fitted beside the players' ratings): {}; between players of \
+                     equal strength seat 1 places first {equal}.",
+                    if settled {
+                        "The seats differ"
+                    } else {
+                        "The seats show no difference the games can tell"
+                    },
+                    games,
+                    terms.join(", ")
+                )
+            }
         });
     }
     match fit.players.as_slice() {
