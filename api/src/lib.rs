@@ -47,6 +47,8 @@ pub struct Settings {
     pub analyses: routes::analysis::Analyses,
     /// The slots pictures are drawn in, in pixels (`/v1/render.png`, `/v1/replay.png`).
     pub pictures: slots::Slots,
+    /// The ratings fitted from the store, each kept until its counts change (`/v1/players`).
+    pub ratings: std::sync::Arc<records::store::RatingsCache>,
 }
 
 impl Default for Settings {
@@ -62,6 +64,7 @@ impl Default for Settings {
             referee: None,
             analyses: routes::analysis::Analyses::default(),
             pictures: pictures(None),
+            ratings: Default::default(),
         }
     }
 }

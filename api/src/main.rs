@@ -234,6 +234,7 @@ async fn main() -> std::io::Result<()> {
         referee_settings,
         referee: Some(referee),
         pictures: api::pictures(config.picture_slots),
+        ratings: Default::default(),
         analyses: api::routes::analysis::Analyses::new(
             records::core::analysis::Limits {
                 depth: Some(64),

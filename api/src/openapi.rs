@@ -5,7 +5,7 @@ use utoipa::OpenApi;
 use utoipa::Modify;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
-use crate::routes::{analysis, games, meta, positions, records_routes, render};
+use crate::routes::{analysis, games, meta, players, positions, records_routes, render};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -20,6 +20,7 @@ use crate::routes::{analysis, games, meta, positions, records_routes, render};
         render::render, render::render_get, render::render_png, render::render_png_get,
         render::replay_png,
         games::create, games::get, games::list,
+        players::leaderboard, players::player,
     ),
     modifiers(&Description, &BearerToken, &GameExamples),
     components(schemas(crate::problem::Problem)),
@@ -28,6 +29,7 @@ use crate::routes::{analysis, games, meta, positions, records_routes, render};
         (name = "records", description = "Game records: validate, score."),
         (name = "positions", description = "Positions: legal actions, play, deal, player view, picture, the engine's analysis."),
         (name = "games", description = "The record store: store records (token when configured), fetch and list them."),
+        (name = "players", description = "Players rated from the stored games: leaderboards per game and preset, a player's results and rating."),
     )
 )]
 pub struct ApiDoc;

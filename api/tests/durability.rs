@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use serde_json::{Value, json};
 
 mod common;
-use common::{Server, fresh_db, post_json as post, request, request_with};
+use common::{Server, fresh_db, play_on, post_json as post, request, request_with};
 
 /// The binary on `db` with `args` and `env` (no key configured unless `env` sets one).
 fn command(db: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> Command {
@@ -41,37 +41,6 @@ fn get(addr: &str, path: &str) -> Value {
     let (status, _, text) = request(addr, "GET", path, "application/json", "");
     assert_eq!(status, 200, "{path}: {text}");
     serde_json::from_str(&text).unwrap()
-}
-
-/// Plays `game` on (its seats' tokens, each on its turn, the `k`-th legal action by a fixed
-/// rule) until it ends or `until` plies are committed. Gives how it ended, if it did.
-fn play_on(addr: &str, game: &Value, deal: &Value, until: u64) -> Option<Value> {
-    loop {
-        // The game's own token lists the seat to move and its actions.
-        let (status, listed) = post(
-            addr,
-            "/v1/actions",
-            &json!({"game": game, "game_id": deal["game_id"], "token": deal["token"]}),
-        );
-        assert_eq!(status, 200, "{listed}");
-        if let Some(end) = listed.get("end") {
-            return Some(end.clone());
-        }
-        let ply = listed["ply"].as_u64().unwrap();
-        if ply >= until {
-            return None;
-        }
-        let seat = listed["to_move"].as_str().unwrap();
-        let actions = listed["actions"].as_array().unwrap();
-        let action = &actions[(ply as usize * 7 + 3) % actions.len()];
-        let (status, played) = post(
-            addr,
-            "/v1/play",
-            &json!({"game": game, "game_id": deal["game_id"], "token": deal["seat_tokens"][seat],
-                    "action": action, "ply": ply}),
-        );
-        assert_eq!(status, 200, "{game} ply {ply}: {played}");
-    }
 }
 
 /// The README's command, restarted (killed, even) in the middle of a game of every hidden

@@ -98,7 +98,13 @@ async fn every_example_is_what_the_service_answers() {
     ops.sort_by_key(|(method, path, ..)| !(method == "post" && path == "/v1/games"));
     let print = std::env::var("ANQI_PRINT_EXAMPLES").is_ok();
     for (method, path, request, (response_type, expected)) in ops {
-        let mut uri = path.replace("{name}", "gametower").replace("{id}", "1");
+        // The stored example game's first player, or a preset.
+        let name = if path.starts_with("/v1/players/") {
+            "chan"
+        } else {
+            "gametower"
+        };
+        let mut uri = path.replace("{name}", name).replace("{id}", "1");
         if path == "/v1/render.svg" || (path == "/v1/render.png" && method == "get") {
             uri = format!(
                 "{path}?position=k3%2F4%2F4%2F4%2F4%2F4%2F1p2%2FP2X%20r%20C1%205%2030&last_action=a2-a1"

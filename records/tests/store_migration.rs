@@ -157,6 +157,51 @@ fn check(store: &Store, old: &[OldGame]) {
             .any(|g| g.layout.is_some() && g.record.contains("\"a1\"")),
         "the fixture has flips whose identity only the layout gives"
     );
+    // The players' counts were made from the stored games: finished, every seat named.
+    let mut expected: std::collections::BTreeMap<(String, String, String, String, String), u64> =
+        Default::default();
+    for g in old {
+        let record: Record = serde_json::from_str(&g.record).unwrap();
+        let (row, _) = store.get(g.id).unwrap().unwrap();
+        for seat in &row.seats {
+            assert_eq!(
+                seat.named,
+                record.players.len() > seat.seat.index(),
+                "{backend}"
+            );
+        }
+        if g.result != "ongoing" && record.players.len() >= 2 {
+            *expected
+                .entry((
+                    g.game.clone(),
+                    g.preset.clone(),
+                    g.player1.clone(),
+                    g.player2.clone(),
+                    g.result.clone(),
+                ))
+                .or_default() += 1;
+        }
+    }
+    assert!(expected.len() > 3, "the fixture has named finished games");
+    let mut presets: Vec<(String, String)> = expected
+        .keys()
+        .map(|k| (k.0.clone(), k.1.clone()))
+        .collect();
+    presets.dedup();
+    let mut found = std::collections::BTreeMap::new();
+    for (game, preset) in &presets {
+        for m in store.meetings(game, preset).unwrap() {
+            let key = (
+                game.clone(),
+                preset.clone(),
+                m.players[0].clone(),
+                m.players[1].clone(),
+                m.outcome.to_string(),
+            );
+            found.insert(key, m.games);
+        }
+    }
+    assert_eq!(found, expected, "{backend}");
     // Re-importing the same records finds them all: the content hash did not change.
     let again: Vec<Incoming> = old
         .iter()

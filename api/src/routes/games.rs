@@ -13,7 +13,7 @@ use crate::body;
 use crate::examples;
 use crate::problem::{Problem, ProblemKind};
 
-fn store(settings: &Settings) -> Result<Store, Problem> {
+pub(crate) fn store(settings: &Settings) -> Result<Store, Problem> {
     settings.store.clone().ok_or_else(|| {
         Problem::new(
             ProblemKind::StoreUnavailable,
@@ -80,7 +80,7 @@ pub(crate) fn authorize_token(
     }
 }
 
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, records::store::StoreError> + Send + 'static,
 ) -> Result<T, Problem> {
     web::block(work)

@@ -10,6 +10,7 @@ pub mod analysis;
 pub mod games;
 pub mod meta;
 pub mod parse;
+pub mod players;
 pub mod positions;
 pub mod records_routes;
 pub mod referee;
@@ -57,6 +58,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .default_service(web::to(|| method_not_allowed("GET, POST"))),
         )
         .service(get("/v1/games/{id}", web::get().to(games::get)))
+        .service(get("/v1/players", web::get().to(players::leaderboard)))
+        .service(get("/v1/players/{name}", web::get().to(players::player)))
         .service(get("/view/", web::get().to(viewer::page)))
         .service(get("/view", web::get().to(viewer::redirect)));
     crate::games::routes(cfg);

@@ -134,3 +134,39 @@ pub fn exchange(
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
     (status, head.to_owned(), body.to_owned())
 }
+
+/// Plays `game` on (its seats' tokens, each on its turn, the `k`-th legal action by a fixed
+/// rule) until it ends or `until` plies are committed. Gives how it ended, if it did.
+pub fn play_on(
+    addr: &str,
+    game: &serde_json::Value,
+    deal: &serde_json::Value,
+    until: u64,
+) -> Option<serde_json::Value> {
+    loop {
+        // The game's own token lists the seat to move and its actions.
+        let (status, listed) = post_json(
+            addr,
+            "/v1/actions",
+            &serde_json::json!({"game": game, "game_id": deal["game_id"], "token": deal["token"]}),
+        );
+        assert_eq!(status, 200, "{listed}");
+        if let Some(end) = listed.get("end") {
+            return Some(end.clone());
+        }
+        let ply = listed["ply"].as_u64().unwrap();
+        if ply >= until {
+            return None;
+        }
+        let seat = listed["to_move"].as_str().unwrap();
+        let actions = listed["actions"].as_array().unwrap();
+        let action = &actions[(ply as usize * 7 + 3) % actions.len()];
+        let (status, played) = post_json(
+            addr,
+            "/v1/play",
+            &serde_json::json!({"game": game, "game_id": deal["game_id"], "token": deal["seat_tokens"][seat],
+                    "action": action, "ply": ply}),
+        );
+        assert_eq!(status, 200, "{game} ply {ply}: {played}");
+    }
+}

@@ -77,6 +77,12 @@ SEMANTIC = {
     "GET /v1/presets/{name}": {
         "not-found": "a preset name is a string: which names exist depends on the game",
     },
+    "GET /v1/players": {
+        "unknown-preset": "a preset is a string: which names exist depends on the game",
+    },
+    "GET /v1/players/{name}": {
+        "not-found": "a name is a string: which players the store's games name is the store's",
+    },
     "GET /v1/games/{id}": {
         "not-found": "an id is a number: which games are stored is the store's",
         "not-exportable": "TCGA text exists only for games under plain tcga rules",

@@ -114,6 +114,8 @@ pub struct Opening {
 pub struct SeatSummary {
     pub seat: Seat,
     pub name: String,
+    /// Whether the record names the player (else `name` is a stand-in, "player 1" …).
+    pub named: bool,
     /// The side it played (a colour, a faction), once known.
     pub side: Option<&'static str>,
     pub points: u32,
@@ -139,6 +141,7 @@ pub fn summarize<G: Rules>(record: &Record) -> Result<Summary, ReplayError> {
         .map(|seat| SeatSummary {
             seat,
             name: record.player_name(seat.index()),
+            named: record.players.len() > seat.index(),
             side: G::side(&scored.last, seat),
             points: scored.tally.points(seat),
             place: scored.result.map(|r| r.outcome.place(seat)),

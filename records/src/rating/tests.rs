@@ -74,6 +74,31 @@ fn draws_are_an_outcome_of_their_own() {
     assert!(r.seat_terms[0].value > 300.0, "{r:?}");
 }
 
+/// A rating's interval is the rating's about the players' mean: A beats B 60 times in 100,
+/// so rA − r̄ = (rA − rB) / 2 = ln(60/40) / 2 with variance 1 / (4 N p q), whatever the prior
+/// (which alone bounds a shift of both) and whoever else only played itself.
+#[test]
+fn an_interval_is_about_the_players_mean() {
+    let model = Model {
+        seats: false,
+        draws: false,
+        ..FLAT
+    };
+    let mut meetings = vec![
+        meeting(&["A", "B"], "player1", 60),
+        meeting(&["A", "B"], "player2", 40),
+    ];
+    let half = 1.959_963_984_540_054 * (1.0f64 / (4.0 * 100.0 * 0.6 * 0.4)).sqrt() * ELO;
+    for _ in 0..2 {
+        let r = fit(&meetings, &model).unwrap();
+        let a = rating(&r, "A");
+        assert!((a.value - (1.5f64).ln() / 2.0 * ELO).abs() < 1e-3, "{a:?}");
+        assert!((a.high - a.value - half).abs() < 1e-3, "{a:?}: ±{half}");
+        assert_eq!(r.players.len(), 2);
+        meetings.push(meeting(&["bot", "bot"], "player1", 10));
+    }
+}
+
 /// Self-play tells nothing of a player's strength: only of the seats.
 #[test]
 fn self_play_counts_for_the_seats_only() {
@@ -127,6 +152,10 @@ fn simulated_two_seat_games_are_recovered() {
         let t = (truth[i] - mean) * ELO;
         inside += usize::from(e.low <= t && t <= e.high);
         assert!((e.value - t).abs() < 40.0, "{name}: {e:?} against {t}");
+        assert!(
+            e.high - e.low < 60.0,
+            "{name}: {e:?}: 10,000 games say more"
+        );
     }
     assert!(inside >= 5, "{inside} of 6 intervals hold the truth");
     let term = r.seat_terms[0];

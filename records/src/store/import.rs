@@ -13,6 +13,7 @@ use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
+use super::players::{MeetingRow, add_meetings_postgres, add_meetings_sqlite, tally};
 use super::schema::{games, seats};
 use super::{
     Imported, Incoming, NewGame, SeatInsert, Store, StoreError, WriteTransaction, now_rfc3339,
@@ -80,7 +81,9 @@ impl Store {
                     while let Some((chunk, context)) = next() {
                         let write =
                             |unique: Vec<NewGame>| sqlite_write(conn, unique, &mut stored_before);
-                        written(outcomes(chunk, write)?, context);
+                        let (chunk_outcomes, met) = outcomes(chunk, write)?;
+                        add_meetings_sqlite(conn, &met)?;
+                        written(chunk_outcomes, context);
                     }
                     Ok(())
                 });
@@ -92,9 +95,10 @@ impl Store {
             Store::Postgres(pool) => pool.get()?.write_transaction(|conn| {
                 let mut stored_before = false;
                 while let Some((chunk, context)) = next() {
-                    let chunk_outcomes = outcomes(chunk, |mut unique| {
+                    let (chunk_outcomes, met) = outcomes(chunk, |mut unique| {
                         postgres_write(conn, &mut unique, &mut stored_before)
                     })?;
+                    add_meetings_postgres(conn, &met)?;
                     written(chunk_outcomes, context);
                 }
                 Ok(())
@@ -104,11 +108,12 @@ impl Store {
 }
 
 /// Writes a chunk's games with `write` (each hash once: the first game that has it) and gives
-/// every game its outcome, in order.
+/// every game its outcome, in order, and what the games it stored add to the players'
+/// counts (`meetings`).
 fn outcomes(
     chunk: Vec<Result<NewGame, ReplayError>>,
     write: impl FnOnce(Vec<NewGame>) -> Result<Ids, StoreError>,
-) -> Result<Vec<Imported>, StoreError> {
+) -> Result<(Vec<Imported>, Vec<MeetingRow>), StoreError> {
     let mut order: Vec<Result<String, ReplayError>> = Vec::with_capacity(chunk.len());
     let mut unique: Vec<NewGame> = Vec::with_capacity(chunk.len());
     let mut seen = std::collections::HashSet::with_capacity(chunk.len());
@@ -121,9 +126,18 @@ fn outcomes(
             hash
         }));
     }
+    let met: Vec<(String, MeetingRow)> = unique
+        .iter()
+        .filter_map(|g| Some((g.row.content_hash.clone(), MeetingRow::of(g)?)))
+        .collect();
     let ids = write(unique)?;
+    let met = tally(
+        met.into_iter()
+            .filter(|(hash, _)| ids.get(hash).is_some_and(|&(_, new)| new))
+            .map(|(_, row)| row),
+    );
     let mut reported = std::collections::HashSet::with_capacity(seen.len());
-    Ok(order
+    let outcomes = order
         .into_iter()
         .map(|game| match game {
             Err(error) => Imported::Invalid { error },
@@ -136,7 +150,8 @@ fn outcomes(
                 }
             }
         })
-        .collect())
+        .collect();
+    Ok((outcomes, met))
 }
 
 /// The ids of the stored games among `$hashes`, on either backend's connection.

@@ -17,12 +17,16 @@ use thiserror::Error;
 mod import;
 mod ledger;
 mod model;
+mod players;
+mod ratings;
 pub mod schema;
 
 pub use ledger::{Commit, LedgerRow, unix_now};
 pub use model::{
     GameInsert, GameRow, NewGame, RowId, SeatInsert, StoredSeat, content_hash, iso_date,
 };
+pub use players::{CountsVersion, PlayedMeeting};
+pub use ratings::{Leaderboard, LeftOut, PlayerPage, PresetResults, Ranked, RatingsCache};
 
 use crate::core::{Record, ReplayError};
 use model::GameColumns;
@@ -249,6 +253,7 @@ impl Store {
             by_game.entry(s.game_id).or_default().push(StoredSeat {
                 seat: crate::core::Seat::new(s.seat as usize).unwrap_or(crate::core::Seat::FIRST),
                 name: s.name,
+                named: s.named,
                 side: s.side.filter(|side| side != "?"),
                 points: s.points,
             });

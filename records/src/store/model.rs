@@ -90,6 +90,8 @@ pub struct SeatInsert {
     pub name: String,
     pub side: Option<String>,
     pub points: i32,
+    /// Whether the record names the player (else `name` is a stand-in).
+    pub named: bool,
 }
 
 /// The columns of a stored game that the list and the lookup give.
@@ -118,11 +120,19 @@ pub(crate) struct GameColumns {
 pub struct StoredSeat {
     pub seat: Seat,
     pub name: String,
+    /// Whether the record names the player; false: `name` is a stand-in ("player 1" …), and
+    /// the game counts for nobody's results or rating.
+    #[serde(default = "named_by_default")]
+    pub named: bool,
     /// The side the seat played (Banqi: `red` or `black`); absent while unknown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
     /// Points won (Banqi: 棋點).
     pub points: i32,
+}
+
+fn named_by_default() -> bool {
+    true
 }
 
 /// A stored game, as the list and the lookup give it.
@@ -231,6 +241,7 @@ impl NewGame {
                 name: s.name.clone(),
                 side: s.side.map(str::to_owned),
                 points: s.points as i32,
+                named: s.named,
             })
             .collect();
         let row = GameInsert {

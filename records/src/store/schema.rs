@@ -32,6 +32,19 @@ diesel::table! {
         name -> Text,
         side -> Nullable<Text>,
         points -> Integer,
+        named -> Bool,
+    }
+}
+
+diesel::table! {
+    meetings (game, preset, player1, player2, player3, outcome) {
+        game -> Text,
+        preset -> Text,
+        player1 -> Text,
+        player2 -> Text,
+        player3 -> Text,
+        outcome -> Text,
+        games -> BigInt,
     }
 }
 
@@ -62,4 +75,4 @@ diesel::table! {
 
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(ledger_actions -> ledger (game_id));
-diesel::allow_tables_to_appear_in_same_query!(games, seats, ledger, ledger_actions);
+diesel::allow_tables_to_appear_in_same_query!(games, seats, meetings, ledger, ledger_actions);

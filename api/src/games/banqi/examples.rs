@@ -223,13 +223,13 @@ pub fn unauthorized() -> Value {
 
 pub fn stored_game() -> Value {
     parse(
-        r#"{"id":1,"content_hash":"35c9c36202028d02cc96e9c3162e48850d444f80600c4c6293713e191c70fbfc","game":"banqi","preset":"tcga","seats":[{"seat":"player1","name":"chan","side":"black","points":0},{"seat":"player2","name":"ai","side":"red","points":0}],"player1":"chan","player2":"ai","plies":4,"result":"ongoing","reason":null,"derived_outcome":null,"derived_reason":null,"first_flips":"b8(p) b6(R)","doubled":false,"points1":0,"points2":0,"played_on":null,"source":"http","imported_at":"2026-11-22T06:59:58Z","record":{"game":"banqi","preset":"tcga","players":["chan","ai"],"actions":["b8(p)","b6(R)","c8(M)","b5(p)"]}}"#,
+        r#"{"id":1,"content_hash":"35c9c36202028d02cc96e9c3162e48850d444f80600c4c6293713e191c70fbfc","game":"banqi","preset":"tcga","seats":[{"seat":"player1","name":"chan","named":true,"side":"black","points":0},{"seat":"player2","name":"ai","named":true,"side":"red","points":0}],"player1":"chan","player2":"ai","plies":4,"result":"ongoing","reason":null,"derived_outcome":null,"derived_reason":null,"first_flips":"b8(p) b6(R)","doubled":false,"points1":0,"points2":0,"played_on":null,"source":"http","imported_at":"2026-11-22T06:59:58Z","record":{"game":"banqi","preset":"tcga","players":["chan","ai"],"actions":["b8(p)","b6(R)","c8(M)","b5(p)"]}}"#,
     )
 }
 
 pub fn game_list() -> Value {
     parse(
-        r#"{"games":[{"id":1,"content_hash":"35c9c36202028d02cc96e9c3162e48850d444f80600c4c6293713e191c70fbfc","game":"banqi","preset":"tcga","seats":[{"seat":"player1","name":"chan","side":"black","points":0},{"seat":"player2","name":"ai","side":"red","points":0}],"player1":"chan","player2":"ai","plies":4,"result":"ongoing","reason":null,"derived_outcome":null,"derived_reason":null,"first_flips":"b8(p) b6(R)","doubled":false,"points1":0,"points2":0,"played_on":null,"source":"http","imported_at":"2026-11-22T06:59:58Z"}]}"#,
+        r#"{"games":[{"id":1,"content_hash":"35c9c36202028d02cc96e9c3162e48850d444f80600c4c6293713e191c70fbfc","game":"banqi","preset":"tcga","seats":[{"seat":"player1","name":"chan","named":true,"side":"black","points":0},{"seat":"player2","name":"ai","named":true,"side":"red","points":0}],"player1":"chan","player2":"ai","plies":4,"result":"ongoing","reason":null,"derived_outcome":null,"derived_reason":null,"first_flips":"b8(p) b6(R)","doubled":false,"points1":0,"points2":0,"played_on":null,"source":"http","imported_at":"2026-11-22T06:59:58Z"}]}"#,
     )
 }
 

@@ -1,0 +1,2 @@
+DROP TABLE meetings;
+ALTER TABLE seats DROP COLUMN named;
