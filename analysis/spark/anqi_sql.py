@@ -44,7 +44,7 @@ REPORT_ORDER = [
     "by_preset", "by_variant", "by_seat", "by_side", "length", "endings", "overview", "meetings",
     "first_square", "first_piece", "first_pair", "flips_adjacent", "margin", "bonus",
     "settlement", "banqi_overview",
-    "tk_claim_rank", "tk_claim_order", "tk_points", "tk_captured",
+    "tk_claim_rank", "tk_claim_order", "tk_final_points", "tk_captured",
     "lz_by_mode", "lz_by_first_side", "lz_flag_taken_by",
     "xq_flips", "xq_flip_results",
 ]

@@ -1,6 +1,7 @@
-//! `anqi score`: each game's points and its coin settlement (the game's own, as 戲谷 settles
-//! Banqi), running over the games of each file (a file holding a series of games between the
-//! same players carries draws), for records of any game.
+//! `anqi score`: each game in words, its points, and, in a game played for coins (Banqi), its
+//! coin settlement (as 戲谷 settles it), running over the games of each file (a file holding a
+//! series of games between the same players carries draws). Games without coins say nothing
+//! of stakes, balances or series.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -23,11 +24,11 @@ struct Ledger {
     balances: BTreeMap<String, i128>,
 }
 
-/// One scored game: its line (text or JSON) and the players' names.
+/// One scored game: its line (text or JSON), and the players' names when it settles coins.
 struct Scored {
     text: String,
     json: serde_json::Value,
-    names: Vec<String>,
+    coins: Option<Vec<String>>,
 }
 
 pub fn run(paths: &[PathBuf], table: Table, json: bool) -> ExitCode {
@@ -40,13 +41,8 @@ pub fn run(paths: &[PathBuf], table: Table, json: bool) -> ExitCode {
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    if !json {
-        let _ = writeln!(
-            out,
-            "table: stake {} coins, bonus {} per point",
-            table.stake, table.bonus_per_point
-        );
-    }
+    // The table is said once, before the first game it settles.
+    let mut table_said = json;
     let (mut scored_games, mut failed) = (0usize, 0usize);
     for file in &files {
         let mut ledger = Ledger {
@@ -82,23 +78,36 @@ pub fn run(paths: &[PathBuf], table: Table, json: bool) -> ExitCode {
                     }
                     Ok(scored) => {
                         scored_games += 1;
-                        if json {
-                            let mut line = scored.json;
-                            line["source"] = json!(entry.source);
-                            line["balances"] = json!(ledger.balances);
-                            line.to_string()
-                        } else {
-                            let running: Vec<String> = scored
-                                .names
-                                .iter()
-                                .map(|n| format!("{n} {}", signed(ledger.balances[n])))
-                                .collect();
-                            format!(
-                                "{}\t{}\trunning: {}",
-                                entry.source,
-                                scored.text,
-                                running.join(" · ")
-                            )
+                        if scored.coins.is_some() && !table_said {
+                            table_said = true;
+                            let _ = writeln!(
+                                out,
+                                "table: stake {} coins, bonus {} per point",
+                                table.stake, table.bonus_per_point
+                            );
+                        }
+                        match (json, &scored.coins) {
+                            (true, coins) => {
+                                let mut line = scored.json;
+                                line["source"] = json!(entry.source);
+                                if coins.is_some() {
+                                    line["balances"] = json!(ledger.balances);
+                                }
+                                line.to_string()
+                            }
+                            (false, Some(names)) => {
+                                let running: Vec<String> = names
+                                    .iter()
+                                    .map(|n| format!("{n} {}", signed(ledger.balances[n])))
+                                    .collect();
+                                format!(
+                                    "{}\t{}\trunning: {} coins",
+                                    entry.source,
+                                    scored.text,
+                                    running.join(" · ")
+                                )
+                            }
+                            (false, None) => format!("{}\t{}", entry.source, scored.text),
                         }
                     }
                 },
@@ -174,6 +183,14 @@ impl Ledger {
         let names: Vec<String> = (0..G::seats(&rules) as usize)
             .map(|i| record.player_name(i))
             .collect();
+        if !G::COINS {
+            let sheet = G::score(record, table, 0)?;
+            return Ok(Scored {
+                text: G::score_text(&sheet),
+                json: serde_json::to_value(&sheet).expect("a score serialises"),
+                coins: None,
+            });
+        }
         for name in &names {
             self.balances.entry(name.clone()).or_insert(0);
         }
@@ -196,7 +213,7 @@ impl Ledger {
         Ok(Scored {
             text: G::score_text(&sheet),
             json: serde_json::to_value(&sheet).expect("a score serialises"),
-            names,
+            coins: Some(names),
         })
     }
 }

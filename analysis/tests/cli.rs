@@ -145,18 +145,23 @@ fn score_settles_a_series_with_a_carried_draw() {
         out.contains("table: stake 100 coins, bonus 5 per point"),
         "{out}"
     );
-    assert!(out.contains("points A 13 · B 24"), "{out}");
+    // In words: the ending, the captures as pieces with their points.
     assert!(
-        out.contains("A pays B 155 = (100 + 11 × 5) × 1 + 0 = 155"),
+        out.contains("A took black advisor, black elephant, 2 black soldiers (13 points) · B took"),
+        "{out}"
+    );
+    assert!(out.contains("Black (B) won by time after"), "{out}");
+    assert!(
+        out.contains("A pays B 155 coins = (100 + 11 × 5) × 1 + 0 = 155"),
         "{out}"
     );
     assert!(
-        out.contains("B pays A 100 = (100 + 0 × 5) × 1 + 0 = 100"),
+        out.contains("B pays A 100 coins = (100 + 0 × 5) × 1 + 0 = 100"),
         "{out}"
     );
     assert!(out.contains("drawn: nothing is paid"), "{out}");
     assert!(
-        out.contains("A pays B 255 = (100 + 11 × 5) × 1 + 100 = 255"),
+        out.contains("A pays B 255 coins = (100 + 11 × 5) × 1 + 100 = 255"),
         "{out}"
     );
     // −155 + 100 − 255 for A.
@@ -193,7 +198,7 @@ fn score_settles_a_series_with_a_carried_draw() {
     assert_eq!(code, 1, "{out}");
     // B (player 1, red) captured 13 points, A 24: B wins with fewer points after a draw.
     assert!(
-        out.contains("A pays B 200 = (100 + 0 × 5) × 1 + 100 = 200"),
+        out.contains("A pays B 200 coins = (100 + 0 × 5) × 1 + 100 = 200"),
         "{out}"
     );
     assert!(
@@ -204,6 +209,34 @@ fn score_settles_a_series_with_a_carried_draw() {
         out.contains("series A vs B: 2 games, A -200, B +200"),
         "{out}"
     );
+}
+
+/// Games without coins (Three Kingdoms, Luzhanqi, xiangqi-3g) are scored in words and say
+/// nothing of stakes, coins, balances or series.
+#[test]
+fn score_speaks_of_coins_only_where_the_game_has_them() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/examples");
+    for file in [
+        "three-kingdoms-record.json",
+        "xiangqi-3g-record.json",
+        "luzhanqi-record.json",
+    ] {
+        let path = format!("{examples}/{file}");
+        if !std::path::Path::new(&path).exists() {
+            continue;
+        }
+        let (code, out) = anqi(&["score", &path]);
+        assert_eq!(code, 0, "{file}: {out}");
+        for word in ["stake", "coins", "series", "carried", "running", "pays"] {
+            assert!(!out.contains(word), "{file}: {word:?} in {out}");
+        }
+        assert!(out.contains(" took "), "{file}: {out}");
+        let codes: Vec<&str> = out
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| w.contains('_') || ["player1", "player2", "player3"].contains(w))
+            .collect();
+        assert!(codes.is_empty(), "{file}: codes {codes:?} in {out}");
+    }
 }
 
 #[test]

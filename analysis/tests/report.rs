@@ -505,7 +505,7 @@ fn two_halves_merged_are_the_whole() {
     assert_eq!(merged_rows, 150);
 }
 
-/// Three Kingdoms' part: claim order, results by claim rank, points by place per ending.
+/// Three Kingdoms' part: claim order, results by claim rank, final points by place per ending.
 /// `anqi report` on `lines` (JSON Lines) in a fresh directory named `name`: the report's
 /// directory and its stats.json.
 fn report_of(name: &str, lines: &[Value]) -> (std::path::PathBuf, Value) {
@@ -590,11 +590,11 @@ fn three_kingdoms_statistics_of_a_hand_made_set() {
     let points = |place: u64, points: i64| {
         row(
             &stats,
-            "tk_points",
+            "tk_final_points",
             &[
                 ("preset", json!("three-kingdoms-points")),
                 ("place", json!(place.to_string())),
-                ("points", json!(points.to_string())),
+                ("final_points", json!(points.to_string())),
             ],
         )["games"]
             .as_u64()

@@ -144,7 +144,19 @@ fn must_flip_back_while_in_check_has_no_legal_move_and_loses() {
     let end = p.end(None).unwrap();
     assert_eq!(
         (end.reason, end.outcome.winner()),
-        (Reason::NO_MOVE, Some(Seat::SECOND))
+        (Reason::CHECKMATE, Some(Seat::SECOND))
+    );
+}
+
+#[test]
+fn no_legal_move_out_of_check_is_stalemate_and_loses_too() {
+    // Red's lone general on d0, not in check: d1 is the a1 chariot's, e0 the e5 chariot's.
+    let p = pos("5k3/9/9/9/4r4/9/9/9/r8/3K5 w - - - -- 0 30");
+    assert!(legal(&p).is_empty());
+    let end = p.end(None).unwrap();
+    assert_eq!(
+        (end.reason, end.outcome.winner()),
+        (Reason::STALEMATE, Some(Seat::SECOND))
     );
 }
 
@@ -642,4 +654,19 @@ fn the_borrowed_rule_counts_for_repetition_only_with_a_biao_to_move() {
             .unwrap_or_else(|e| panic!("{a}: {e:?}"));
     }
     assert_eq!(m.end().map(|e| e.reason), Some(Reason::REPETITION));
+}
+
+/// A record that states `no_move` (written before checkmate and stalemate were told apart)
+/// still validates: it names either.
+#[test]
+fn a_stated_no_move_names_checkmate_or_stalemate() {
+    let text = include_str!("../../docs/examples/xiangqi-3g-record.json")
+        .replace("\"reason\": \"checkmate\"", "\"reason\": \"no_move\"");
+    let record: records::core::Record = serde_json::from_str(&text).unwrap();
+    assert!(text.contains("no_move"));
+    let verdict = records::games::validate(&record);
+    assert!(verdict.valid, "{verdict:?}");
+    let wrong = text.replace("\"reason\": \"no_move\"", "\"reason\": \"stalemate\"");
+    let record: records::core::Record = serde_json::from_str(&wrong).unwrap();
+    assert!(!records::games::validate(&record).valid, "it was checkmate");
 }

@@ -162,6 +162,9 @@ pub fn draw_all(tables: &[Table], dir: &Path) -> Result<Vec<Chart>> {
             let chart_title = format!("{title}: how games end");
             let mut by_reason = summed(t, game, "reason", "games");
             by_reason.retain(|(reason, _)| reason != "unfinished" && reason != "none");
+            for (reason, _) in &mut by_reason {
+                *reason = super::headlines::ending_words(game, reason);
+            }
             let (png, svg) = render!(dir, format!("endings-{game}"), (900, 420), |a| {
                 draw::bars(
                     a,

@@ -160,7 +160,7 @@ pub fn sentences(
             let top: Vec<String> = by_reason
                 .iter()
                 .take(3)
-                .map(|(reason, n)| format!("{reason} ({})", share(n / total)))
+                .map(|(reason, n)| format!("{} ({})", ending_words(game, reason), share(n / total)))
                 .collect();
             out.push(format!("Finished games end by {}.", top.join(", ")));
         }
@@ -356,4 +356,13 @@ mod tests {
             "47.9% (46.0–50.0)"
         );
     }
+}
+
+/// An ending's words in `game` (its code when the game or code is unknown: a record of a
+/// newer version).
+pub fn ending_words(game: &str, code: &str) -> String {
+    game.parse::<records::games::GameKind>()
+        .ok()
+        .and_then(|kind| records::games::ending_words(kind, code))
+        .map_or_else(|| code.to_owned(), str::to_owned)
 }

@@ -29,12 +29,12 @@ pub fn by_path() -> Vec<(&'static str, Value, Value)> {
         (
             "/v1/score",
             json!({"record": {"game": "three-kingdoms", "preset": "three-kingdoms-points", "players": ["Wei", "Shu", "Wu"], "start": POINTS_END, "actions": ["a1-i1"]}}),
-            parse(r#"{"preset":"three-kingdoms-points","result":{"outcome":"player2>player1>player3","reason":"points"},"seats":[{"seat":"player1","faction":"red","captured":"kc","captured_points":90,"lost_points":50,"points":360,"place":2},{"seat":"player2","faction":"generals","captured":"Rr","captured_points":100,"lost_points":50,"points":370,"place":1},{"seat":"player3","faction":"black","captured":"","captured_points":0,"lost_points":90,"points":230,"place":3}]}"#),
+            parse(r#"{"summary":"1st: generals (Shu), 2nd: red (Wei), 3rd: black (Wu), by points after 1 ply. red (Wei) took black general, black cannon; generals (Shu) took red chariot, black chariot; black (Wu) took nothing.","preset":"three-kingdoms-points","result":{"outcome":"player2>player1>player3","reason":"points"},"seats":[{"seat":"player1","faction":"red","captured":"kc","captured_points":90,"lost_points":50,"final_points":360,"place":2},{"seat":"player2","faction":"generals","captured":"Rr","captured_points":100,"lost_points":50,"final_points":370,"place":1},{"seat":"player3","faction":"black","captured":"","captured_points":0,"lost_points":90,"final_points":230,"place":3}]}"#),
         ),
         (
             "/v1/score/position",
             json!({"game": "three-kingdoms", "position": POINTS_END}),
-            parse(r#"{"seats":[{"seat":"player1","faction":"red","captured":"k","captured_points":50,"lost_points":50,"points":320},{"seat":"player2","faction":"generals","captured":"Rr","captured_points":100,"lost_points":50,"points":370,"place":3},{"seat":"player3","faction":"black","captured":"","captured_points":0,"lost_points":50,"points":270}]}"#),
+            parse(r#"{"seats":[{"seat":"player1","faction":"red","captured":"k","captured_points":50,"lost_points":50,"final_points":320},{"seat":"player2","faction":"generals","captured":"Rr","captured_points":100,"lost_points":50,"final_points":370,"place":3},{"seat":"player3","faction":"black","captured":"","captured_points":0,"lost_points":50,"final_points":270}]}"#),
         ),
         (
             "/v1/actions",

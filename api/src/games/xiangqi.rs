@@ -64,7 +64,7 @@ pub fn by_path() -> Vec<(&'static str, Value, Value)> {
 }
 
 const VALIDATE: &str = r#"{"valid":true,"plies":3,"derived":{"status":"ongoing"},"final_position":"rnbakab1r/9/1c4nc1/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR b zqtkaml1f/9/1o4xs1/r1n1S1b1a/9/9/R1N1C1B1A/1O7/9/ZQTKAMLXF - e6C/g7N -- 0 2"}"#;
-const SCORE: &str = r#"{"preset":"xiangqi-3g","seats":[{"seat":"player1","side":"red","captured":"p","flips":[]},{"seat":"player2","side":"black","captured":"","flips":[]}]}"#;
+const SCORE: &str = r#"{"summary":"Going on after 3 plies. red (Zhang) took black soldier; black (Li) took nothing.","preset":"xiangqi-3g","seats":[{"seat":"player1","side":"red","captured":"p","flips":[]},{"seat":"player2","side":"black","captured":"","flips":[]}]}"#;
 const POSITION_SCORE: &str = r#"{"red":"KAABBRRNNCCPPPPP","black":"kaabbrrnnccpppp"}"#;
 const ACTIONS: &str = r#"{"position":"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1","to_move":"player1","actions":["a0a1","a0a2","b0a2","b0c2","c0a2","c0e2","d0e1","e0e1","f0e1","g0e2","g0i2","h0g2","h0i2","i0i1","i0i2","b2b1","b2a2","b2c2","b2d2","b2e2","b2f2","b2g2","b2b3","b2b4","b2b5","b2b6","b2b9","h2h1","h2c2","h2d2","h2e2","h2f2","h2g2","h2i2","h2h3","h2h4","h2h5","h2h6","h2h9","a3a4","c3c4","e3e4","g3g4","i3i4"],"count":44}"#;
 const PLAY: &str = r#"{"action":"h2e2","effect":"move","position":"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"}"#;

@@ -15,6 +15,7 @@ Prints one line per game; exits 1 with the reason on the first failure.
 
 import json
 import sys
+import re
 import time
 from urllib.parse import quote
 
@@ -74,6 +75,12 @@ def check_game(driver, base, game, shot=None):
     assert title.split(" ")[0] == game["final_position"].split(" ")[0], f"{name}: the picture shows {title!r}"
     status = driver.find_element(By.ID, "status").text
     assert "record" in status.lower(), f"{name}: no verdict at the end ({status!r})"
+    # Words for people, not codes: the ending, the captures as pieces, the settlement.
+    score = driver.find_element(By.ID, "score").text
+    for text in (status, score):
+        codes = re.findall(r"\b(?:player[123]|[a-z]+_[a-z_]+)\b", text)
+        assert not codes, f"{name}: codes where people read: {codes} in {text!r}"
+    assert " took " in score, f"{name}: no captures in words ({score!r})"
     where = driver.find_element(By.ID, "where").text
     assert where == f"ply {game['plies']} / {game['plies']}", f"{name}: {where!r}"
     body.send_keys(Keys.HOME)

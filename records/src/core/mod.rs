@@ -27,6 +27,7 @@ pub mod seat;
 pub mod svg;
 pub mod text;
 pub mod violation;
+pub mod words;
 
 pub use board::{PlaceSet, Side};
 pub use outcome::{End, Outcome, ParseOutcomeError, Reason};

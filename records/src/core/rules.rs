@@ -18,6 +18,7 @@ use super::scoring::{Credit, Opening, ScoreError, Table};
 use super::seat::Seat;
 use super::text::TextFormat;
 use super::violation::{IllegalAction, Violation};
+use super::words::Words;
 
 pub mod visibility;
 pub use visibility::{Masked, Told, Unmasked, Visibility};
@@ -225,6 +226,10 @@ pub trait Scoring: Game {
     /// The game's scoring of a bare position.
     type PositionScore: Serialize;
 
+    /// Whether the game is played for coins (a table's stake and bonus settle it): Banqi is;
+    /// the others are not, and their scores say nothing of coins.
+    const COINS: bool = false;
+
     /// Whether a stated rules ending names the derived one (equality, unless the game's
     /// record formats write two endings alike).
     fn reason_matches(stated: Reason, derived: Reason) -> bool {
@@ -273,7 +278,7 @@ pub trait Pictures: Truth {
 /// A kind of game, all its parts: what the game-generic layer (replay, scoring, views, the
 /// service, the batch tool) asks of a game. Implemented for every type that implements the six
 /// parts.
-pub trait Rules: Game + Truth + Scoring + Pictures + Search {}
+pub trait Rules: Game + Truth + Scoring + Pictures + Search + Words {}
 
 /// The five parts in scope at once, for code that names a game's type (`use
 /// records::core::rules::parts::*;`): a concrete type's associated items need their trait in
@@ -283,9 +288,10 @@ pub mod parts {
         Engine as _, Game as _, Pictures as _, Rules, Scoring as _, Truth as _, Turn as _,
     };
     pub use crate::core::analysis::Search as _;
+    pub use crate::core::words::Words as _;
 }
 
-impl<G: Game + Truth + Scoring + Pictures + Search> Rules for G {}
+impl<G: Game + Truth + Scoring + Pictures + Search + Words> Rules for G {}
 
 /// A type written in a game's notation: read with `FromStr` (its error said in words), written
 /// with `Display`.

@@ -269,6 +269,13 @@ pub fn all_reasons() -> Vec<Reason> {
     all
 }
 
+/// An ending of `kind` in words, from its code (`no_progress` → `the no-progress rule`, a
+/// xiangqi `checkmate` → `checkmate`); None for a code no game has.
+pub fn ending_words(kind: GameKind, code: &str) -> Option<&'static str> {
+    let reason = all_reasons().into_iter().find(|r| r.code() == code)?;
+    Some(with_game!(kind, G => G::ending(reason)))
+}
+
 /// Every violation code of every game: the shared ones, then each game's own.
 pub fn all_violations() -> Vec<Violation> {
     let mut all = Violation::SHARED.to_vec();

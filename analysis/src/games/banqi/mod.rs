@@ -1,6 +1,7 @@
 //! Banqi in the batch tool: its bots, its `anqi score` line with the 戲谷 coin settlement, and
 //! its part of the report.
 
+use records::core::words;
 use std::path::Path;
 
 use polars::prelude::PolarsResult;
@@ -76,17 +77,6 @@ impl Tool for Banqi {
     fn score_text(sheet: &ScoreSheet) -> String {
         let score = &sheet.score;
         let [p1, p2] = &score.players;
-        let result = match score.result {
-            None => format!("unfinished after {} plies", score.plies),
-            Some(r) => {
-                let who = match r.outcome.winner() {
-                    Some(w) => format!("{} won", score.players[w.index()].name),
-                    None => "drawn".to_owned(),
-                };
-                let why = r.reason.map_or(String::new(), |r| format!(" by {r}"));
-                format!("{who}{why} after {} plies", score.plies)
-            }
-        };
         let flips = match &score.first_flips {
             Some(f) if score.doubled => format!("first flips {f}: doubled (門棋加倍)"),
             Some(f) => format!("first flips {f}"),
@@ -96,7 +86,7 @@ impl Tool for Banqi {
             None => "not settled (unfinished)".to_owned(),
             Some(s) => match (s.payer, s.payee) {
                 (Some(payer), Some(payee)) => format!(
-                    "{} pays {} {} = {}",
+                    "{} pays {} {} coins = {}",
                     score.players[payer.index()].name,
                     score.players[payee.index()].name,
                     s.amount,
@@ -111,9 +101,21 @@ impl Tool for Banqi {
             .filter(|p| p.soldier_took_general > 0)
             .map(|p| format!("\t小兵立大功: {}", p.name))
             .collect();
+        let took = |p: &records::games::banqi::scoring::PlayerScore| {
+            format!(
+                "{} took {} ({} points)",
+                p.name,
+                words::pieces::<Banqi>(&p.captured),
+                p.points
+            )
+        };
         format!(
-            "{} vs {}\t{result}\tpoints {} {} · {} {}\t{flips}\t{coins}{heroes}",
-            p1.name, p2.name, p1.name, p1.points, p2.name, p2.points
+            "{} vs {}\t{}\t{} · {}\t{flips}\t{coins}{heroes}",
+            p1.name,
+            p2.name,
+            sheet.summary,
+            took(p1),
+            took(p2)
         )
     }
 

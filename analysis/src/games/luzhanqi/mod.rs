@@ -1,5 +1,6 @@
 //! Luzhanqi in the batch tool: its bots, its `anqi score` line and its part of the report.
 
+use records::core::words;
 use std::path::Path;
 
 use polars::prelude::PolarsResult;
@@ -93,16 +94,12 @@ impl Tool for Luzhanqi {
     }
 
     fn score_text(sheet: &ScoreSheet) -> String {
-        let result = match sheet.result {
-            None => "unfinished".to_owned(),
-            Some(r) => {
-                let why = r.reason.map_or(String::new(), |r| format!(" by {r}"));
-                format!("{}{why}", r.outcome.describe())
-            }
-        };
-        let flag = sheet
-            .flag_taken_by
-            .map_or(String::new(), |c| format!(", flag taken by {c}"));
+        let flag = sheet.flag_taken_by.map_or(String::new(), |c| {
+            format!(
+                ", the flag taken by the {}",
+                words::pieces::<Luzhanqi>(&c.to_string())
+            )
+        });
         let seats: Vec<String> = sheet
             .seats
             .iter()
@@ -111,19 +108,16 @@ impl Tool for Luzhanqi {
                     "{} {}: removed {}, {} left",
                     s.seat,
                     s.side.unwrap_or("no side"),
-                    if s.removed.is_empty() {
-                        "nothing"
-                    } else {
-                        &s.removed
-                    },
+                    words::pieces::<Luzhanqi>(&s.removed),
                     s.remaining
                 )
             })
             .collect();
         format!(
-            "{} ({})\t{result}{flag}\t{}",
+            "{} ({})\t{}{flag}\t{}",
             sheet.preset,
             sheet.mode,
+            sheet.summary,
             seats.join(" · ")
         )
     }

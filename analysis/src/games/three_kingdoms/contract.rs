@@ -54,10 +54,10 @@ pub const TABLES: &[TableSpec] = &[
                 "the points of the pieces it captured",
             ),
             col(
-                "points",
+                "final_points",
                 "int64",
                 false,
-                "its faction's points less those lost, plus those captured",
+                "its final points: its faction's points less those lost, plus those captured (what the points ending ranks by)",
             ),
             col("place", "uint32", true, "1 first; null while unfinished"),
             col("score", "float64", true, SCORE),

@@ -1,6 +1,7 @@
 //! Three Kingdoms Banqi in the batch tool: its bots, its `anqi score` line and its part of
 //! the report.
 
+use records::core::words;
 use std::path::Path;
 
 use polars::prelude::PolarsResult;
@@ -26,10 +27,10 @@ const ENGINE: usize = 2;
 
 impl Tool for ThreeKingdoms {
     const CHARTS: &'static [ChartSpec] = &[ChartSpec::Histogram {
-        table: "tk_points",
-        column: "points",
-        file: "three-kingdoms-points",
-        title: "Three Kingdoms: each seat's points at the end",
+        table: "tk_final_points",
+        column: "final_points",
+        file: "three-kingdoms-final-points",
+        title: "Three Kingdoms: each seat's final points",
         x_label: "its faction's points − lost + captured",
     }];
 
@@ -73,32 +74,22 @@ impl Tool for ThreeKingdoms {
     }
 
     fn score_text(sheet: &ScoreSheet) -> String {
-        let result = match sheet.result {
-            None => "unfinished".to_owned(),
-            Some(r) => {
-                let why = r.reason.map_or(String::new(), |r| format!(" by {r}"));
-                format!("{}{why}", r.outcome.describe())
-            }
-        };
         let seats: Vec<String> = sheet
             .seats
             .iter()
             .map(|s| {
                 format!(
-                    "{} {}: captured {} ({} points), {} points",
+                    "{} {}: took {} ({} points), lost {} points, final points {}",
                     s.seat,
                     s.faction.unwrap_or("no faction"),
-                    if s.captured.is_empty() {
-                        "nothing"
-                    } else {
-                        &s.captured
-                    },
+                    words::pieces::<ThreeKingdoms>(&s.captured),
                     s.captured_points,
-                    s.points
+                    s.lost_points,
+                    s.final_points
                 )
             })
             .collect();
-        format!("{}\t{result}\t{}", sheet.preset, seats.join(" · "))
+        format!("{}\t{}\t{}", sheet.preset, sheet.summary, seats.join(" · "))
     }
 
     type Watch = report::Watch;

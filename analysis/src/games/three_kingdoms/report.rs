@@ -33,8 +33,8 @@ pub struct SeatPart {
     /// 1 claimed first, 2 second, 3 given the last faction; None without a faction.
     pub claim_rank: Option<u32>,
     pub captured_points: u32,
-    /// Its faction's points − lost + captured.
-    pub points: i64,
+    /// Its final points: its faction's points − lost + captured.
+    pub final_points: i64,
     pub place: Option<u32>,
     pub score: Option<f64>,
 }
@@ -69,7 +69,7 @@ pub fn facts(watch: Watch, scored: &Scored<ThreeKingdoms>) -> Facts {
                 .then(|| order.iter().position(|s| *s == seat).map(|i| i as u32 + 1))
                 .flatten(),
             captured_points: last.captured_points(seat),
-            points: last.points_score(seat),
+            final_points: last.points_score(seat),
             place: outcome.map(|o| o.place(seat) as u32),
             score: outcome.map(|o| o.score(seat)),
         })
@@ -154,16 +154,20 @@ pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: &str) -> PolarsR
                     .collect::<Vec<_>>(),
             ),
             Column::new(
-                s("points"),
-                rows.iter().map(|(_, _, p)| p.points).collect::<Vec<_>>(),
+                s("final_points"),
+                rows.iter()
+                    .map(|(_, _, p)| p.final_points)
+                    .collect::<Vec<_>>(),
             ),
             Column::new(
                 s("place"),
                 rows.iter().map(|(_, _, p)| p.place).collect::<Vec<_>>(),
             ),
             Column::new(
-                s("score"),
-                rows.iter().map(|(_, _, p)| p.score).collect::<Vec<_>>(),
+                s("final_points"),
+                rows.iter()
+                    .map(|(_, _, p)| p.final_points)
+                    .collect::<Vec<_>>(),
             ),
         ])?;
         write_part(
@@ -214,9 +218,9 @@ pub fn tables(data: &Path, _: &crate::games::PartOptions) -> PolarsResult<Vec<Ta
         )?,
         count_table(
             finished(),
-            &["preset", "place", "points"],
-            "tk_points",
-            "Three Kingdoms: each seat's points (its faction's points − lost + captured) by place, per ending (preset), finished games",
+            &["preset", "place", "final_points"],
+            "tk_final_points",
+            "Three Kingdoms: each seat's final points (its faction's points − lost + captured) by place, per ending (preset), finished games",
         )?,
         count_table(
             finished(),

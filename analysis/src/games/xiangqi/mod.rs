@@ -1,6 +1,7 @@
 //! Third-generation xiangqi in the batch tool: its bots, its `anqi score` line and its part of
 //! the report.
 
+use records::core::words;
 use std::path::Path;
 
 use polars::prelude::PolarsResult;
@@ -112,35 +113,29 @@ impl Tool for Xiangqi3g {
     }
 
     fn score_text(sheet: &ScoreSheet) -> String {
-        let result = match sheet.result {
-            None => "unfinished".to_owned(),
-            Some(r) => {
-                let why = r.reason.map_or(String::new(), |r| format!(" by {r}"));
-                format!("{}{why}", r.outcome.describe())
-            }
-        };
         let seats: Vec<String> = sheet
             .seats
             .iter()
             .map(|s| {
                 format!(
-                    "{} {}: captured {}, flips {}",
+                    "{} {}: took {}; flips: {}",
                     s.seat,
                     s.side,
-                    if s.captured.is_empty() {
-                        "nothing"
-                    } else {
-                        &s.captured
-                    },
+                    words::pieces::<Xiangqi3g>(&s.captured),
                     if s.flips.is_empty() {
                         "none".to_owned()
                     } else {
-                        s.flips.join(" ")
+                        let said: Vec<String> = s
+                            .flips
+                            .iter()
+                            .map(|f| records::games::xiangqi::flip_words(f))
+                            .collect();
+                        said.join(", ")
                     }
                 )
             })
             .collect();
-        format!("{}\t{result}\t{}", sheet.preset, seats.join(" · "))
+        format!("{}\t{}\t{}", sheet.preset, sheet.summary, seats.join(" · "))
     }
 
     type Watch = report::Watch;

@@ -67,7 +67,7 @@ pub fn by_path() -> Vec<(&'static str, Value, Value)> {
 }
 
 const VALIDATE: &str = r#"{"valid":true,"plies":4,"derived":{"status":"ongoing"},"final_position":"lfldb/lcmbp/e1g1j/dp1pt/c3j/1tet1/1T1T1/C1E1J/DP1PT/E1G1J/LCMBP/LFLDB -- r - - 1 4"}"#;
-const SCORE: &str = r#"{"preset":"open","mode":"open","result":{"outcome":"player1","reason":"flag_captured"},"flag_taken_by":"E","seats":[{"seat":"player1","side":"red","removed":"f","remaining":2},{"seat":"player2","side":"black","removed":"","remaining":1}]}"#;
+const SCORE: &str = r#"{"summary":"Red (Lin) won by capturing the flag after 1 ply. red (Lin) took black flag; black (Zhao) took nothing.","preset":"open","mode":"open","result":{"outcome":"player1","reason":"flag_captured"},"flag_taken_by":"E","seats":[{"seat":"player1","side":"red","removed":"f","remaining":2},{"seat":"player2","side":"black","removed":"","remaining":1}]}"#;
 const POSITION_SCORE: &str = r#"{"seats":[{"seat":"player1","side":"red","removed":"","remaining":2},{"seat":"player2","side":"black","removed":"","remaining":2}]}"#;
 const ACTIONS: &str = r#"{"position":"5/5/5/5/5/2f2/2E2/5/5/5/5/1F2p -- r - - 4 40","to_move":"player1","actions":["c6-a2","c6-b2","c6-c2","c6-d2","c6-e2","c6-a3","c6-e3","c6-a4","c6-e4","c6-a5","c6-b5","c6-c5","c6-d5","c6-e5","c6-a6","c6-b6","c6-d6","c6-e6","c6-a7","c6-b7","c6-c7","c6-d7","c6-e7","c6-a8","c6-e8","c6-a9","c6-e9","c6-a10","c6-e10","c6-a11","c6-b11","c6-c11","c6-d11","c6-e11"],"count":34}"#;
 const PLAY: &str = r#"{"action":"c6-c7","effect":"attack_won","position":"5/5/5/5/5/2E2/5/5/5/5/5/1F2p -- b - - 0 41","end":{"outcome":"player1","reason":"flag_captured"}}"#;

@@ -28,6 +28,7 @@ pub mod tcga;
 mod types;
 pub mod view;
 mod violations;
+mod words;
 
 pub use action::{Action, Hop, MAX_HOPS, ParseActionError, Path};
 pub use bitboard::Bitboard;

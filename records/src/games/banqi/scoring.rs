@@ -234,6 +234,8 @@ fn took_general_with_last_soldier(action: &Action, before: &Position, after: &Po
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ScoreSheet {
+    /// The game in a sentence, for people (the other fields hold its codes).
+    pub summary: String,
     pub score: GameScore,
     /// What the loser pays (absent while the game is unfinished).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -261,6 +263,8 @@ impl Scoring for Banqi {
     type Score = ScoreSheet;
 
     type PositionScore = PositionScore;
+
+    const COINS: bool = true;
 
     /// TCGA writes an elimination as `NoMove` (a player with no pieces has no legal action
     /// either): a stated `no_move` accepts a derived `elimination` (docs/rules.md 1).
@@ -355,7 +359,29 @@ impl Scoring for Banqi {
                 .map_err(|e| ScoreError::Settlement(e.to_string()))?,
             ),
         };
-        Ok(ScoreSheet { score, settlement })
+        let mut summary = crate::core::words::summary::<Banqi>(
+            record,
+            2,
+            score.result,
+            score.plies,
+            |seat| {
+                score.players[seat.index()]
+                    .color
+                    .map(|c| c.name().to_owned())
+            },
+            |seat| score.players[seat.index()].captured.clone(),
+        );
+        if let Some(s) = &settlement {
+            let name = |seat: Option<Seat>| seat.map(|s| score.players[s.index()].name.as_str());
+            if let (Some(payer), Some(payee)) = (name(s.payer), name(s.payee)) {
+                summary += &format!(" {payer} pays {payee} {} coins.", s.formula);
+            }
+        }
+        Ok(ScoreSheet {
+            summary,
+            score,
+            settlement,
+        })
     }
 
     /// The score of a bare position.

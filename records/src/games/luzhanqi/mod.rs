@@ -24,6 +24,7 @@ mod ruleset;
 pub mod scoring;
 pub mod view;
 mod violations;
+mod words;
 
 pub use board::{Point, PointKind, Points};
 pub use layout::{Layout, ParseLayoutError, SetupError, SideSetup};

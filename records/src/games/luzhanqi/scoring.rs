@@ -33,6 +33,9 @@ pub struct SeatScore {
 #[cfg_attr(feature = "openapi", schema(as = LuzhanqiScoreSheet))]
 pub struct ScoreSheet {
     pub preset: &'static str,
+    /// The game in a sentence, for people (the other fields hold its codes).
+    pub summary: String,
+
     /// `open`, `dark` or `flip`.
     pub mode: &'static str,
     /// How the game ended (stated, else derived); absent while it goes on.
@@ -133,8 +136,17 @@ impl Scoring for Luzhanqi {
         let seats = Seat::all(2)
             .map(|seat| seat_score(last, seat, scored.tally.captured(seat).to_owned()))
             .collect();
+        let summary = crate::core::words::summary::<Luzhanqi>(
+            record,
+            2,
+            scored.result,
+            scored.verdict.plies,
+            |seat| last.side_of(seat).map(|s| s.name().to_owned()),
+            |seat| scored.tally.captured(seat).to_owned(),
+        );
         Ok(ScoreSheet {
             preset: scored.preset,
+            summary,
             mode: rules.mode.code(),
             result: scored.result,
             flag_taken_by,

@@ -20,6 +20,7 @@ mod ruleset;
 pub mod scoring;
 pub mod view;
 mod violations;
+mod words;
 
 pub use layout::{Layout, ParseLayoutError};
 pub use movegen::targets;

@@ -28,8 +28,10 @@ pub struct SeatScore {
     pub captured_points: u32,
     /// The points of its faction's pieces the others captured.
     pub lost_points: u32,
-    /// Its faction's starting points − lost + captured (seed 003's 計分法).
-    pub points: i64,
+    /// Its final points: its faction's starting points − lost + captured (seed 003's 計分法,
+    /// what the points ending ranks by). Points are the pieces' values (captured, lost,
+    /// final); a seat's "score" is its share of the game (1 first … 0 last), as elsewhere.
+    pub final_points: i64,
     /// Its place once it is out or the game is over.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub place: Option<u8>,
@@ -41,6 +43,9 @@ pub struct SeatScore {
 #[cfg_attr(feature = "openapi", schema(as = ThreeKingdomsScoreSheet))]
 pub struct ScoreSheet {
     pub preset: &'static str,
+    /// The game in a sentence, for people (the other fields hold its codes).
+    pub summary: String,
+
     /// How the game ended (stated, else derived); absent while it goes on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<ScoredResult>,
@@ -55,7 +60,7 @@ fn seat_score(pos: &Position, seat: Seat, captured: String, place: Option<u8>) -
         captured,
         captured_points: pos.captured_points(seat),
         lost_points: faction.map_or(0, |f| pos.lost_points(f)),
-        points: pos.points_score(seat),
+        final_points: pos.points_score(seat),
         place: place.or(pos.place(seat)),
     }
 }
@@ -112,8 +117,21 @@ impl Scoring for ThreeKingdoms {
                 )
             })
             .collect();
+        let last = &scored.last;
+        let summary = crate::core::words::summary::<ThreeKingdoms>(
+            record,
+            3,
+            scored.result,
+            scored.verdict.plies,
+            |seat| {
+                last.faction_of(seat)
+                    .map(|f| last.split().name(f).to_owned())
+            },
+            |seat| scored.tally.captured(seat).to_owned(),
+        );
         Ok(ScoreSheet {
             preset: scored.preset,
+            summary,
             result: scored.result,
             seats,
         })

@@ -50,7 +50,14 @@ impl Position {
             }
         }
         if !has_action() {
-            return win(self.turn.other(), Reason::NO_MOVE);
+            // A player with no legal move loses, in check or not (RULES.md §9); the record
+            // says which (the rare end is the only time this is asked).
+            let reason = if self.in_check(self.turn) {
+                Reason::CHECKMATE
+            } else {
+                Reason::STALEMATE
+            };
+            return win(self.turn.other(), reason);
         }
         if no_capture_limit.is_some_and(|n| self.no_capture >= n) {
             return Some(End::new(Outcome::draw(2), Reason::NO_PROGRESS));

@@ -25,6 +25,8 @@ mod ruleset;
 pub mod scoring;
 pub mod view;
 mod violations;
+mod words;
+pub use words::flip_words;
 
 pub use action::{Action, ParseActionError};
 pub use board::{Bitboard, Square};

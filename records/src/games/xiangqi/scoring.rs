@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::core::scoring::{ScoredResult, score};
-use crate::core::{Credit, Record, ScoreError, Scoring, Seat, Table};
+use crate::core::{Credit, Reason, Record, ScoreError, Scoring, Seat, Table};
 
 use super::pieces::{Kind, Side, side_case};
 use super::play::Effect;
@@ -31,6 +31,9 @@ pub struct SeatScore {
 #[cfg_attr(feature = "openapi", schema(as = XiangqiScoreSheet))]
 pub struct ScoreSheet {
     pub preset: &'static str,
+    /// The game in a sentence, for people (the other fields hold its codes).
+    pub summary: String,
+
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<ScoredResult>,
     pub seats: Vec<SeatScore>,
@@ -71,6 +74,14 @@ impl Scoring for Xiangqi3g {
 
     type PositionScore = PositionScore;
 
+    /// A game with no legal move ends in checkmate or stalemate (both lose); records written
+    /// before the two were told apart, and other tools, say `no_move`: it names either.
+    fn reason_matches(stated: Reason, derived: Reason) -> bool {
+        stated == derived
+            || (stated == Reason::NO_MOVE
+                && (derived == Reason::CHECKMATE || derived == Reason::STALEMATE))
+    }
+
     /// The piece a capture took, credited to the mover.
     fn credits(before: &Position, _: &Position, effect: &Effect, mut credit: impl FnMut(Credit)) {
         if let Effect::Move {
@@ -101,8 +112,17 @@ impl Scoring for Xiangqi3g {
                 flips: std::mem::take(&mut flips[seat.index()]),
             })
             .collect();
+        let summary = crate::core::words::summary::<Xiangqi3g>(
+            record,
+            2,
+            scored.result,
+            scored.verdict.plies,
+            |seat| Some(Side::ALL[seat.index()].name().to_owned()),
+            |seat| scored.tally.captured(seat).to_owned(),
+        );
         Ok(ScoreSheet {
             preset: scored.preset,
+            summary,
             result: scored.result,
             seats,
         })

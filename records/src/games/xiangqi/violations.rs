@@ -31,6 +31,11 @@ impl Reason {
     pub const MINISTER_HOME: Reason = Reason::new("minister_home");
     /// The loser gave check with every move of a thrice-repeated position (perpetual check).
     pub const PERPETUAL_CHECK: Reason = Reason::new("perpetual_check");
+    /// The side to move is in check and has no legal move: it loses.
+    pub const CHECKMATE: Reason = Reason::new("checkmate");
+    /// The side to move is not in check and has no legal move: it loses too (xiangqi has
+    /// no stalemate draw).
+    pub const STALEMATE: Reason = Reason::new("stalemate");
 }
 
 /// The game's own end reasons.
@@ -38,4 +43,6 @@ pub const REASONS: &[Reason] = &[
     Reason::WRONG_DOUBLE_FLIP,
     Reason::MINISTER_HOME,
     Reason::PERPETUAL_CHECK,
+    Reason::CHECKMATE,
+    Reason::STALEMATE,
 ];
