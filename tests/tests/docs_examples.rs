@@ -121,7 +121,7 @@ fn the_xiangqi_example_has_a_double_flip_a_transformation_and_a_mate() {
     };
     assert_eq!(
         (end.outcome.to_string(), end.reason.code(), ply),
-        ("player2".to_owned(), "no_move", 20)
+        ("player2".to_owned(), "checkmate", 20)
     );
     assert!(record.actions.contains(&"e0=f2(K)".to_owned()));
     // Black's view names none of red's backs still unseen.

@@ -164,10 +164,8 @@ pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: &str) -> PolarsR
                 rows.iter().map(|(_, _, p)| p.place).collect::<Vec<_>>(),
             ),
             Column::new(
-                s("final_points"),
-                rows.iter()
-                    .map(|(_, _, p)| p.final_points)
-                    .collect::<Vec<_>>(),
+                s("score"),
+                rows.iter().map(|(_, _, p)| p.score).collect::<Vec<_>>(),
             ),
         ])?;
         write_part(
