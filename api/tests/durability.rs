@@ -7,31 +7,12 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 
 use serde_json::{Value, json};
 
 mod common;
-use common::{Server, fresh_db, play_on, post_json as post, request, request_with};
-
-/// The binary on `db` with `args` and `env` (no key configured unless `env` sets one).
-fn command(db: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_anqi-api"));
-    command
-        .args(args)
-        .env("ANQI_PORT", "0")
-        .env("DATABASE_URL", db)
-        .env("ANQI_LOG", "warn")
-        .env_remove("ANQI_TOKEN")
-        .env_remove("ANQI_HOST")
-        .env_remove("ANQI_SEAL_KEY")
-        .env_remove("ANQI_SEAL_KEY_FILE")
-        .stderr(Stdio::null());
-    for (k, v) in env {
-        command.env(k, v);
-    }
-    command
-}
+use common::{Server, command, fresh_db, play_on, post_json as post, request, request_with};
 
 fn start(db: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> Server {
     Server::spawn(command(db, args, env))

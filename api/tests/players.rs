@@ -4,27 +4,16 @@
 //! counted once it ends; bad parameters get their problems.
 
 use std::collections::BTreeMap;
-use std::process::{Command, Stdio};
 
 use records::core::Outcome;
 use records::rating::{Meeting, Model, fit};
 use serde_json::{Value, json};
 
 mod common;
-use common::{Server, fresh_db, play_on, post_json, request};
+use common::{Server, command, fresh_db, play_on, post_json, request};
 
 fn start(db: &std::path::Path) -> Server {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_anqi-api"));
-    command
-        .env("ANQI_PORT", "0")
-        .env("DATABASE_URL", db)
-        .env("ANQI_LOG", "warn")
-        .env_remove("ANQI_TOKEN")
-        .env_remove("ANQI_HOST")
-        .env_remove("ANQI_SEAL_KEY")
-        .env_remove("ANQI_SEAL_KEY_FILE")
-        .stderr(Stdio::null());
-    Server::spawn(command)
+    Server::spawn(command(db, &[], &[]))
 }
 
 fn get(addr: &str, path: &str) -> (u16, Value) {

@@ -170,3 +170,22 @@ pub fn play_on(
         assert_eq!(status, 200, "{game} ply {ply}: {played}");
     }
 }
+
+/// The binary on `db` with `args` and `env` (no key configured unless `env` sets one).
+pub fn command(db: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_anqi-api"));
+    command
+        .args(args)
+        .env("ANQI_PORT", "0")
+        .env("DATABASE_URL", db)
+        .env("ANQI_LOG", "warn")
+        .env_remove("ANQI_TOKEN")
+        .env_remove("ANQI_HOST")
+        .env_remove("ANQI_SEAL_KEY")
+        .env_remove("ANQI_SEAL_KEY_FILE")
+        .stderr(std::process::Stdio::null());
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    command
+}
