@@ -10,7 +10,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use records::core::replay::steps;
+use records::core::scoring::steps;
 use records::games::GameKind;
 use records::with_game;
 use serde_json::json;

@@ -3,7 +3,8 @@
 
 use actix_web::HttpResponse;
 use actix_web::{HttpRequest, web};
-use records::core::replay::{Steps, steps};
+use records::core::replay::Steps;
+use records::core::scoring::steps;
 use records::core::{Record, ScoreError, Table, Verdict};
 use records::games::{AnyPositionScore, AnyScore};
 use records::with_game;

@@ -80,7 +80,7 @@ def check_game(driver, base, game, shot=None):
     for text in (status, score):
         codes = re.findall(r"\b(?:player[123]|[a-z]+_[a-z_]+)\b", text)
         assert not codes, f"{name}: codes where people read: {codes} in {text!r}"
-    assert " took " in score, f"{name}: no captures in words ({score!r})"
+    assert " took " in status, f"{name}: no captures in words ({status!r})"
     where = driver.find_element(By.ID, "where").text
     assert where == f"ply {game['plies']} / {game['plies']}", f"{name}: {where!r}"
     body.send_keys(Keys.HOME)

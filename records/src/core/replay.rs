@@ -270,26 +270,10 @@ pub struct Steps {
     pub movers: Vec<Seat>,
     /// The record's verdict: where its legal plies stop, and why.
     pub verdict: Verdict,
-}
-
-/// Replays `record` step by step ([`Steps`]).
-pub fn steps<G: Rules>(record: &Record) -> Steps {
-    let mut positions = match prepare::<G>(record) {
-        Ok(prepared) => vec![prepared.start.to_string()],
-        Err(_) => Vec::new(),
-    };
-    let (mut actions, mut movers) = (Vec::new(), Vec::new());
-    let verdict = replay_with::<G>(record, |ply| {
-        positions.push(ply.after.to_string());
-        actions.push(ply.action.to_string());
-        movers.push(ply.mover);
-    });
-    Steps {
-        positions,
-        actions,
-        movers,
-        verdict,
-    }
+    /// A valid record's game in words, for people (`crate::core::words::said`); absent for an
+    /// invalid one (its verdict says why).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
 }
 
 /// Validates `record`.

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::outcome::{Outcome, Reason};
 use super::record::Record;
-use super::replay::{Ply, ReplayError, Replayed, Status, Verdict, run};
+use super::replay::{Ply, ReplayError, Replayed, Status, Steps, Verdict, prepare, run};
 use super::rules::Rules;
 use super::seat::{MAX_SEATS, Seat};
 use crate::core::Engine as _;
@@ -157,6 +157,35 @@ pub fn summarize<G: Rules>(record: &Record) -> Result<Summary, ReplayError> {
     })
 }
 
+/// Replays `record` step by step ([`Steps`]), scored as it is stepped (one replay), and says
+/// a valid game in words.
+pub fn steps<G: Rules>(record: &Record) -> Steps {
+    let mut positions = match prepare::<G>(record) {
+        Ok(prepared) => vec![prepared.start.to_string()],
+        Err(_) => Vec::new(),
+    };
+    let (mut actions, mut movers) = (Vec::new(), Vec::new());
+    let scored = scored_or_verdict::<G>(record, |ply| {
+        positions.push(ply.after.to_string());
+        actions.push(ply.action.to_string());
+        movers.push(ply.mover);
+    });
+    let (verdict, summary) = match scored {
+        Ok(scored) => {
+            let summary = crate::core::words::said(record, &scored);
+            (scored.verdict, Some(summary))
+        }
+        Err(verdict) => (verdict, None),
+    };
+    Steps {
+        positions,
+        actions,
+        movers,
+        verdict,
+        summary,
+    }
+}
+
 /// The scored result: the stated one when the record states one, else the derived one.
 pub fn scored_result(record: &Record, derived: Status, seats: u8) -> Option<ScoredResult> {
     match (record.result, derived) {
@@ -176,8 +205,17 @@ pub fn scored_result(record: &Record, derived: Status, seats: u8) -> Option<Scor
 /// scored: its replay error says why.
 pub fn score<G: Rules>(
     record: &Record,
-    mut watch: impl FnMut(&Ply<G>),
+    watch: impl FnMut(&Ply<G>),
 ) -> Result<Scored<G>, ReplayError> {
+    scored_or_verdict(record, watch)
+        .map_err(|verdict| verdict.error.expect("a verdict with an error"))
+}
+
+/// [`score`], or, for an invalid record, its whole verdict (where its legal plies stop).
+fn scored_or_verdict<G: Rules>(
+    record: &Record,
+    mut watch: impl FnMut(&Ply<G>),
+) -> Result<Scored<G>, Verdict> {
     let mut tally = Tally::default();
     let mut started = false;
     let mut first_plies = Vec::with_capacity(2);
@@ -192,8 +230,8 @@ pub fn score<G: Rules>(
         G::credits(ply.before, ply.after, &ply.effect, |c| tally.add(c));
         watch(ply);
     });
-    if let Some(error) = verdict.error.clone() {
-        return Err(error);
+    if verdict.error.is_some() {
+        return Err(verdict);
     }
     let Replayed { m, preset, seats } = replayed.expect("a valid record was prepared");
     let last = m.position().clone();

@@ -5,8 +5,8 @@
 
 use super::outcome::{Outcome, Reason};
 use super::record::Record;
-use super::rules::Game;
-use super::scoring::ScoredResult;
+use super::rules::{Game, Rules};
+use super::scoring::{Scored, ScoredResult};
 use super::seat::Seat;
 
 /// A game's own words (each game implements it beside its rules).
@@ -75,6 +75,19 @@ pub fn capitalised(text: &str) -> String {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
     }
+}
+
+/// A scored game in words ([`summary`]): each seat by the side the game gives it at the end
+/// and the record's player, what it took from the tally.
+pub fn said<G: Rules>(record: &Record, scored: &Scored<G>) -> String {
+    summary::<G>(
+        record,
+        scored.seats,
+        scored.result,
+        scored.verdict.plies,
+        |s| G::side(&scored.last, s).map(str::to_owned),
+        |s| scored.tally.captured(s).to_owned(),
+    )
 }
 
 /// "1st", "2nd", "3rd".

@@ -136,14 +136,7 @@ impl Scoring for Luzhanqi {
         let seats = Seat::all(2)
             .map(|seat| seat_score(last, seat, scored.tally.captured(seat).to_owned()))
             .collect();
-        let summary = crate::core::words::summary::<Luzhanqi>(
-            record,
-            2,
-            scored.result,
-            scored.verdict.plies,
-            |seat| last.side_of(seat).map(|s| s.name().to_owned()),
-            |seat| scored.tally.captured(seat).to_owned(),
-        );
+        let summary = crate::core::words::said(record, &scored);
         Ok(ScoreSheet {
             preset: scored.preset,
             summary,

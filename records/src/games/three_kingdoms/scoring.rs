@@ -117,18 +117,7 @@ impl Scoring for ThreeKingdoms {
                 )
             })
             .collect();
-        let last = &scored.last;
-        let summary = crate::core::words::summary::<ThreeKingdoms>(
-            record,
-            3,
-            scored.result,
-            scored.verdict.plies,
-            |seat| {
-                last.faction_of(seat)
-                    .map(|f| last.split().name(f).to_owned())
-            },
-            |seat| scored.tally.captured(seat).to_owned(),
-        );
+        let summary = crate::core::words::said(record, &scored);
         Ok(ScoreSheet {
             preset: scored.preset,
             summary,

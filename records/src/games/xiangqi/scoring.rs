@@ -112,14 +112,7 @@ impl Scoring for Xiangqi3g {
                 flips: std::mem::take(&mut flips[seat.index()]),
             })
             .collect();
-        let summary = crate::core::words::summary::<Xiangqi3g>(
-            record,
-            2,
-            scored.result,
-            scored.verdict.plies,
-            |seat| Some(Side::ALL[seat.index()].name().to_owned()),
-            |seat| scored.tally.captured(seat).to_owned(),
-        );
+        let summary = crate::core::words::said(record, &scored);
         Ok(ScoreSheet {
             preset: scored.preset,
             summary,
