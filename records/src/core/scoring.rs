@@ -175,7 +175,7 @@ pub fn steps<G: Rules>(record: &Record) -> Steps {
             let summary = crate::core::words::said(record, &scored);
             (scored.verdict, Some(summary))
         }
-        Err(verdict) => (verdict, None),
+        Err(verdict) => (*verdict, None),
     };
     Steps {
         positions,
@@ -215,7 +215,7 @@ pub fn score<G: Rules>(
 fn scored_or_verdict<G: Rules>(
     record: &Record,
     mut watch: impl FnMut(&Ply<G>),
-) -> Result<Scored<G>, Verdict> {
+) -> Result<Scored<G>, Box<Verdict>> {
     let mut tally = Tally::default();
     let mut started = false;
     let mut first_plies = Vec::with_capacity(2);
@@ -231,7 +231,7 @@ fn scored_or_verdict<G: Rules>(
         watch(ply);
     });
     if verdict.error.is_some() {
-        return Err(verdict);
+        return Err(Box::new(verdict));
     }
     let Replayed { m, preset, seats } = replayed.expect("a valid record was prepared");
     let last = m.position().clone();
