@@ -41,22 +41,8 @@ fn default_limit() -> usize {
 
 /// The preset `preset` names of `kind` (its first when absent).
 fn preset_of(kind: GameKind, preset: Option<&str>) -> Result<&'static str, Problem> {
-    let presets: Vec<&'static str> =
-        with_game!(kind, G => G::PRESETS.iter().map(|p| p.name).collect());
-    match preset {
-        None => Ok(presets[0]),
-        Some(name) => presets.iter().copied().find(|p| *p == name).ok_or_else(|| {
-            Problem::new(
-                ProblemKind::UnknownPreset,
-                format!(
-                    "{} has no preset {name:?}; it has {}",
-                    kind.name(),
-                    presets.join(", ")
-                ),
-            )
-            .field("preset")
-        }),
-    }
+    with_game!(kind, G => records::core::rules::find_preset(G::PRESETS, preset).map(|p| p.name))
+        .map_err(super::parse::ruleset_problem)
 }
 
 fn leaderboard_example() -> serde_json::Value {

@@ -72,6 +72,7 @@ impl MeetingRow {
 /// Adds up `rows` by key, in key order: one upsert per key, and concurrent writers take the
 /// rows' locks in the same order (no deadlock between two PostgreSQL imports).
 pub(crate) fn tally(rows: impl IntoIterator<Item = MeetingRow>) -> Vec<MeetingRow> {
+    // A row with its count set to 0 is its key.
     let mut counts: std::collections::BTreeMap<MeetingRow, i64> = Default::default();
     for row in rows {
         let games = row.games;
