@@ -5,6 +5,8 @@
 
 use std::collections::BTreeMap;
 
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 use records::core::Outcome;
 use records::rating::{Meeting, Model, fit};
 use serde_json::{Value, json};
@@ -24,13 +26,8 @@ fn get(addr: &str, path: &str) -> (u16, Value) {
 /// Five players of graded strength (`p0` strongest), every ordered pair twenty times, the
 /// outcomes drawn from Bradley–Terry odds with a first-move term; a bot's self-play.
 fn log() -> Vec<Value> {
-    let mut rng = 11u64;
-    let mut uniform = || {
-        rng = rng
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (rng >> 33) as f64 / (1u64 << 31) as f64
-    };
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut uniform = || rng.random::<f64>();
     let mut out = Vec::new();
     for i in 0..5 {
         for j in 0..5 {

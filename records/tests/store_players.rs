@@ -7,6 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 use records::core::{Outcome, Record};
 use records::rating::{Meeting, Model, fit};
 use records::store::{Imported, Incoming, RatingsCache, Store, test_databases};
@@ -41,13 +43,8 @@ fn log() -> Vec<Record> {
     let names = ["ann", "bo", "cy", "di"];
     let mut out = Vec::new();
     let mut n = 0;
-    let mut rng = 7u64;
-    let mut next = || {
-        rng = rng
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (rng >> 33) as f64 / (1u64 << 31) as f64
-    };
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut next = || rng.random::<f64>();
     for (i, a) in names.iter().enumerate() {
         for (j, b) in names.iter().enumerate() {
             if i == j {
