@@ -80,6 +80,15 @@ impl<'a> Rows<'a> {
         i.and_then(|i| row[i].as_f64()).unwrap_or(0.0)
     }
 
+    /// A column's code as the table holds it (`no_progress`); "none" for null.
+    pub fn code(&self, row: &[Value], column: &str) -> String {
+        match self.get(row, column) {
+            Value::String(s) => s.clone(),
+            Value::Null => "none".into(),
+            other => other.to_string(),
+        }
+    }
+
     pub fn text(&self, row: &[Value], column: &str) -> String {
         match self.get(row, column) {
             Value::String(s) => s.replace('_', " "),
@@ -146,7 +155,7 @@ pub fn sentences(
     if let Some(e) = rows(tables, "endings") {
         let mut by_reason: Vec<(String, f64)> = Vec::new();
         for r in e.matching(&[("game", game), ("preset", preset)]) {
-            let reason = e.text(r, "reason");
+            let reason = e.code(r, "reason");
             let n = e.num(r, "games");
             match by_reason.iter_mut().find(|(k, _)| *k == reason) {
                 Some(x) => x.1 += n,
@@ -178,6 +187,19 @@ fn players_sentences(fit: &records::rating::Ratings) -> Vec<String> {
     let elo = |e: &records::rating::Estimate| {
         format!("{:+.0} Elo ({:+.0} to {:+.0})", e.value, e.low, e.high)
     };
+    if fit.seats_confounded {
+        out.push(format!(
+            "Who played and where they sat cannot be told apart in these {} games: every \
+             player kept to its seat against the others (no pair met the other way round, \
+             nobody played itself), so the ratings below hold the {} own advantage too.",
+            thousands(fit.games),
+            if fit.seats == 2 {
+                "first move's"
+            } else {
+                "seats'"
+            }
+        ));
+    }
     if let Some(equal) = fit.first_seat {
         let equal = percent_with_interval(equal.value, equal.low, equal.high);
         let settled = fit.seat_terms.iter().any(|t| t.excludes(0.0));

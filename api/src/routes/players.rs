@@ -49,7 +49,7 @@ fn leaderboard_example() -> serde_json::Value {
     let kind = GameKind::DEFAULT;
     json!({
         "game": kind.name(), "preset": preset_of(kind, None).ok(), "games": 0, "self_play": 0, "rated": 0,
-        "seat_terms": [], "left_out": {"games": 0, "players": 0}, "ranking": []
+        "seat_terms": [], "seats_confounded": false, "left_out": {"games": 0, "players": 0}, "ranking": []
     })
 }
 

@@ -141,6 +141,10 @@ pub struct Ratings {
     pub left_out: u64,
     /// Players beyond `max_players`.
     pub players_left_out: usize,
+    /// The games cannot tell the seats' own advantage from the players' strengths (greedy
+    /// always moved first against random: its wins are its own or the first move's, nobody
+    /// can say): the fit has no seat terms, and the ratings hold the seats' advantage too.
+    pub seats_confounded: bool,
 }
 
 /// Fits ratings to `meetings` (all of one kind of game and preset: two seats or three). None
@@ -182,6 +186,11 @@ pub fn fit(meetings: &[Meeting], model: &Model) -> Option<Ratings> {
             None => left_out += m.games,
         }
     }
+    let seats_confounded = model.seats && !seats_told_apart(&kept, n, seats);
+    let model = &Model {
+        seats: model.seats && !seats_confounded,
+        ..*model
+    };
     let layout = Layout::new(n, seats, model, &kept);
     let choices: Vec<Choice> = kept
         .iter()
@@ -240,7 +249,77 @@ pub fn fit(meetings: &[Meeting], model: &Model) -> Option<Ratings> {
         self_play,
         left_out,
         players_left_out,
+        seats_confounded,
     })
+}
+
+/// Whether the games tell the seats' own terms apart from the players' strengths. They do not
+/// when strengths alone could account for any seat terms: when there are potentials φ, one per
+/// player, and seat terms c ≠ 0 with φ(p) + c(seat) the same for every seat of every game (for
+/// two seats, φ(second) − φ(first) = h in every game: greedy always first against random).
+/// Walking each group of players that met, each potential is the group's first one's plus a
+/// combination of the seat terms; a game that closes a loop says one combination is 0 (a
+/// self-play game closes one at once: c(seat) − c(other seat) = 0); the terms are told apart
+/// when those combinations span all of them.
+fn seats_told_apart(kept: &[(Vec<usize>, &Meeting)], players: usize, seats: usize) -> bool {
+    // The seat terms as coordinates: two seats, the first move's (on seat 1); three, seats 2
+    // and 3 against seat 1.
+    let terms = seats - 1;
+    let term = |seat: usize| -> [f64; 2] {
+        let mut v = [0.0; 2];
+        match seats {
+            2 if seat == 0 => v[0] = 1.0,
+            3 if seat > 0 => v[seat - 1] = 1.0,
+            _ => {}
+        }
+        v
+    };
+    let sub = |a: [f64; 2], b: [f64; 2]| [a[0] - b[0], a[1] - b[1]];
+    let add = |a: [f64; 2], b: [f64; 2]| [a[0] + b[0], a[1] + b[1]];
+    // φ(p_s) = φ(p_0) + (c_0 − c_s): an edge from the first seat's player to each other's.
+    let mut edges: Vec<Vec<(usize, [f64; 2])>> = vec![Vec::new(); players];
+    for (ids, _) in kept.iter().filter(|(_, m)| m.games > 0) {
+        for s in 1..ids.len() {
+            let step = sub(term(0), term(s));
+            edges[ids[0]].push((ids[s], step));
+            edges[ids[s]].push((ids[0], [-step[0], -step[1]]));
+        }
+    }
+    let mut at: Vec<Option<[f64; 2]>> = vec![None; players];
+    let mut loops: Vec<[f64; 2]> = Vec::new();
+    for root in 0..players {
+        if at[root].is_some() {
+            continue;
+        }
+        at[root] = Some([0.0; 2]);
+        let mut stack = vec![root];
+        while let Some(u) = stack.pop() {
+            let here = at[u].expect("visited");
+            for &(v, step) in &edges[u] {
+                let there = add(here, step);
+                match at[v] {
+                    None => {
+                        at[v] = Some(there);
+                        stack.push(v);
+                    }
+                    Some(known) => {
+                        let said = sub(there, known);
+                        if said[0] != 0.0 || said[1] != 0.0 {
+                            loops.push(said);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    match terms {
+        1 => !loops.is_empty(),
+        _ => loops.iter().any(|a| {
+            loops
+                .iter()
+                .any(|b| (a[0] * b[1] - a[1] * b[0]).abs() > 1e-9)
+        }),
+    }
 }
 
 /// The variance of each of the parameters `rated` less their mean (rᵢ − r̄): what a rating

@@ -100,6 +100,7 @@ impl RatingsCache {
                 .as_ref()
                 .map_or_else(Vec::new, |r| r.seat_terms.clone()),
             first_seat: ratings.as_ref().and_then(|r| r.first_seat),
+            seats_confounded: ratings.as_ref().is_some_and(|r| r.seats_confounded),
             left_out: ratings.as_ref().map_or(LeftOut::default(), |r| LeftOut {
                 games: r.left_out,
                 players: r.players_left_out,
@@ -182,6 +183,10 @@ pub struct Leaderboard {
     /// three seats, the chance that seat 1 places first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_seat: Option<Estimate>,
+    /// The games cannot tell the seats' advantage from the players' strengths (every player
+    /// kept to its seat against the others): no seat terms are fitted, and the ratings hold
+    /// the seats' advantage too.
+    pub seats_confounded: bool,
     /// What the fit left out: players beyond the most active [`rating::MAX_PLAYERS`] and their games.
     pub left_out: LeftOut,
     /// Best first.
