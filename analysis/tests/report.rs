@@ -260,6 +260,17 @@ fn statistics_of_a_hand_made_set() {
         html.contains("@font-face") && html.contains("Anqi Serif"),
         "the page's own glyphs"
     );
+    // Table cells speak the game's words: no seat, outcome or ending codes (the CSV has them;
+    // the rejected games' table names each error by its code beside its sentence).
+    let statistics = &html[..html.find(r#"id="rejected""#).unwrap()];
+    for cell in statistics.split("<td>").skip(1) {
+        let cell = &cell[..cell.find("</td>").unwrap()];
+        assert!(
+            !cell.contains("player1") && !cell.contains("player2") && !cell.contains('_'),
+            "a code where people read: {cell:?}"
+        );
+    }
+    assert!(html.contains("<td>player 2 won</td>") && html.contains("<td>time</td>"));
     for (table, preset, n) in [
         ("games", "tcga", 3),
         ("games", "taiwan", 1),

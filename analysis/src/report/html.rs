@@ -268,10 +268,14 @@ fn people_table(h: &mut String, t: &Table, game: &str) {
     let mut columns: Vec<(String, Box<dyn Fn(&[Value]) -> Cell>)> = Vec::new();
     for key in t.keys.iter().filter(|k| *k != "game") {
         let i = index(key).expect("a key column");
+        let (game, key) = (game.to_owned(), key.clone());
         columns.push((
             key.replace('_', " "),
             Box::new(move |r| match &r[i] {
-                Value::String(s) => Cell::Text(s.clone()),
+                // Codes in the game's words (the CSV keeps the codes).
+                Value::String(s) => {
+                    Cell::Text(super::said::cell(&game, &key, s).unwrap_or_else(|| s.clone()))
+                }
                 Value::Null => Cell::Text("—".into()),
                 other => Cell::Text(other.to_string()),
             }),

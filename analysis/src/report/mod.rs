@@ -36,6 +36,7 @@ mod html;
 pub mod ingest;
 pub mod output;
 pub mod players;
+mod said;
 pub mod stats;
 pub mod table;
 

@@ -21,6 +21,13 @@ pub trait Words: Game {
     /// A piece of the game's notation by its letter, for people (`red chariot`); None for a
     /// letter the game does not have.
     fn piece(letter: char) -> Option<String>;
+
+    /// A kind of flip by its report code (xiangqi-3g's `soldier:R`, `transform:F`), in words;
+    /// None in a game without such codes.
+    fn flip(code: &str) -> Option<String> {
+        let _ = code;
+        None
+    }
 }
 
 /// The shared reasons' words.

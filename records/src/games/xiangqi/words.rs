@@ -25,6 +25,10 @@ impl Words for Xiangqi3g {
         let piece = Piece::from_char(letter)?;
         Some(format!("{} {}", piece.side.name(), piece.kind.name()))
     }
+
+    fn flip(code: &str) -> Option<String> {
+        Some(flip_words(code))
+    }
 }
 
 /// A flip's code (`soldier:R`, `transform:F`, `double_flip` …: the score sheet's `flips`) in
