@@ -1,6 +1,6 @@
 //! The report's charts, drawn with plotters as PNG and SVG, per game: its results by preset
 //! (dots and 95% intervals in the seat count's own words), its game length and endings, its
-//! own charts (Banqi's: the first-flip squares of every preset on one colour scale). Text uses
+//! own charts (Banqi's: the first-flip squares of every preset, each on its own colour scale). Text uses
 //! an embedded font (a Latin subset of DejaVu Sans, in `assets/`), so no system font is
 //! needed; every chart has a title, labelled axes and its legend outside the data.
 
@@ -243,8 +243,10 @@ fn own_chart(
             Ok(Some(Chart {
                 game,
                 caption: format!(
-                    "Every preset on one colour scale: red, player 1 scores more than half; \
-                     blue, less. Squares with fewer than {FEW_GAMES} finished games are grey."
+                    "Red, player 1 scores more than half; blue, less; each board on its own \
+                     scale, from its lowest to its highest square (its title), as presets differ \
+                     too much for one. Squares with fewer than {FEW_GAMES} finished games are \
+                     grey."
                 ),
                 title,
                 png,

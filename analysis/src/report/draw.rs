@@ -96,7 +96,17 @@ where
     Ok(())
 }
 
-/// The colour of a score on the shared scale ±`spread` around one half.
+/// An axis label of a count or a length: whole numbers only (a tick between two whole numbers,
+/// as on a short axis, is left blank rather than said twice or as `20.0`).
+fn whole(v: f64) -> String {
+    if (v - v.round()).abs() < 1e-9 && v >= 0.0 {
+        thousands(v.round() as u64)
+    } else {
+        String::new()
+    }
+}
+
+/// The colour of a score on a scale of ±`spread` around one half.
 fn heat(score: f64, spread: f64) -> RGBColor {
     let t = ((score - 0.5) / spread).clamp(-1.0, 1.0);
     let fade = |a: f64| (255.0 * (1.0 - 0.8 * a.abs()) + 0.5) as u8;
@@ -108,8 +118,9 @@ fn heat(score: f64, spread: f64) -> RGBColor {
 }
 
 /// One board of `files` × `ranks` squares per preset, side by side, each square coloured by
-/// player 1's score on one scale for all (squares with fewer than `few` finished games grey),
-/// and the scale.
+/// player 1's score on the board's own scale (its caption says it: presets differ too much for
+/// one, where a lopsided one left the others white), squares with fewer than `few` finished
+/// games grey; and the legend.
 pub fn heatmaps<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     title: &str,
@@ -123,18 +134,28 @@ where
     let (title_area, rest) = area.split_vertically(40);
     title_area.titled(title, (FONT, 18))?;
     let (boards, legend) = rest.split_vertically(rest.dim_in_pixel().1 - 50);
-    // The largest distance from one half among the squares coloured, in steps of 5%.
-    let spread = panels
-        .iter()
-        .flat_map(|(_, cells)| cells.iter())
-        .filter(|c| c.2 >= few)
-        .map(|c| (c.1 - 0.5).abs())
-        .fold(0.05f64, f64::max);
-    let spread = (spread * 20.0).ceil() / 20.0;
     let columns = boards.split_evenly((1, panels.len().max(1)));
     for ((preset, cells), panel) in panels.iter().zip(columns) {
+        // The board's largest distance from one half among its coloured squares, in steps of
+        // 5%: its own scale.
+        let coloured: Vec<f64> = cells
+            .iter()
+            .filter(|c| c.2 >= few)
+            .map(|c| (c.1 - 0.5).abs())
+            .collect();
+        let spread = coloured.iter().copied().fold(0.05f64, f64::max);
+        let spread = (spread * 20.0).ceil() / 20.0;
+        let caption = if coloured.is_empty() {
+            format!("{preset}: no square has {few} games")
+        } else {
+            format!(
+                "{preset}: {:.0}% to {:.0}%",
+                (0.5 - spread) * 100.0,
+                (0.5 + spread) * 100.0
+            )
+        };
         let mut chart = ChartBuilder::on(&panel)
-            .caption(preset, (FONT, 15))
+            .caption(caption, (FONT, 15))
             .margin(8)
             .build_cartesian_2d(0f64..files as f64, 0f64..ranks as f64)?;
         for (square, score, n) in cells {
@@ -164,26 +185,24 @@ where
             chart.draw_series(std::iter::once(Text::new(
                 format!("n={}", thousands(*n)),
                 (file + 0.08, rank + 0.35),
-                (FONT, 11).into_font().color(&ink),
+                (FONT, 12).into_font().color(&ink),
             )))?;
         }
     }
+    // The legend's scale runs from a board's lowest to its highest (its caption).
     let steps = 20;
     for i in 0..steps {
-        let score = 0.5 - spread + 2.0 * spread * (i as f64 + 0.5) / steps as f64;
+        let score = (i as f64 + 0.5) / steps as f64;
         let x = 60 + i * 12;
         legend.draw(&Rectangle::new(
             [(x, 6), (x + 12, 22)],
-            heat(score, spread).filled(),
+            heat(score, 0.5).filled(),
         ))?;
     }
     let label = |x: i32, text: String| Text::new(text, (x, 26), (FONT, 12));
-    legend.draw(&label(50, format!("{:.0}%", (0.5 - spread) * 100.0)))?;
+    legend.draw(&label(44, "lowest".into()))?;
     legend.draw(&label(48 + 6 * steps, "50%".into()))?;
-    legend.draw(&label(
-        46 + 12 * steps,
-        format!("{:.0}%", (0.5 + spread) * 100.0),
-    ))?;
+    legend.draw(&label(40 + 12 * steps, "highest".into()))?;
     let right = 60 + 12 * steps + 30;
     legend.draw(&Text::new(
         "player 1's score".to_owned(),
@@ -236,7 +255,8 @@ where
         .disable_x_mesh()
         .x_desc(x_label)
         .y_desc("games")
-        .y_label_formatter(&|y| thousands(y.max(0.0) as u64))
+        .x_label_formatter(&|x| whole(*x))
+        .y_label_formatter(&|y| whole(*y))
         .label_style((FONT, 13))
         .axis_desc_style((FONT, 14))
         .draw()?;
@@ -286,7 +306,7 @@ where
         .x_label_formatter(&|x| category(&names, *x))
         .x_desc(x_label)
         .y_desc(y_label)
-        .y_label_formatter(&|y| thousands(y.max(0.0) as u64))
+        .y_label_formatter(&|y| whole(*y))
         .label_style((FONT, 13))
         .axis_desc_style((FONT, 14))
         .draw()?;
