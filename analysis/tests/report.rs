@@ -232,7 +232,15 @@ fn statistics_of_a_hand_made_set() {
         assert_eq!(&png[..4], b"\x89PNG", "{chart}");
         let svg = std::fs::read_to_string(out.join(format!("charts/{chart}.svg"))).unwrap();
         assert!(svg.contains("<svg"), "{chart}");
+        // Whole numbers on the axes of counts and lengths: no `20.0`.
+        assert!(!svg.contains(".0<"), "{chart}: a label like 20.0");
     }
+    // Each heatmap board on its own scale, said in its title (or why it has none).
+    let heatmaps = std::fs::read_to_string(out.join("charts/heatmaps.svg")).unwrap();
+    assert!(
+        heatmaps.contains("tcga: ") && heatmaps.contains("taiwan: "),
+        "each board's scale in its title"
+    );
     assert!(
         html.contains("a1 50%"),
         "the heatmap names a1 and its score"
