@@ -1,8 +1,12 @@
 //! `anqi analyze`: the engine over a whole game, ply by ply (a post-game review), or on one
 //! position. For a record: the score after every ply from player 1's side (centipawns and
-//! its chances), the best action for the side to move there, and what each action played
-//! gave up against the best the engine saw (two-seat games); as a table, or JSON lines, and
-//! a chart of player 1's expected score over the game.
+//! its chances), the best action for the side to move there, and, in two-seat games, each
+//! action judged against the actions the same search scored before it was played: what the
+//! decision gave up (the best action's score less the played one's: never anything for the
+//! engine's own choice), what chance gave or took when the action revealed something (a flip:
+//! what came less what the flip was worth on average), and a word for it (docs/analysis.md
+//! gives the thresholds); a forced result is said as one ("missed a forced win in 5"), never as
+//! centipawns. As a table, or JSON lines, and a chart of player 1's expected score.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -74,10 +78,19 @@ struct Line {
     /// The engine's choice for the side to move (none once the game is over).
     #[serde(skip_serializing_if = "Option::is_none")]
     best: Option<String>,
-    /// Centipawns the action played gave up against the best the engine saw before it
-    /// (two seats; 0 when it was the best or better).
+    /// Centipawns the decision gave up: the best action's score less the played one's, both
+    /// from the search before it (two seats; 0 for the engine's choice; absent where a forced
+    /// result is at stake: `said` says it).
     #[serde(skip_serializing_if = "Option::is_none")]
     lost: Option<i64>,
+    /// Centipawns chance gave the mover (taken when negative): the score after a revealing
+    /// action less what the search expected of it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    luck: Option<i64>,
+    /// The action judged in words: `the engine's choice`, `good`, `inaccuracy`, `mistake`,
+    /// `blunder`, `missed a forced win in 5`, `walks into a forced loss in 3` ….
+    #[serde(skip_serializing_if = "Option::is_none")]
+    said: Option<String>,
     depth: u32,
     nodes: u64,
 }
@@ -147,20 +160,47 @@ fn review<G: Rules>(record: &Record, limits: &Limits) -> Result<Vec<Line>, Strin
     let mut before: Option<Analysis> = None;
     for ply in 0..=record.actions.len() {
         let mut action = None;
+        // The played action among those the search before it scored, and whether it revealed
+        // something (its notation then says what: `b8(G)` for the scored `b8`).
+        let mut played: Option<(Score, bool)> = None;
         if ply > 0 {
             let text = &record.actions[ply - 1];
-            let parsed = G::parse_action(text)
-                .and_then(|a| G::reveal(a, m.position(), prepared.hidden.as_ref()))
-                .map_err(|e| format!("ply {ply}: {e}"))?;
+            let hidden = prepared.hidden.as_ref();
+            let reveal =
+                |text: &str| G::parse_action(text).and_then(|a| G::reveal(a, m.position(), hidden));
+            let parsed = reveal(text).map_err(|e| format!("ply {ply}: {e}"))?;
+            // The same action once revealed; or, when the record has no hidden truth to reveal
+            // with, written the same but for what it revealed (`b8` for `b8(p)`).
+            let same = |scored: &str| {
+                reveal(scored).is_ok_and(|a| a == parsed)
+                    || text
+                        .strip_prefix(scored)
+                        .is_some_and(|rest| rest.starts_with('('))
+            };
+            played = before.as_ref().and_then(|b| {
+                b.actions
+                    .iter()
+                    .find(|s| same(&s.action))
+                    .map(|s| (s.score, s.action != *text))
+            });
             m.play(&parsed).map_err(|e| format!("ply {ply}: {e}"))?;
             action = Some(text.clone());
         }
         let analysis = G::analyze(&m, None, limits).map_err(|e| e.to_string())?;
         let to_move = m.position().to_move();
-        let lost = match (&before, two_seats) {
-            (Some(b), true) => Some((b.score.centipawns + analysis.score.centipawns).max(0)),
+        let judged = match (&before, played, two_seats) {
+            (Some(b), Some((score, chance)), true) => {
+                let best = b.actions.first().map_or(b.score, |a| a.score);
+                let chosen = b.best.as_deref().is_some_and(|best| {
+                    let text = record.actions[ply - 1].as_str();
+                    text == best || text.strip_prefix(best).is_some_and(|r| r.starts_with('('))
+                });
+                let came = turned(analysis.score);
+                Some(judge(best, score, came, chance, chosen))
+            }
             _ => None,
         };
+        let (lost, luck, said) = judged.unwrap_or_default();
         lines.push(Line {
             ply,
             action,
@@ -171,13 +211,87 @@ fn review<G: Rules>(record: &Record, limits: &Limits) -> Result<Vec<Line>, Strin
                 turned(analysis.score)
             },
             best: analysis.best.clone(),
-            lost: lost.filter(|_| before.as_ref().is_some_and(|b| b.best.is_some())),
+            lost,
+            luck,
+            said,
             depth: analysis.depth,
             nodes: analysis.nodes,
         });
         before = Some(analysis);
     }
     Ok(lines)
+}
+
+/// The expected score of a score's chances: a win 1, a draw ½.
+fn expected(s: Score) -> f64 {
+    s.win + s.draw / 2.0
+}
+
+/// How much worse than the best an action may be, in expected score (a win 1, a draw ½),
+/// and still be called good, an inaccuracy, a mistake: lichess's steps of winning chances
+/// (0.1, 0.2, 0.3 on a scale of −1 to 1) halved to expected score.
+const INACCURACY: f64 = 0.05;
+const MISTAKE: f64 = 0.10;
+const BLUNDER: f64 = 0.15;
+
+/// A played action judged against the best of the same search (both the mover's scores from
+/// the position before it), with what came of it (`came`: the search's score after it, the
+/// mover's): the centipawns the decision gave up, chance's centipawns when the action revealed
+/// something (`chance`), and the word. The engine's own choice (`chosen`) gives up nothing;
+/// forced results are said, not counted; a forced result the search after the action found
+/// and the one before did not is the action's own when no chance came between.
+fn judge(
+    best: Score,
+    played: Score,
+    came: Score,
+    chance: bool,
+    chosen: bool,
+) -> (Option<i64>, Option<i64>, Option<String>) {
+    let played = if !chance && came.forced_in.is_some() && played.forced_in.is_none() {
+        came
+    } else {
+        played
+    };
+    let wins = |s: Score| s.forced_in.filter(|&n| n > 0);
+    let loses = |s: Score| s.forced_in.filter(|&n| n < 0).map(|n| -n);
+    let luck = (chance && came.forced_in.is_none() && played.forced_in.is_none())
+        .then(|| came.centipawns - played.centipawns);
+    let forced = match (wins(best), wins(played), loses(played), loses(best)) {
+        (Some(_), Some(n), _, _) => Some(format!("wins by force in {n}")),
+        (Some(n), None, _, _) if !chosen => Some(format!("missed a forced win in {n}")),
+        (_, _, Some(_), Some(_)) => Some("lost whatever is played".to_owned()),
+        (_, _, Some(n), None) if !chosen => Some(format!("walks into a forced loss in {n}")),
+        _ => None,
+    };
+    if let Some(said) = forced {
+        let said = if chosen {
+            format!("the engine's choice: {said}")
+        } else {
+            said
+        };
+        return (None, luck, Some(said));
+    }
+    if best.forced_in.is_some() || played.forced_in.is_some() {
+        return (None, luck, chosen.then(|| "the engine's choice".to_owned()));
+    }
+    let lost = if chosen {
+        0
+    } else {
+        (best.centipawns - played.centipawns).max(0)
+    };
+    let drop = expected(best) - expected(played);
+    let said = if lost == 0 {
+        "the engine's choice"
+    } else if drop >= BLUNDER {
+        "blunder"
+    } else if drop >= MISTAKE {
+        "mistake"
+    } else if drop >= INACCURACY {
+        "inaccuracy"
+    } else {
+        "good"
+    };
+    (Some(lost), luck, Some(said.to_owned()))
 }
 
 /// A score for the other side of a two-seat game.
@@ -193,26 +307,32 @@ fn turned(s: Score) -> Score {
 
 fn print_table(lines: &[Line]) {
     println!(
-        "{:>5}  {:<14} {:<8} {:>9} {:>6} {:>6} {:>6}  {:<14} {:>6}",
-        "ply", "action", "to move", "player 1", "win", "draw", "loss", "best", "lost"
+        "{:>5}  {:<14} {:<9} {:>12} {:>6} {:>6} {:>6}  {:<14} {:>6} {:>6}  judged",
+        "ply", "action", "to move", "player 1", "win", "draw", "loss", "best", "lost", "luck"
     );
     for l in lines {
-        let score = match l.player1.forced_in {
-            Some(p) if p >= 0 => format!("+won {p}"),
-            Some(p) => format!("-lost {}", -p),
-            None => format!("{:+}", l.player1.centipawns),
+        // A forced result as one: player 1 wins (or loses) by force in so many plies.
+        let won = l.player1.win > l.player1.loss;
+        let score = match (l.player1.forced_in, won) {
+            (Some(0), true) => "won".to_owned(),
+            (Some(0), false) => "lost".to_owned(),
+            (Some(p), true) => format!("wins in {}", p.abs()),
+            (Some(p), false) => format!("loses in {}", p.abs()),
+            (None, _) => format!("{:+}", l.player1.centipawns),
         };
         println!(
-            "{:>5}  {:<14} {:<8} {:>9} {:>5.1}% {:>5.1}% {:>5.1}%  {:<14} {:>6}",
+            "{:>5}  {:<14} {:<9} {:>12} {:>5.1}% {:>5.1}% {:>5.1}%  {:<14} {:>6} {:>6}  {}",
             l.ply,
             l.action.as_deref().unwrap_or("(start)"),
-            l.to_move.code(),
+            l.to_move.to_string(),
             score,
             l.player1.win * 100.0,
             l.player1.draw * 100.0,
             l.player1.loss * 100.0,
             l.best.as_deref().unwrap_or("-"),
             l.lost.map_or(String::new(), |c| c.to_string()),
+            l.luck.map_or(String::new(), |c| format!("{c:+}")),
+            l.said.as_deref().unwrap_or(""),
         );
     }
 }

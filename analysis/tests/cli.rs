@@ -239,6 +239,67 @@ fn score_speaks_of_coins_only_where_the_game_has_them() {
     }
 }
 
+/// A review agrees with itself: the engine's own choice gives up nothing (it was read as a
+/// 270-centipawn loss when the scores before and after were compared), what a flip revealed is
+/// luck, not the mover's doing, and a forced result is never counted in centipawns.
+#[test]
+fn a_review_never_calls_the_engines_choice_a_loss() {
+    let dir = temp_dir("review");
+    let tcga = write(&dir, "game.txt", TCGA_GAME);
+    let xiangqi = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../docs/examples/xiangqi-3g-record.json"
+    );
+    for file in [tcga.as_str(), xiangqi] {
+        let (code, out) = anqi(&["analyze", file, "--nodes", "3000", "--json"]);
+        assert_eq!(code, 0, "{out}");
+        let lines: Vec<serde_json::Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let mut chosen = 0;
+        for pair in lines.windows(2) {
+            let (before, after) = (&pair[0], &pair[1]);
+            let (best, played) = (
+                before["best"].as_str().unwrap(),
+                after["action"].as_str().unwrap(),
+            );
+            // The engine's choice, its revealed identity written out or not (`b8`, `b8(p)`).
+            if played == best
+                || played
+                    .strip_prefix(best)
+                    .is_some_and(|r| r.starts_with('('))
+            {
+                chosen += 1;
+                // Nothing given up (nothing counted where a forced result is at stake).
+                assert!(
+                    after["lost"].as_i64().unwrap_or(0) == 0
+                        && after["said"]
+                            .as_str()
+                            .is_some_and(|s| s.starts_with("the engine's choice")),
+                    "{file}: {after}"
+                );
+            }
+            if played != best && played.contains('(') {
+                assert!(
+                    after["luck"].is_i64() || after["said"].is_string(),
+                    "{after}"
+                );
+            }
+            if let Some(lost) = after["lost"].as_i64() {
+                assert!(
+                    (0..10_000).contains(&lost),
+                    "{file}: a forced result counted: {after}"
+                );
+            }
+        }
+        assert!(
+            chosen > 0,
+            "{file}: the engine's choice was played somewhere"
+        );
+    }
+}
+
 #[test]
 fn every_command_has_help() {
     // The commands `anqi --help` lists (a new one is covered without a change here).
@@ -669,7 +730,7 @@ fn analyze_reviews_a_game_and_a_position() {
     // A position: a forced win in three plies.
     let (code, out) = anqi(&["analyze", "k3/1P2/P3/4/4/4/4/3K r - 0 10", "--depth", "4"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("+won 3"), "{out}");
+    assert!(out.contains("wins in 3"), "{out}");
     // An illegal record names its ply; every game has an engine.
     let bad = write(
         &dir,
