@@ -12,13 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use plotters::prelude::*;
-use records::core::analysis::{Analysis, Limits, Score};
-use records::core::replay::{prepare, validate};
-use records::core::rules::Rules;
-use records::core::{Engine as _, Record, Seat, Turn as _};
+use records::core::Record;
+use records::core::analysis::Limits;
+use records::core::review::{ReviewedPly, review};
 use records::games::GameKind;
 use records::with_game;
-use serde::Serialize;
 
 use crate::inputs::{self, Failure};
 
@@ -65,36 +63,6 @@ impl Order {
     }
 }
 
-/// One line of a review: the position after `ply` (0: the start).
-#[derive(Serialize)]
-struct Line {
-    ply: usize,
-    /// The action that made the position (none at the start).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    action: Option<String>,
-    to_move: Seat,
-    /// The score for player 1 (the side to move's, turned when player 2 is to move).
-    player1: Score,
-    /// The engine's choice for the side to move (none once the game is over).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    best: Option<String>,
-    /// Centipawns the decision gave up: the best action's score less the played one's, both
-    /// from the search before it (two seats; 0 for the engine's choice; absent where a forced
-    /// result is at stake: `said` says it).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    lost: Option<i64>,
-    /// Centipawns chance gave the mover (taken when negative): the score after a revealing
-    /// action less what the search expected of it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    luck: Option<i64>,
-    /// The action judged in words: `the engine's choice`, `good`, `inaccuracy`, `mistake`,
-    /// `blunder`, `missed a forced win in 5`, `walks into a forced loss in 3` ….
-    #[serde(skip_serializing_if = "Option::is_none")]
-    said: Option<String>,
-    depth: u32,
-    nodes: u64,
-}
-
 pub fn run(order: &Order) -> ExitCode {
     match analyze(order) {
         Ok(()) => ExitCode::SUCCESS,
@@ -121,8 +89,8 @@ fn analyze(order: &Order) -> Result<(), Failure> {
         .game
         .parse()
         .map_err(|e| Failure::Cannot(format!("{e}")))?;
-    let lines =
-        with_game!(kind, G => review::<G>(&record, &order.limits())).map_err(Failure::Refused)?;
+    let lines = with_game!(kind, G => review::<G>(&record, &order.limits()))
+        .map_err(|e| Failure::Refused(e.to_string()))?;
     if order.json {
         for line in &lines {
             println!(
@@ -144,168 +112,7 @@ fn analyze(order: &Order) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The analysis of the start and of the position after every ply of a valid record.
-fn review<G: Rules>(record: &Record, limits: &Limits) -> Result<Vec<Line>, String> {
-    let mut checked = record.clone();
-    // The review goes as far as the record's plies; its stated result is not its business.
-    checked.result = None;
-    let verdict = validate::<G>(&checked);
-    if let Some(e) = verdict.error {
-        return Err(e.to_string());
-    }
-    let prepared = prepare::<G>(record).map_err(|e| e.to_string())?;
-    let two_seats = G::seats(&prepared.rules) == 2;
-    let mut m = G::Match::from_position(prepared.rules, prepared.start);
-    let mut lines = Vec::with_capacity(record.actions.len() + 1);
-    let mut before: Option<Analysis> = None;
-    for ply in 0..=record.actions.len() {
-        let mut action = None;
-        // The played action among those the search before it scored, and whether it revealed
-        // something (its notation then says what: `b8(G)` for the scored `b8`).
-        let mut played: Option<(Score, bool)> = None;
-        if ply > 0 {
-            let text = &record.actions[ply - 1];
-            let hidden = prepared.hidden.as_ref();
-            let reveal =
-                |text: &str| G::parse_action(text).and_then(|a| G::reveal(a, m.position(), hidden));
-            let parsed = reveal(text).map_err(|e| format!("ply {ply}: {e}"))?;
-            // The same action once revealed; or, when the record has no hidden truth to reveal
-            // with, written the same but for what it revealed (`b8` for `b8(p)`).
-            let same = |scored: &str| {
-                reveal(scored).is_ok_and(|a| a == parsed)
-                    || text
-                        .strip_prefix(scored)
-                        .is_some_and(|rest| rest.starts_with('('))
-            };
-            played = before.as_ref().and_then(|b| {
-                b.actions
-                    .iter()
-                    .find(|s| same(&s.action))
-                    .map(|s| (s.score, s.action != *text))
-            });
-            m.play(&parsed).map_err(|e| format!("ply {ply}: {e}"))?;
-            action = Some(text.clone());
-        }
-        let analysis = G::analyze(&m, None, limits).map_err(|e| e.to_string())?;
-        let to_move = m.position().to_move();
-        let judged = match (&before, played, two_seats) {
-            (Some(b), Some((score, chance)), true) => {
-                let best = b.actions.first().map_or(b.score, |a| a.score);
-                let chosen = b.best.as_deref().is_some_and(|best| {
-                    let text = record.actions[ply - 1].as_str();
-                    text == best || text.strip_prefix(best).is_some_and(|r| r.starts_with('('))
-                });
-                let came = turned(analysis.score);
-                Some(judge(best, score, came, chance, chosen))
-            }
-            _ => None,
-        };
-        let (lost, luck, said) = judged.unwrap_or_default();
-        lines.push(Line {
-            ply,
-            action,
-            to_move,
-            player1: if to_move == Seat::FIRST {
-                analysis.score
-            } else {
-                turned(analysis.score)
-            },
-            best: analysis.best.clone(),
-            lost,
-            luck,
-            said,
-            depth: analysis.depth,
-            nodes: analysis.nodes,
-        });
-        before = Some(analysis);
-    }
-    Ok(lines)
-}
-
-/// The expected score of a score's chances: a win 1, a draw ½.
-fn expected(s: Score) -> f64 {
-    s.win + s.draw / 2.0
-}
-
-/// How much worse than the best an action may be, in expected score (a win 1, a draw ½),
-/// and still be called good, an inaccuracy, a mistake: lichess's steps of winning chances
-/// (0.1, 0.2, 0.3 on a scale of −1 to 1) halved to expected score.
-const INACCURACY: f64 = 0.05;
-const MISTAKE: f64 = 0.10;
-const BLUNDER: f64 = 0.15;
-
-/// A played action judged against the best of the same search (both the mover's scores from
-/// the position before it), with what came of it (`came`: the search's score after it, the
-/// mover's): the centipawns the decision gave up, chance's centipawns when the action revealed
-/// something (`chance`), and the word. The engine's own choice (`chosen`) gives up nothing;
-/// forced results are said, not counted; a forced result the search after the action found
-/// and the one before did not is the action's own when no chance came between.
-fn judge(
-    best: Score,
-    played: Score,
-    came: Score,
-    chance: bool,
-    chosen: bool,
-) -> (Option<i64>, Option<i64>, Option<String>) {
-    let played = if !chance && came.forced_in.is_some() && played.forced_in.is_none() {
-        came
-    } else {
-        played
-    };
-    let wins = |s: Score| s.forced_in.filter(|&n| n > 0);
-    let loses = |s: Score| s.forced_in.filter(|&n| n < 0).map(|n| -n);
-    let luck = (chance && came.forced_in.is_none() && played.forced_in.is_none())
-        .then(|| came.centipawns - played.centipawns);
-    let forced = match (wins(best), wins(played), loses(played), loses(best)) {
-        (Some(_), Some(n), _, _) => Some(format!("wins by force in {n}")),
-        (Some(n), None, _, _) if !chosen => Some(format!("missed a forced win in {n}")),
-        (_, _, Some(_), Some(_)) => Some("lost whatever is played".to_owned()),
-        (_, _, Some(n), None) if !chosen => Some(format!("walks into a forced loss in {n}")),
-        _ => None,
-    };
-    if let Some(said) = forced {
-        let said = if chosen {
-            format!("the engine's choice: {said}")
-        } else {
-            said
-        };
-        return (None, luck, Some(said));
-    }
-    if best.forced_in.is_some() || played.forced_in.is_some() {
-        return (None, luck, chosen.then(|| "the engine's choice".to_owned()));
-    }
-    let lost = if chosen {
-        0
-    } else {
-        (best.centipawns - played.centipawns).max(0)
-    };
-    let drop = expected(best) - expected(played);
-    let said = if lost == 0 {
-        "the engine's choice"
-    } else if drop >= BLUNDER {
-        "blunder"
-    } else if drop >= MISTAKE {
-        "mistake"
-    } else if drop >= INACCURACY {
-        "inaccuracy"
-    } else {
-        "good"
-    };
-    (Some(lost), luck, Some(said.to_owned()))
-}
-
-/// A score for the other side of a two-seat game.
-fn turned(s: Score) -> Score {
-    Score {
-        centipawns: -s.centipawns,
-        forced_in: s.forced_in.map(|p| -p),
-        win: s.loss,
-        draw: s.draw,
-        loss: s.win,
-    }
-}
-
-fn print_table(lines: &[Line]) {
+fn print_table(lines: &[ReviewedPly]) {
     println!(
         "{:>5}  {:<14} {:<9} {:>12} {:>6} {:>6} {:>6}  {:<14} {:>6} {:>6}  judged",
         "ply", "action", "to move", "player 1", "win", "draw", "loss", "best", "lost", "luck"
@@ -338,7 +145,7 @@ fn print_table(lines: &[Line]) {
 }
 
 /// Player 1's expected score (win + half a draw) after every ply, as an SVG or PNG chart.
-fn draw(lines: &[Line], path: &Path) -> Result<(), Box<dyn std::error::Error>> {
+fn draw(lines: &[ReviewedPly], path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     crate::report::charts::register_font();
     let points: Vec<(f64, f64)> = lines
         .iter()

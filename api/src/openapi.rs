@@ -17,6 +17,7 @@ use crate::routes::{analysis, games, meta, players, positions, records_routes, r
         meta::health, meta::games, meta::presets, meta::preset, meta::options,
         records_routes::validate, records_routes::replay, records_routes::score, records_routes::score_position,
         positions::actions, positions::play, positions::deal, positions::view, analysis::analyze,
+        analysis::review,
         render::render, render::render_get, render::render_png, render::render_png_get,
         render::replay_png,
         games::create, games::get, games::list,

@@ -381,3 +381,61 @@ fn one_analysis_too_many_is_refused_while_the_rest_answers() {
     );
     assert_eq!(status, 200);
 }
+
+/// `POST /v1/review`: a whole game's review in one request, as `anqi analyze` gives it: a line
+/// per position, the engine's own choice never a loss, an illegal record refused naming its
+/// ply, the per-position limits held to the review's share of its time.
+#[actix_web::test]
+async fn a_whole_game_is_reviewed_in_one_request() {
+    let app = actix_test::init_service(api::app(common::with_store(api::Limits::default()))).await;
+    let post = |body: Value| {
+        actix_test::TestRequest::post()
+            .uri("/v1/review")
+            .insert_header(("content-type", "application/json"))
+            .set_payload(body.to_string())
+            .to_request()
+    };
+    let record: Value =
+        serde_json::from_str(include_str!("../../docs/examples/xiangqi-3g-record.json")).unwrap();
+    let res = actix_test::call_service(
+        &app,
+        post(json!({"game": "xiangqi-3g", "record": record, "limits": {"nodes": 2000}})),
+    )
+    .await;
+    assert_eq!(res.status().as_u16(), 200);
+    let body: Value = serde_json::from_slice(&actix_test::read_body(res).await).unwrap();
+    let plies = body["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), record["actions"].as_array().unwrap().len() + 1);
+    let mut chosen = 0;
+    for pair in plies.windows(2) {
+        if pair[0]["best"] == pair[1]["action"] {
+            chosen += 1;
+            assert!(
+                pair[1]["said"]
+                    .as_str()
+                    .is_some_and(|s| s.starts_with("the engine's choice"))
+                    && pair[1]["lost"].as_i64().unwrap_or(0) == 0,
+                "{}",
+                pair[1]
+            );
+        }
+    }
+    assert!(chosen > 0, "the engine's choice was played somewhere");
+    // Every position gets its share of the 30 s: 21 positions, at most 1,428 ms each.
+    assert!(
+        body["limits"]["millis"].as_u64().unwrap() <= 30_000 / 21,
+        "{body}"
+    );
+    // An illegal record: refused, naming the ply.
+    let mut bad = record.clone();
+    bad["actions"][3] = json!("a0a9");
+    let res =
+        actix_test::call_service(&app, post(json!({"game": "xiangqi-3g", "record": bad}))).await;
+    let status = res.status().as_u16();
+    let problem: Value = serde_json::from_slice(&actix_test::read_body(res).await).unwrap();
+    assert_eq!(
+        (status, problem["ply"].as_u64()),
+        (422, Some(4)),
+        "{problem}"
+    );
+}

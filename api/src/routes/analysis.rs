@@ -232,3 +232,125 @@ fn analysis_of<G: Rules>(request: &AnalyzeRequest, limits: &Limits) -> Result<An
     )?;
     Ok(G::analyze(&m, None, limits)?)
 }
+
+/// The most a whole review may think, in milliseconds: each position gets its share (and at
+/// most the service's cap for one analysis), so that a long game costs a slot this long at most.
+const REVIEW_MILLIS: u64 = 30_000;
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewRequest {
+    /// The kind of game (default `banqi`).
+    #[serde(default = "default_game")]
+    #[schema(value_type = records::games::GameKind, default = records::games::GameKind::default_name)]
+    pub game: String,
+    /// The game to review: every ply must be legal.
+    #[serde(deserialize_with = "records::core::record::object")]
+    pub record: Record,
+    /// What stops each position's search (20,000 positions when absent: the same review on
+    /// every machine), held to the service's caps and to the review's share of 30 s.
+    #[serde(default)]
+    pub limits: LimitsRequest,
+}
+
+impl crate::body::GameBody for ReviewRequest {
+    fn game(&self) -> &str {
+        &self.game
+    }
+    fn record(&self) -> Option<&Record> {
+        Some(&self.record)
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ReviewResponse {
+    /// The start, then the position after each ply: player 1's score, the engine's choice
+    /// there, and (two seats) each action judged.
+    pub plies: Vec<records::core::review::ReviewedPly>,
+    /// The limits each position's search ran under.
+    pub limits: LimitsRequest,
+    /// Whether a cap of the service (or the review's share of its time) cut what was asked.
+    pub capped: bool,
+}
+
+/// A whole game's review by the engine in one request (what the viewer's graph draws): for the
+/// start and the position after every ply, player 1's score and the engine's choice; in a
+/// two-seat game each action judged against the actions the same search scored before it
+/// (`lost`: what the decision gave up, never anything for the engine's choice; `luck`: what
+/// chance gave when the action revealed something; `said`: the word, docs/analysis.md gives
+/// the thresholds; a forced result said as one). A game with hidden identities is searched at
+/// each position from what the side to move knew. Runs in an analysis slot, off the HTTP
+/// workers (503 `analysis-busy` when none is free), 30 s at most.
+#[utoipa::path(post, path = "/v1/review", tag = "positions",
+    request_body(content = ReviewRequest, example = examples::review_request),
+    responses(
+        (status = 200, description = "The review.", body = ReviewResponse, example = examples::review_response),
+        (status = 400, description = "Malformed JSON or record.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The record does not replay.", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Every analysis slot is in use.", body = Problem,
+            content_type = "application/problem+json")))]
+pub async fn review(
+    GameJson {
+        kind,
+        body: request,
+    }: GameJson<ReviewRequest>,
+    settings: web::Data<Settings>,
+) -> Result<web::Json<ReviewResponse>, Problem> {
+    for (name, value) in [
+        ("limits.depth", request.limits.depth.map(u64::from)),
+        ("limits.nodes", request.limits.nodes),
+        ("limits.millis", request.limits.millis),
+    ] {
+        if value == Some(0) {
+            return Err(Problem::new(
+                ProblemKind::BadParameter,
+                format!("`{name}` must be at least 1"),
+            )
+            .field(name));
+        }
+    }
+    let given = request.limits;
+    let asked = Limits {
+        depth: given.depth,
+        nodes: given
+            .nodes
+            .or((given.depth.is_none() && given.millis.is_none()).then_some(20_000)),
+        millis: given.millis,
+    };
+    let positions = request.record.actions.len() as u64 + 1;
+    let share = Limits {
+        millis: Some((REVIEW_MILLIS / positions).max(1)),
+        ..settings.analyses.cap
+    };
+    let (mut limits, capped) = asked.capped(&settings.analyses.cap);
+    let (shared, cut) = limits.capped(&share);
+    limits = shared;
+    let plies = settings
+        .analyses
+        .run(move || {
+            with_game!(kind, G => records::core::review::review::<G>(&request.record, &limits))
+                .map_err(review_problem)
+        })
+        .await?;
+    Ok(web::Json(ReviewResponse {
+        plies,
+        limits: LimitsRequest {
+            depth: limits.depth,
+            nodes: limits.nodes,
+            millis: limits.millis,
+        },
+        capped: capped || cut,
+    }))
+}
+
+/// A review's refusal: the record's problem (its ply), or the engine's.
+fn review_problem(e: records::core::review::ReviewError) -> Problem {
+    use records::core::review::ReviewError;
+    match e {
+        ReviewError::Record(e) => Problem::from_replay(&e),
+        ReviewError::Ply { .. } => {
+            Problem::new(ProblemKind::InvalidRecord, e.to_string()).field("record")
+        }
+        ReviewError::Engine(e) => Problem::from(e),
+    }
+}

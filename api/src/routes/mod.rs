@@ -42,6 +42,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(post("/v1/deal", web::post().to(positions::deal)))
         .service(post("/v1/view", web::post().to(positions::view)))
         .service(post("/v1/analyze", web::post().to(analysis::analyze)))
+        .service(post("/v1/review", web::post().to(analysis::review)))
         .service(post("/v1/render", web::post().to(render::render)))
         .service(get("/v1/render.svg", web::get().to(render::render_get)))
         .service(

@@ -63,6 +63,7 @@ SEMANTIC = {
     "POST /v1/deal": GAME_SEMANTICS,
     "POST /v1/view": GAME_SEMANTICS,
     "POST /v1/analyze": GAME_SEMANTICS,
+    "POST /v1/review": GAME_SEMANTICS,
     "POST /v1/render": GAME_SEMANTICS,
     "GET /v1/render.svg": GAME_SEMANTICS,
     "POST /v1/render.png": GAME_SEMANTICS,

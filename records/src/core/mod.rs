@@ -21,6 +21,7 @@ pub mod raster;
 pub mod record;
 pub mod repetition;
 pub mod replay;
+pub mod review;
 pub mod rules;
 pub mod scoring;
 pub mod seat;

@@ -233,6 +233,16 @@ pub fn game_list() -> Value {
     )
 }
 
+pub fn review_request() -> Value {
+    json!({"record": {"preset": "tcga", "players": ["chan", "ai"], "actions": ["b8(p)", "b6(R)", "c8(M)", "b5(p)"]}, "limits": {"nodes": 2000}})
+}
+
+pub fn review_response() -> Value {
+    parse(
+        r#"{"plies":[{"ply":0,"to_move":"player1","player1":{"centipawns":0,"win":0.27,"draw":0.46,"loss":0.27},"best":"a1","depth":1,"nodes":2000},{"ply":1,"action":"b8(p)","to_move":"player2","player1":{"centipawns":0,"win":0.27,"draw":0.46,"loss":0.27},"best":"b6","lost":0,"luck":0,"said":"as good as the engine's choice","depth":1,"nodes":2000},{"ply":2,"action":"b6(R)","to_move":"player1","player1":{"centipawns":-4,"win":0.268,"draw":0.457,"loss":0.275},"best":"b4","lost":0,"luck":4,"said":"the engine's choice","depth":1,"nodes":2000},{"ply":3,"action":"c8(M)","to_move":"player2","player1":{"centipawns":-43,"win":0.25,"draw":0.426,"loss":0.324},"best":"c8-b8","lost":14,"luck":-25,"said":"good","depth":1,"nodes":2000},{"ply":4,"action":"b5(p)","to_move":"player1","player1":{"centipawns":-55,"win":0.244,"draw":0.417,"loss":0.339},"best":"d6","lost":39,"luck":51,"said":"good","depth":1,"nodes":2000}],"limits":{"depth":64,"nodes":2000,"millis":2000},"capped":false}"#,
+    )
+}
+
 pub fn analyze_request() -> Value {
     json!({"preset": "tcga", "position": "k3/1P2/P3/4/4/4/4/3K r - 0 10", "limits": {"depth": 6, "millis": 200}, "top": 3})
 }
