@@ -55,6 +55,16 @@ def check_game(driver, base, game, shot=None):
     name = f"{game['game']} (stored game {game['id']})"
     driver.get(f"{base}/view/?id={game['id']}")
     wait_for_ply(driver, 0, name)
+    # The engine's review arrives after the board: its graph, a point per position.
+    try:
+        WebDriverWait(driver, 60).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, "#graph svg")
+            or "No review" in d.find_element(By.ID, "graph").text)
+    except Exception:
+        raise AssertionError(f"{name}: no review graph ({driver.find_element(By.ID, 'graph').text!r})")
+    graph = driver.find_elements(By.CSS_SELECTOR, "#graph svg")
+    assert graph and graph[0].get_attribute("data-plies") == str(game["plies"] + 1), \
+        f"{name}: the review graph ({driver.find_element(By.ID, 'graph').text!r})"
     if shot:
         time.sleep(0.3)  # the score line arrives after the board
         driver.save_screenshot(shot)
@@ -95,7 +105,15 @@ def check_game(driver, base, game, shot=None):
     items[-1].click()
     wait_for_ply(driver, game["plies"], name)
     assert "current" in items[-1].get_attribute("class"), f"{name}: the last ply is not marked"
-    print(f"{name}: {game['plies']} plies stepped, {len(seen)} distinct boards, ends at the record's final position")
+    # A link to a ply opens the game there; the address follows the ply shown.
+    middle = game["plies"] // 2
+    driver.get(f"{base}/view/?id={game['id']}#ply={middle}")
+    wait_for_ply(driver, middle, f"{name} at #ply={middle}")
+    body = driver.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_RIGHT)
+    wait_for_ply(driver, min(middle + 1, game["plies"]), name)
+    assert driver.current_url.endswith(f"#ply={min(middle + 1, game['plies'])}"), driver.current_url
+    print(f"{name}: {game['plies']} plies stepped, {len(seen)} distinct boards, ends at the record's final position, and a link to a ply opens it")
 
 
 def check_seat(driver, base, seat):
@@ -153,6 +171,18 @@ def check_other_ways_in(driver, base):
     print("a pasted TCGA record and a record in the address: opened and stepped")
 
 
+def check_stored_list(driver, base, games):
+    """The stored games are listed to browse: each a link that opens it."""
+    driver.get(f"{base}/view/")
+    driver.find_element(By.CSS_SELECTOR, "#stored summary").click()
+    WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#stored-list a"))
+    links = driver.find_elements(By.CSS_SELECTOR, "#stored-list a")
+    assert len(links) == min(len(games), 20), f"{len(links)} stored games listed"
+    links[0].click()
+    wait_for_ply(driver, 0, "the first stored game, from the list")
+    print(f"the stored games listed ({len(links)}), each a link that opens it")
+
+
 def main():
     base, games_file, shot = sys.argv[1:4]
     plan = json.load(open(games_file))
@@ -163,6 +193,7 @@ def main():
         for seat in plan["seats"]:
             check_seat(driver, base, seat)
         check_other_ways_in(driver, base)
+        check_stored_list(driver, base, plan["games"])
     except AssertionError as e:
         print(f"FAILED: {e}")
         sys.exit(1)
