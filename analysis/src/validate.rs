@@ -1,5 +1,6 @@
 //! `anqi validate`: one verdict per game, a summary, a non-zero exit on any invalid record.
 
+use records::core::words;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -83,6 +84,7 @@ fn report(
             let validated = entry.record.map(|record| Validated {
                 verdict: validate(&record),
                 stated: record.result,
+                kind: record.game.parse().ok(),
             });
             (entry.source, validated)
         })
@@ -98,7 +100,11 @@ fn report(
                     format!("{source}\tUNREADABLE\t{e}")
                 }
             }
-            Ok(Validated { verdict, stated }) => {
+            Ok(Validated {
+                verdict,
+                stated,
+                kind,
+            }) => {
                 if verdict.valid {
                     counts.valid += 1;
                     if quiet {
@@ -110,7 +116,7 @@ fn report(
                 if json {
                     serde_json::json!({"source": source, "verdict": verdict}).to_string()
                 } else {
-                    format!("{source}\t{}", describe(&verdict, stated))
+                    format!("{source}\t{}", describe(&verdict, stated, kind))
                 }
             }
         };
@@ -122,23 +128,38 @@ fn report(
 struct Validated {
     verdict: Verdict,
     stated: Option<StatedResult>,
+    kind: Option<records::games::GameKind>,
 }
 
-fn describe(v: &Verdict, stated: Option<StatedResult>) -> String {
+/// A verdict in the game's words (`player 2 won by checkmate at ply 20`).
+fn describe(
+    v: &Verdict,
+    stated: Option<StatedResult>,
+    kind: Option<records::games::GameKind>,
+) -> String {
+    let ending = |code: &str| {
+        kind.and_then(|k| records::games::ending_words(k, code))
+            .unwrap_or(code)
+            .to_owned()
+    };
     let state = match v.derived {
         Status::Ongoing => match stated.filter(|s| s.outcome != StatedOutcome::Ongoing) {
             Some(s) => format!(
                 "{} by {} after {} plies (stated)",
-                s.outcome.code(),
-                s.reason.map_or("an unstated reason", |r| r.code()),
+                s.outcome.outcome().map_or_else(
+                    || s.outcome.code(),
+                    |o| words::outcome(o, |s| s.to_string())
+                ),
+                s.reason
+                    .map_or("an unstated reason".to_owned(), |r| ending(r.code())),
                 v.plies
             ),
             None => format!("ongoing after {} plies", v.plies),
         },
-        Status::Ended { end, ply } => {
-            let who = end.outcome.describe();
-            format!("{who} by {} at ply {ply}", end.reason.code())
-        }
+        Status::Ended { end, ply } => match kind {
+            Some(kind) => format!("{} at ply {ply}", records::games::end_words(kind, end)),
+            None => format!("{} by {} at ply {ply}", end.outcome.describe(), end.reason),
+        },
     };
     match &v.error {
         None => format!("valid\t{state}"),

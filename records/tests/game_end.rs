@@ -276,8 +276,8 @@ fn a_ply_after_the_end_is_game_over_in_replay() {
             .as_ref()
             .unwrap()
             .to_string()
-            .contains("no_move"),
-        "{stuck:?}"
+            .contains("player 2 won by leaving no legal move"),
+        "the ending in words: {stuck:?}"
     );
     // With a piece to flip, the same capture is refused for what it is.
     let going_on = replay("4/4/4/4/4/4/p3/KpX1 r g1 0 10", "tcga", &["a1-b1"]);

@@ -109,9 +109,8 @@ pub fn step_match<G: Rules>(
         return Err(IllegalAction::new(
             Violation::GAME_OVER,
             format!(
-                "the game is over at this position ({} by {})",
-                end.outcome.describe(),
-                end.reason
+                "the game is over at this position ({})",
+                crate::core::words::end::<G>(end)
             ),
         ));
     }

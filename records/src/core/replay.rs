@@ -326,9 +326,8 @@ pub fn run<G: Rules>(
         };
         let game_over = |end: End| {
             let detail = format!(
-                "the game already ended after ply {i} ({} by {})",
-                end.outcome.describe(),
-                end.reason
+                "the game already ended after ply {i} ({})",
+                crate::core::words::end::<G>(end)
             );
             illegal(IllegalAction::new(Violation::GAME_OVER, detail))
         };
@@ -391,11 +390,11 @@ pub fn run<G: Rules>(
     (verdict, Some(replayed))
 }
 
-fn describe(status: Status) -> String {
+fn describe<G: Rules>(status: Status) -> String {
     match status {
         Status::Ongoing => "the game is still going on".to_owned(),
         Status::Ended { end, ply } => {
-            format!("{} by {} at ply {ply}", end.outcome.describe(), end.reason)
+            format!("{} at ply {ply}", crate::core::words::end::<G>(end))
         }
     }
 }
@@ -410,7 +409,7 @@ pub fn check_result<G: Rules>(
         Err(ReplayError::ResultMismatch {
             stated,
             derived,
-            detail: format!("{why}; the replay says {}", describe(derived)),
+            detail: format!("{why}; the replay says {}", describe::<G>(derived)),
         })
     };
     let ended = derived.end();
@@ -427,12 +426,17 @@ pub fn check_result<G: Rules>(
         ));
     };
     let said = format!(
-        "the record says {}{}",
-        outcome.describe(),
-        stated
-            .reason
-            .map(|r| format!(" by {r}"))
-            .unwrap_or_default()
+        "the record says {}",
+        match stated.reason {
+            Some(reason) => crate::core::words::result::<G>(
+                crate::core::ScoredResult {
+                    outcome,
+                    reason: Some(reason),
+                },
+                |s| s.to_string()
+            ),
+            None => crate::core::words::outcome(outcome, |s| s.to_string()),
+        }
     );
     let same = |end: &End, outcome: Outcome| end.outcome == outcome;
     match (stated.reason, ended) {

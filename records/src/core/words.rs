@@ -3,7 +3,7 @@
 //! (`no_progress`, `player1>player3>player2`, piece letters) stay in JSON, CSV and Parquet;
 //! what a person reads is said here, once per game.
 
-use super::outcome::{Outcome, Reason};
+use super::outcome::{End, Outcome, Reason};
 use super::record::Record;
 use super::rules::{Game, Rules};
 use super::scoring::{Scored, ScoredResult};
@@ -131,6 +131,15 @@ pub fn result<G: Words>(result: ScoredResult, who: impl Fn(Seat) -> String) -> S
     } else {
         format!("{}, by {by}", outcome(result.outcome, &who))
     }
+}
+
+/// An ending the rules reached, in words: `player 2 won by checkmate`, `drawn by repetition`.
+pub fn end<G: Words>(end: End) -> String {
+    let result = ScoredResult {
+        outcome: end.outcome,
+        reason: Some(end.reason),
+    };
+    self::result::<G>(result, |s| s.to_string())
 }
 
 /// An outcome in words (see [`result`]).

@@ -276,6 +276,11 @@ pub fn ending_words(kind: GameKind, code: &str) -> Option<&'static str> {
     Some(with_game!(kind, G => G::ending(reason)))
 }
 
+/// An ending of `kind` in words (`player 2 won by checkmate`).
+pub fn end_words(kind: GameKind, end: crate::core::End) -> String {
+    with_game!(kind, G => crate::core::words::end::<G>(end))
+}
+
 /// Every violation code of every game: the shared ones, then each game's own.
 pub fn all_violations() -> Vec<Violation> {
     let mut all = Violation::SHARED.to_vec();

@@ -87,9 +87,8 @@ impl Referee {
             return Err(RefereeError::Deal {
                 field: start_field,
                 detail: format!(
-                    "the game would be over before its first ply ({} by {}): nothing to referee",
-                    end.outcome.describe(),
-                    end.reason
+                    "the game would be over before its first ply ({}): nothing to referee",
+                    crate::core::words::end::<G>(end)
                 ),
             });
         }

@@ -477,11 +477,7 @@ impl<G: Rules> Judge<'_, G> {
         if let Some(end) = m.end() {
             return Err(Refusal::Before(illegal(
                 Violation::GAME_OVER,
-                format!(
-                    "the game is over ({} by {})",
-                    end.outcome.describe(),
-                    end.reason
-                ),
+                format!("the game is over ({})", crate::core::words::end::<G>(end)),
             )));
         }
         let action = G::parse_action(text)
