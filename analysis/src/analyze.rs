@@ -102,6 +102,13 @@ fn analyze(order: &Order) -> Result<(), Failure> {
         print_table(&lines);
     }
     if let Some(chart) = &order.chart {
+        if lines.iter().any(|l| l.player1.is_none()) {
+            return Err(Failure::Refused(
+                "--chart draws player 1's expected score, which a review of a three-seat game \
+                 does not give (each position is scored for the side to move)"
+                    .to_owned(),
+            ));
+        }
         draw(&lines, chart).map_err(|e| Failure::Cannot(format!("{}: {e}", chart.display())))?;
         eprintln!(
             "{}: player 1's expected score over {} plies",
@@ -113,19 +120,27 @@ fn analyze(order: &Order) -> Result<(), Failure> {
 }
 
 fn print_table(lines: &[ReviewedPly]) {
+    // Two seats: player 1's score; three: the side to move's.
+    let whose = if lines.iter().all(|l| l.player1.is_some()) {
+        "player 1"
+    } else {
+        "to move's"
+    };
     println!(
         "{:>5}  {:<14} {:<9} {:>12} {:>6} {:>6} {:>6}  {:<14} {:>6} {:>6}  judged",
-        "ply", "action", "to move", "player 1", "win", "draw", "loss", "best", "lost", "luck"
+        "ply", "action", "to move", whose, "win", "draw", "loss", "best", "lost", "luck"
     );
     for l in lines {
         // A forced result as one: player 1 wins (or loses) by force in so many plies.
-        let won = l.player1.win > l.player1.loss;
-        let score = match (l.player1.forced_in, won) {
+        // Two seats: player 1's score; three: the side to move's.
+        let shown = l.player1.unwrap_or(l.score);
+        let won = shown.win > shown.loss;
+        let score = match (shown.forced_in, won) {
             (Some(0), true) => "won".to_owned(),
             (Some(0), false) => "lost".to_owned(),
             (Some(p), true) => format!("wins in {}", p.abs()),
             (Some(p), false) => format!("loses in {}", p.abs()),
-            (None, _) => format!("{:+}", l.player1.centipawns),
+            (None, _) => format!("{:+}", shown.centipawns),
         };
         println!(
             "{:>5}  {:<14} {:<9} {:>12} {:>5.1}% {:>5.1}% {:>5.1}%  {:<14} {:>6} {:>6}  {}",
@@ -133,9 +148,9 @@ fn print_table(lines: &[ReviewedPly]) {
             l.action.as_deref().unwrap_or("(start)"),
             l.to_move.to_string(),
             score,
-            l.player1.win * 100.0,
-            l.player1.draw * 100.0,
-            l.player1.loss * 100.0,
+            shown.win * 100.0,
+            shown.draw * 100.0,
+            shown.loss * 100.0,
             l.best.as_deref().unwrap_or("-"),
             l.lost.map_or(String::new(), |c| c.to_string()),
             l.luck.map_or(String::new(), |c| format!("{c:+}")),
@@ -149,7 +164,7 @@ fn draw(lines: &[ReviewedPly], path: &Path) -> Result<(), Box<dyn std::error::Er
     crate::report::charts::register_font();
     let points: Vec<(f64, f64)> = lines
         .iter()
-        .map(|l| (l.ply as f64, l.player1.win + l.player1.draw / 2.0))
+        .filter_map(|l| Some((l.ply as f64, l.player1?.win + l.player1?.draw / 2.0)))
         .collect();
     let plies = (lines.len().max(2) - 1) as f64;
     let size = (900, 360);

@@ -298,6 +298,26 @@ fn a_review_never_calls_the_engines_choice_a_loss() {
             "{file}: the engine's choice was played somewhere"
         );
     }
+    // Three seats: each position scored for the side to move, never turned into one seat's
+    // (a seat whose recall had locked first place read as 40% to win); no chart of one seat.
+    let three = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../docs/examples/three-kingdoms-record.json"
+    );
+    let (code, out) = anqi(&["analyze", three, "--nodes", "2000", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    for line in out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+    {
+        assert!(
+            line["player1"].is_null() && line["score"]["win"].is_f64(),
+            "{line}"
+        );
+    }
+    let chart = dir.join("three.svg").display().to_string();
+    let (code, out) = anqi(&["analyze", three, "--nodes", "2000", "--chart", &chart]);
+    assert_eq!(code, 1, "{out}");
 }
 
 #[test]

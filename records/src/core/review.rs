@@ -37,8 +37,14 @@ pub struct ReviewedPly {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub action: Option<String>,
     pub to_move: Seat,
-    /// The score for player 1 (the side to move's, turned when player 2 is to move).
-    pub player1: Score,
+    /// The side to move's score.
+    pub score: Score,
+    /// Two seats: the same score from player 1's side (turned when player 2 is to move).
+    /// Three seats have none: a search scores the position for the side to move only, and
+    /// turning it for one seat would misread it (a seat whose recall locked first place
+    /// showed 40% to win).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player1: Option<Score>,
     /// The engine's choice for the side to move (none once the game is over).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub best: Option<String>,
@@ -127,11 +133,14 @@ pub fn review<G: Rules>(record: &Record, limits: &Limits) -> Result<Vec<Reviewed
             ply,
             action,
             to_move,
-            player1: if to_move == Seat::FIRST {
-                analysis.score
-            } else {
-                turned(analysis.score)
-            },
+            score: analysis.score,
+            player1: two_seats.then(|| {
+                if to_move == Seat::FIRST {
+                    analysis.score
+                } else {
+                    turned(analysis.score)
+                }
+            }),
             best: analysis.best.clone(),
             lost,
             luck,
