@@ -86,6 +86,26 @@ pub struct LimitsRequest {
     pub millis: Option<u64>,
 }
 
+impl LimitsRequest {
+    /// Refuses a limit of 0 (a search that could not start), naming it.
+    fn check(&self) -> Result<(), Problem> {
+        for (name, value) in [
+            ("limits.depth", self.depth.map(u64::from)),
+            ("limits.nodes", self.nodes),
+            ("limits.millis", self.millis),
+        ] {
+            if value == Some(0) {
+                return Err(Problem::new(
+                    ProblemKind::BadParameter,
+                    format!("`{name}` must be at least 1 (leave it out for the service's cap)"),
+                )
+                .field(name));
+            }
+        }
+        Ok(())
+    }
+}
+
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AnalyzeRequest {
@@ -174,19 +194,7 @@ pub async fn analyze(
     }: GameJson<AnalyzeRequest>,
     settings: web::Data<Settings>,
 ) -> Result<web::Json<AnalyzeResponse>, Problem> {
-    for (name, value) in [
-        ("limits.depth", request.limits.depth.map(u64::from)),
-        ("limits.nodes", request.limits.nodes),
-        ("limits.millis", request.limits.millis),
-    ] {
-        if value == Some(0) {
-            return Err(Problem::new(
-                ProblemKind::BadParameter,
-                format!("`{name}` must be at least 1 (leave it out for the service's cap)"),
-            )
-            .field(name));
-        }
-    }
+    request.limits.check()?;
     let asked = Limits {
         depth: request.limits.depth,
         nodes: request.limits.nodes,
@@ -296,19 +304,7 @@ pub async fn review(
     }: GameJson<ReviewRequest>,
     settings: web::Data<Settings>,
 ) -> Result<web::Json<ReviewResponse>, Problem> {
-    for (name, value) in [
-        ("limits.depth", request.limits.depth.map(u64::from)),
-        ("limits.nodes", request.limits.nodes),
-        ("limits.millis", request.limits.millis),
-    ] {
-        if value == Some(0) {
-            return Err(Problem::new(
-                ProblemKind::BadParameter,
-                format!("`{name}` must be at least 1"),
-            )
-            .field(name));
-        }
-    }
+    request.limits.check()?;
     let given = request.limits;
     let asked = Limits {
         depth: given.depth,
