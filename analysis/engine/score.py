@@ -2,7 +2,9 @@
 """The score of one bot over `anqi simulate` records: its share of each game (two seats: 1 a
 win, ½ a draw; three seats: the seats it placed above, plus half those it tied, over two),
 with the score's 95% interval (normal, per-game variance), wins / draws / losses (three
-seats: first places / ties / the rest) and how the games ended.
+seats: first places / ties / the rest) and how the games ended. When every deal was played in
+each seat order (the same `seed` in the records' metadata), also the score paired by deal:
+the interval from the variance of each deal's mean, which a deal's luck does not widen.
 
     python3 analysis/engine/score.py engine:10 a.jsonl b.jsonl
 """
@@ -33,6 +35,7 @@ def share(outcome, seat, seats):
 
 name, files = sys.argv[1], sys.argv[2:]
 points, ends = [], collections.Counter()
+by_deal = collections.defaultdict(list)
 three = False
 for path in files:
     for line in open(path):
@@ -42,6 +45,7 @@ for path in files:
         result = record.get("result") or {}
         p = share(result.get("outcome"), seat, len(record["players"]))
         points.append(p)
+        by_deal[(record.get("metadata") or {}).get("seed")].append(p)
         ends[(p, result.get("reason"))] += 1
 n = len(points)
 score = sum(points) / n
@@ -57,3 +61,9 @@ for (p, reason), k in sorted(ends.items(), reverse=True):
     else:
         word = "won" if p == 1 else "drawn" if p == 0.5 else "lost"
     print(f"  {k:5d} {word}, by {reason}" if three else f"  {k:5d} {word} by {reason}")
+deals = [sum(v) / len(v) for v in by_deal.values()]
+sizes = {len(v) for v in by_deal.values()}
+if len(deals) > 1 and len(sizes) == 1 and sizes != {1} and None not in by_deal:
+    mean = sum(deals) / len(deals)
+    half = 1.96 * math.sqrt(sum((d - mean) ** 2 for d in deals) / (len(deals) - 1) / len(deals))
+    print(f"  paired by deal: {mean:.1%} ({mean - half:.1%}-{mean + half:.1%}) of {len(deals)} deals, each in {sizes.pop()} seat orders")

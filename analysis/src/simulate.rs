@@ -15,6 +15,7 @@ use records::games::GameKind;
 use records::with_game;
 use serde_json::Map;
 
+use crate::clock::{self, Moves};
 use crate::games::{BotSpec, Tool, bot_spec};
 use records::core::{Engine as _, Turn as _};
 
@@ -42,24 +43,26 @@ pub fn game_seed(run: u64, index: u64) -> u64 {
 }
 
 /// Plays game `index` of a run: deals the hidden truth from the game's seed, lets the
-/// seats' bots choose, fills in what each action reveals from the deal.
+/// seats' bots choose, fills in what each action reveals from the deal. Also what the moves
+/// of each bot of `bots` took.
 pub fn play<G: Tool>(
     rules: &G::Ruleset,
     preset: &str,
     bots: &[BotSpec],
     options: &Options,
     index: u64,
-) -> Record {
+) -> (Record, Vec<Moves>) {
     let seed = game_seed(options.seed, index);
     let mut rng = SmallRng::seed_from_u64(seed);
     let hidden = G::deal(rules, &mut rng);
     let start = G::start(rules, Some(&hidden)).expect("a dealt truth sets up a start");
     let mut actions = Vec::new();
     let mut buffer = Vec::with_capacity(64);
+    let mut clocks = vec![Moves::default(); bots.len()];
     let choose = |m: &G::Match| {
-        let bot = bots[m.position().to_move().index() % bots.len()];
+        let i = m.position().to_move().index() % bots.len();
         m.legal_actions(&mut buffer);
-        (!buffer.is_empty()).then(|| G::choose(bot, m, &buffer, &mut rng))
+        (!buffer.is_empty()).then(|| clocks[i].time(|| G::choose(bots[i], m, &buffer, &mut rng)))
     };
     let (_, end) = records::core::play::play_out::<G>(
         G::Match::from_position(*rules, start),
@@ -83,7 +86,7 @@ pub fn play<G: Tool>(
     record
         .metadata
         .insert("game".into(), serde_json::Value::from(index));
-    record
+    (record, clocks)
 }
 
 pub fn run(options: &Options) -> ExitCode {
@@ -147,20 +150,26 @@ fn run_game<G: Tool>(options: &Options) -> ExitCode {
     // Rounds of games played on all threads, then written in game order.
     const ROUND: u64 = 4096;
     let mut next = 0u64;
+    let mut clocks = vec![Moves::default(); bots.len()];
+    let process = clock::process_cpu();
     while next < options.games {
         let end = (next + ROUND).min(options.games);
-        let texts: Vec<String> = pool.install(|| {
+        let played: Vec<(String, Vec<Moves>)> = pool.install(|| {
             use rayon::prelude::*;
             (next..end)
                 .into_par_iter()
                 .map(|i| {
-                    let record = play::<G>(&rules, &preset, &bots, options, i);
+                    let (record, clocks) = play::<G>(&rules, &preset, &bots, options, i);
                     bar.inc(1);
-                    serde_json::to_string(&record).expect("serialisable") + "\n"
+                    let text = serde_json::to_string(&record).expect("serialisable") + "\n";
+                    (text, clocks)
                 })
                 .collect()
         });
-        for text in texts {
+        for (text, game_clocks) in played {
+            for (total, game) in clocks.iter_mut().zip(&game_clocks) {
+                total.merge(game);
+            }
             if let Err(e) = out.write_all(text.as_bytes()) {
                 eprintln!("anqi simulate: {}: {e}", options.output.display());
                 return ExitCode::from(2);
@@ -180,5 +189,27 @@ fn run_game<G: Tool>(options: &Options) -> ExitCode {
         options.bots.join(" vs "),
         options.output.display()
     );
+    say_clocks(&options.bots, &clocks, clock::process_cpu() - process);
     ExitCode::SUCCESS
+}
+
+/// What each bot's moves took, and whether they account for the process's CPU time: work
+/// done beside the moves (a thread a bot left running) would make the process's exceed the
+/// moves' threads'.
+fn say_clocks(names: &[String], clocks: &[Moves], process: std::time::Duration) {
+    let mut by_name: Vec<(&str, Moves)> = Vec::new();
+    for (name, moves) in names.iter().zip(clocks) {
+        match by_name.iter_mut().find(|(n, _)| n == name) {
+            Some((_, total)) => total.merge(moves),
+            None => by_name.push((name, *moves)),
+        }
+    }
+    for (name, moves) in &by_name {
+        eprintln!("{name}: {}", moves.said());
+    }
+    let moves: f64 = clocks.iter().map(|m| m.cpu.as_secs_f64()).sum();
+    eprintln!(
+        "CPU time: the moves' threads {moves:.1} s, the whole process {:.1} s",
+        process.as_secs_f64()
+    );
 }

@@ -258,3 +258,47 @@ fn the_engine_plays_a_won_table_position_out_to_the_win() {
         }
     }
 }
+
+/// Whether the process has solved the table of `pos` (read from the cache only).
+fn cached(pos: &Position, rules: &Ruleset) -> bool {
+    endgame::Probe::new(pos, rules, true)
+        .probe(pos, rules)
+        .is_some()
+}
+
+#[test]
+fn a_player_on_a_clock_starts_no_thread_an_analysis_readies_the_next_tables() {
+    // Five pieces, nothing covered: red's horse (a2) may take black's soldier (b2), leaving a
+    // four-piece table, too big to be solved inside a search. A ruleset of this test's own, so
+    // that no other test has solved its tables in this process.
+    let rules = Ruleset {
+        no_progress: Some(61),
+        ..Ruleset::TCGA
+    };
+    let pos = position("4/4/4/4/4/k3/Np2/C2P r - 0 10");
+    let (next, _) = pos.play(&rules, &"a2-b2".parse().unwrap()).unwrap();
+    assert_eq!(next.revealed_all().count(), 4);
+    let limits = Limits {
+        millis: Some(20),
+        ..Limits::default()
+    };
+    let root = engine::Root {
+        mode: engine::Mode::Play,
+        ..engine::Root::new(&pos, &rules)
+    };
+    engine::analyze_root(&root, &limits);
+    // A background thread would have solved it by now (0.3 s).
+    std::thread::sleep(std::time::Duration::from_millis(1_500));
+    assert!(
+        !cached(&next, &rules),
+        "a move on a clock worked beside its thread"
+    );
+    // An analysis readies it on a thread of its own, for the requests that follow (one table
+    // at a time, the others when a later request asks again).
+    let solved = (0..100).any(|_| {
+        engine::analyze_root(&engine::Root::new(&pos, &rules), &limits);
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        cached(&next, &rules)
+    });
+    assert!(solved, "an analysis readies the tables one capture away");
+}

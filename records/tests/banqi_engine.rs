@@ -121,6 +121,20 @@ fn game_over(pos: &Position, rules: &Ruleset, ply: u32) -> Option<f64> {
 /// small depths (repetition needs four plies and captures never repeat, so none of these can
 /// repeat a position).
 fn reference(pos: &Position, rules: &Ruleset, depth: u32, ply: u32, memo: &mut Memo) -> f64 {
+    reference_within(pos, rules, depth, ply, memo, WIN)
+}
+
+/// Plain expectimax where a chance node counts each outcome's value within ±`outcome_bound`
+/// (a player's search, [`engine::Mode::Play`], counts a forced result there as the best or
+/// worst evaluation).
+fn reference_within(
+    pos: &Position,
+    rules: &Ruleset,
+    depth: u32,
+    ply: u32,
+    memo: &mut Memo,
+    outcome_bound: f64,
+) -> f64 {
     if let Some(v) = game_over(pos, rules, ply) {
         return v;
     }
@@ -134,7 +148,7 @@ fn reference(pos: &Position, rules: &Ruleset, depth: u32, ply: u32, memo: &mut M
     }
     actions
         .iter()
-        .map(|a| action_reference(pos, rules, a, depth, ply, memo))
+        .map(|a| action_reference_within(pos, rules, a, depth, ply, memo, outcome_bound))
         .fold(f64::NEG_INFINITY, f64::max)
 }
 
@@ -193,6 +207,18 @@ fn action_reference(
     ply: u32,
     memo: &mut Memo,
 ) -> f64 {
+    action_reference_within(pos, rules, action, depth, ply, memo, WIN)
+}
+
+fn action_reference_within(
+    pos: &Position,
+    rules: &Ruleset,
+    action: &Action,
+    depth: u32,
+    ply: u32,
+    memo: &mut Memo,
+    outcome_bound: f64,
+) -> f64 {
     let open = match action {
         Action::Flip { reveal: None, .. } => true,
         Action::Move(path) => path.hops().iter().any(|h| pos.covered().contains(h.to())),
@@ -200,7 +226,7 @@ fn action_reference(
     };
     if !open {
         let (next, _) = pos.play(rules, action).unwrap();
-        return -reference(&next, rules, depth - 1, ply + 1, memo);
+        return -reference_within(&next, rules, depth - 1, ply + 1, memo, outcome_bound);
     }
     let total = pos.pool().total() as f64;
     let mut value = 0.0;
@@ -222,7 +248,8 @@ fn action_reference(
             }
         }
         let (next, _) = pos.play(rules, &filled).unwrap();
-        value += n as f64 / total * -reference(&next, rules, depth - 1, ply + 1, memo);
+        let v = -reference_within(&next, rules, depth - 1, ply + 1, memo, outcome_bound);
+        value += n as f64 / total * v.clamp(-outcome_bound, outcome_bound);
     }
     value
 }
@@ -272,6 +299,36 @@ fn the_pruned_search_equals_plain_expectimax() {
                 .map(|x| x.1)
                 .fold(f64::NEG_INFINITY, f64::max);
             assert!((best - reference(&pos, &rules, d, 0, &mut memo)).abs() < 1e-6);
+            // A player's search values only its best action (the others are bounds), with
+            // chance outcomes within the evaluation's bound: the same best value as plain
+            // expectimax so bounded, and an action of that value.
+            let play = engine::analyze_root(
+                &Root {
+                    mode: engine::Mode::Play,
+                    ..root
+                },
+                &depth(d),
+            );
+            // (The memo holds quiescence values, which no chance node bounds.)
+            let want = reference_within(&pos, &rules, d, 0, &mut memo, FAIR.bound());
+            assert!(
+                (play.score - want).abs() < 1e-6,
+                "{pos} depth {d}: {} vs {want}",
+                play.score
+            );
+            let chosen = action_reference_within(
+                &pos,
+                &rules,
+                &play.best.unwrap(),
+                d,
+                0,
+                &mut memo,
+                FAIR.bound(),
+            );
+            assert!(
+                (chosen - want).abs() < 1e-6,
+                "{pos} depth {d}: {chosen} vs {want}"
+            );
         }
     }
 }

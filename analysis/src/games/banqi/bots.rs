@@ -21,9 +21,12 @@ pub enum Bot {
     /// deepening), 20,000 positions a move (deterministic, whatever the machine), or the
     /// given milliseconds a move (`engine:100`).
     Engine,
-    /// MistyBanqi's expectimax (`peers/misty`, MIT), the open engine Anqi's is measured
-    /// against: 20,000 positions a move, or the given milliseconds (`misty:100`).
+    /// MistyBanqi (`peers/misty`, MIT) as its author ships it, the open engine Anqi's is
+    /// measured against: 20,000 positions a move, or the given milliseconds (`misty:100`).
     Misty,
+    /// MistyBanqi in the weaker configuration measured before (`misty-735`: features 735, its
+    /// built-in value table).
+    Misty735,
 }
 
 /// The engine bot's budget per move, in positions searched.
@@ -31,16 +34,18 @@ pub const ENGINE_NODES: u64 = 20_000;
 
 impl Bot {
     /// Every bot, in the order of their names in [`Bot::NAMES`].
-    pub const ALL: [Bot; 5] = [
+    pub const ALL: [Bot; 6] = [
         Bot::Random,
         Bot::Greedy,
         Bot::Search,
         Bot::Engine,
         Bot::Misty,
+        Bot::Misty735,
     ];
-    pub const NAMES: &'static [&'static str] = &["random", "greedy", "search", "engine", "misty"];
+    pub const NAMES: &'static [&'static str] =
+        &["random", "greedy", "search", "engine", "misty", "misty-735"];
     /// The bots that take a time per move (`engine:100`).
-    pub const TIMED: &'static [&'static str] = &["engine", "misty"];
+    pub const TIMED: &'static [&'static str] = &["engine", "misty", "misty-735"];
 
     /// Picks one of `actions`, the game's legal actions (never empty; identities of flips
     /// and dark captures left open: the dealer fills them in).
@@ -68,12 +73,18 @@ impl Bot {
                         ..engine::Limits::default()
                     },
                 };
-                engine::analyze_match(game, &engine::Weights::TUNED, &limits)
+                engine::play_match(game, &engine::Weights::TUNED, &limits)
                     .best
                     .unwrap_or_else(|| actions[rng.random_range(0..actions.len())])
             }
-            Bot::Misty => super::misty::choose(game, actions, millis)
-                .unwrap_or_else(|| actions[rng.random_range(0..actions.len())]),
+            Bot::Misty | Bot::Misty735 => {
+                let config = match self {
+                    Bot::Misty => &super::misty::SHIPPED,
+                    _ => &super::misty::FEATURES_735,
+                };
+                super::misty::choose(config, game, actions, millis)
+                    .unwrap_or_else(|| actions[rng.random_range(0..actions.len())])
+            }
         }
     }
 }
@@ -212,7 +223,13 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(1);
         let mut actions = Vec::new();
         g.legal_actions(&mut actions);
-        for bot in [Bot::Greedy, Bot::Search, Bot::Engine, Bot::Misty] {
+        for bot in [
+            Bot::Greedy,
+            Bot::Search,
+            Bot::Engine,
+            Bot::Misty,
+            Bot::Misty735,
+        ] {
             assert_eq!(
                 bot.choose(&g, &actions, None, &mut rng).to_string(),
                 "a1-a2",

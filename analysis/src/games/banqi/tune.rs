@@ -91,7 +91,7 @@ pub fn score(
                 nodes: Some(options.nodes),
                 ..Limits::default()
             };
-            engine::analyze_match(m, weights(m), &limits).best
+            engine::play_match(m, weights(m), &limits).best
         };
         let (_, end) = play_out::<Banqi>(
             Match::from_position(rules, start),

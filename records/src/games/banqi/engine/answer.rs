@@ -10,7 +10,7 @@ use crate::core::analysis::{
 use crate::core::{Engine as _, Seat, Turn as _};
 
 use super::super::{Banqi, Match};
-use super::{Answer, Root, WIN, Weights, analyze_root};
+use super::{Answer, Mode, Root, WIN, Weights, analyze_root};
 
 /// How Banqi's centipawns become chances (docs/engine.md: fitted to the engine's self-play).
 pub const CALIBRATION: Calibration = Calibration {
@@ -30,13 +30,24 @@ pub fn score(value: f64) -> Score {
 
 /// Searches the match `m` (its position, the game's positions since its last flip or capture
 /// as repetitions, and both players' consecutive chases for the long-chase rule) with
-/// `weights`.
+/// `weights`, as an analysis.
 pub fn analyze_match(m: &Match, weights: &Weights, limits: &Limits) -> Answer {
+    search_match(m, weights, limits, Mode::Analysis)
+}
+
+/// The move of a player on a clock at the match `m`, with `weights`: all of its work on the
+/// caller's thread within `limits` ([`Mode::Play`]).
+pub fn play_match(m: &Match, weights: &Weights, limits: &Limits) -> Answer {
+    search_match(m, weights, limits, Mode::Play)
+}
+
+fn search_match(m: &Match, weights: &Weights, limits: &Limits, mode: Mode) -> Answer {
     let earlier = m.earlier_positions();
     let root = Root {
         earlier: &earlier,
         chases: m.long_chase_counts(),
         weights,
+        mode,
         ..Root::new(m.position(), m.rules())
     };
     analyze_root(&root, limits)

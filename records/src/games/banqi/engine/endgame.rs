@@ -235,17 +235,21 @@ fn table(pieces: &Signature, rules: &Ruleset, solve: bool) -> Option<Arc<Table>>
 /// [`SOLVED_IN_SEARCH`] pieces): the position's own, and those one capture away. The
 /// position's own is solved before this returns when `wait`, else like the others on a
 /// thread of its own, for the searches that follow (a search with a short time limit cannot
-/// wait for it: a four-piece table takes about 0.3 s).
-pub fn prepare(pos: &Position, rules: &Ruleset, wait: bool) {
+/// wait for it: a four-piece table takes about 0.3 s). Without `background`, no thread is
+/// started: only the position's own table, when `wait`.
+pub fn prepare(pos: &Position, rules: &Ruleset, wait: bool, background: bool) {
     if !pos.covered().is_empty() || rules.long_chase.is_some() {
         return;
     }
     if eligible(pos, rules) {
         if wait {
             table(&signature(pos), rules, true);
-        } else {
+        } else if background {
             solve_in_background(signature(pos), *rules);
         }
+    }
+    if !background {
+        return;
     }
     let mut moves = Vec::new();
     legal_moves(pos, rules, &mut moves);
@@ -362,7 +366,7 @@ impl Probe {
 /// The exact result of `pos` (a table position), solving its table if need be; None when it
 /// is not one ([`eligible`]).
 pub fn solve(pos: &Position, rules: &Ruleset) -> Option<Solved> {
-    prepare(pos, rules, true);
+    prepare(pos, rules, true, true);
     Probe::new(pos, rules, false).probe(pos, rules)
 }
 

@@ -75,10 +75,14 @@ impl Weights {
         draw_cost: 0.0,
     };
 
-    /// The largest value an evaluation can take (for the search's bounds).
+    /// The largest value an evaluation can take (for the search's bounds): one side's every
+    /// piece at its base worth with the untouchable bonus, and each of its sixteen pursuing
+    /// the most valuable piece next to it (the other side with nothing).
     pub fn bound(&self) -> f64 {
+        const COUNTS: [f64; 7] = [1.0, 2.0, 2.0, 2.0, 2.0, 2.0, 5.0];
         let most = self.base.iter().copied().fold(0.0, f64::max);
-        16.0 * most * (1.0 + self.untouchable + self.pursuit)
+        let material: f64 = self.base.iter().zip(COUNTS).map(|(b, n)| b * n).sum();
+        (1.0 + self.untouchable) * (material + 16.0 * self.pursuit * most)
     }
 }
 

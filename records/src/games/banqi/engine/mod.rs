@@ -43,7 +43,7 @@ mod answer;
 pub mod endgame;
 pub mod evaluation;
 mod ordering;
-pub use answer::{CALIBRATION, analyze_match, score};
+pub use answer::{CALIBRATION, analyze_match, play_match, score};
 pub use evaluation::{Weights, evaluate, evaluate_with};
 
 /// The value of a won game for the side to move (less the plies it takes).
@@ -52,6 +52,8 @@ pub const WIN: f64 = 10_000.0;
 pub const MAX_DEPTH: u32 = 64;
 /// How many captures in a row the quiescence search follows past the horizon.
 pub const QUIESCENCE_DEPTH: u32 = 8;
+/// The width of a null window: whether an action beats a value, not by how much.
+const NULL_WINDOW: f64 = 1e-6;
 
 /// What stops a search: the first limit reached (at least one iteration of depth 1 runs to
 /// its end unless `nodes` or `millis` stop it first).
@@ -69,7 +71,8 @@ pub struct Answer {
     pub score: f64,
     /// The expected line from the best action, as far as no chance node interrupts it.
     pub line: Vec<Action>,
-    /// Every root action with its value at the deepest completed depth, best first.
+    /// Every root action with its value at the deepest completed depth, best first. In
+    /// [`Mode::Play`] only the first is a value: the others are bounds it beats.
     pub actions: Vec<(Action, f64)>,
     /// The deepest iteration completed.
     pub depth: u32,
@@ -108,10 +111,26 @@ pub struct Root<'a> {
     /// for a ruleset with the long-chase rule. All zero for a bare position.
     pub chases: LongChase,
     pub weights: &'a Weights,
+    /// What the search is for: an analysis, or a move under a clock.
+    pub mode: Mode,
+}
+
+/// What a search is for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// An analysis (the service, a review): every root action is valued, and the solved
+    /// endgames the game is near are readied on a thread of their own for the requests that
+    /// follow.
+    Analysis,
+    /// A player's move under a clock (the bots): all of the move's work is done on the
+    /// caller's thread within its limits, so that a time per move is the time the move
+    /// took, whatever the machine runs beside it. No thread is started: a table the search
+    /// needs is solved in the move's own time or not used.
+    Play,
 }
 
 impl<'a> Root<'a> {
-    /// A bare position (no history) with the engine's weights.
+    /// A bare position (no history) with the engine's weights, analysed.
     pub fn new(position: &'a Position, rules: &'a Ruleset) -> Root<'a> {
         Root {
             position,
@@ -119,6 +138,7 @@ impl<'a> Root<'a> {
             earlier: &[],
             chases: LongChase::default(),
             weights: &Weights::TUNED,
+            mode: Mode::Analysis,
         }
     }
 }
@@ -128,6 +148,8 @@ struct Search<'a> {
     evaluator: evaluation::Evaluator<'a>,
     /// The evaluation's bound (Star1 needs the values' range).
     bound: f64,
+    /// A player's search ([`Mode::Play`]).
+    play: bool,
     /// The side to move at the root and what a draw is worth to it (minus the contempt).
     root: Option<Color>,
     draw: f64,
@@ -168,6 +190,7 @@ pub fn analyze_root(root_at: &Root, limits: &Limits) -> Answer {
         rules,
         evaluator: evaluation::Evaluator::new(rules, weights),
         bound,
+        play: root_at.mode == Mode::Play,
         root: pos.turn(),
         draw: -(weights.contempt * root_value + weights.draw_cost).clamp(-bound, bound),
         nodes: 0,
@@ -188,7 +211,9 @@ pub fn analyze_root(root_at: &Root, limits: &Limits) -> Answer {
         pos,
         rules,
         limits.millis.is_none_or(|ms| ms >= endgame::WAIT_MILLIS),
+        root_at.mode == Mode::Analysis,
     );
+    let play = root_at.mode == Mode::Play;
     let mut root = Vec::new();
     legal_actions(pos, rules, &mut root);
     search.allowed(pos, 0, &mut root);
@@ -221,15 +246,36 @@ pub fn analyze_root(root_at: &Root, limits: &Limits) -> Answer {
         search.path.clear();
         search.path.extend_from_slice(root_at.earlier);
         search.path.push(pos.repetition_key());
-        for action in order {
-            let value = search.action_value(pos, &action, depth, -WIN - 1.0, WIN + 1.0, 0);
+        // An analysis values every root action; a player needs only the best, so after the
+        // first each action is asked only whether it beats the best so far (a null window
+        // around it), and searched in full only if it does.
+        let mut alpha = -WIN - 1.0;
+        for (i, action) in order.into_iter().enumerate() {
+            let value = if play && i > 0 {
+                let v = search.action_value(pos, &action, depth, alpha, alpha + NULL_WINDOW, 0);
+                if v > alpha && !search.stopped {
+                    search.action_value(pos, &action, depth, alpha, WIN + 1.0, 0)
+                } else {
+                    v
+                }
+            } else {
+                search.action_value(pos, &action, depth, -WIN - 1.0, WIN + 1.0, 0)
+            };
             if search.stopped {
                 break;
             }
             scored.push((action, value));
+            alpha = alpha.max(value);
         }
         if search.stopped {
             answer.stopped = true;
+            // A player takes the best of the actions this iteration completed, the previous
+            // best (searched first) among them: deeper, so better informed.
+            if play && answer.depth > 0 && !scored.is_empty() {
+                sort(&mut scored);
+                answer.best = Some(scored[0].0);
+                answer.score = scored[0].1;
+            }
             // No completed iteration: the actions searched so far are the best answer, and
             // with none searched, the first in the search's order at the static value.
             if answer.depth == 0 {
@@ -391,7 +437,15 @@ impl Search<'_> {
         ply: u32,
     ) -> f64 {
         let total = pos.pool().total() as f64;
-        let (lo, hi) = (-WIN, WIN);
+        // Star1 cuts by the values' range. An analysis keeps forced results exact through
+        // chance nodes (the range is ±WIN, where Star1 seldom cuts); a player counts an
+        // outcome's forced result as the best or worst evaluation, a range six times
+        // narrower, and cuts far more often (Ballard's Star1 is only as good as its bounds).
+        let (lo, hi) = if self.play {
+            (-self.bound, self.bound)
+        } else {
+            (-WIN, WIN)
+        };
         let mut known = 0.0; // Σ p·v of the outcomes searched
         let mut left = 1.0; // the probability not yet searched
         for piece in Piece::all() {
@@ -411,7 +465,8 @@ impl Search<'_> {
                     -self.negamax(&next, depth - 1, -child_beta, -child_alpha, ply + 1)
                 }
                 Err(_) => 0.0,
-            };
+            }
+            .clamp(lo, hi);
             known += p * v;
             if self.stopped {
                 return known;
