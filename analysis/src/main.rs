@@ -159,10 +159,12 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// The bots: one for every seat, or one per seat in turn order separated by commas
-        /// (every game: random, greedy, engine; Banqi also search and misty). A searching bot
-        /// takes a time per action as `engine:100` (100 ms; without it a fixed number of
-        /// positions, the same games on every machine). The engine of a game with hidden
-        /// identities chooses from what its seat may know, never the dealt truth.
+        /// (every game: random, greedy, engine; Banqi also search, misty — MistyBanqi as its
+        /// author ships it — and misty-735, its older, weaker configuration). A searching bot
+        /// takes a time per action as `engine:100` (100 ms, all of it on the thread that plays
+        /// the move; the run ends by saying what each bot's moves took; without it a fixed
+        /// number of positions, the same games on every machine). The engine of a game with
+        /// hidden identities chooses from what its seat may know, never the dealt truth.
         #[arg(long, default_value = "random")]
         bot: String,
         /// The output file (JSON Lines).

@@ -32,6 +32,30 @@ fn a_soldier_takes_the_last_general() {
 }
 
 #[test]
+fn a_player_finds_the_forced_win_through_its_reductions() {
+    // The hunted general below, searched as a player (null windows at the root, late move
+    // reductions, the history order) to depth 5, where the reductions act. Under long chase
+    // (gametower) no table is used: the search itself must find the win at the third ply.
+    let pos = position("k3/1P2/P3/4/4/4/4/3K r - 0 10");
+    for rules in [Ruleset::TCGA, Ruleset::preset("gametower").unwrap()] {
+        let root = Root {
+            mode: engine::Mode::Play,
+            ..Root::new(&pos, &rules)
+        };
+        let a = engine::analyze_root(&root, &depth(5));
+        assert_eq!(a.score, WIN - 3.0, "{a:?}");
+        let (next, _) = pos.play(&rules, &a.best.unwrap()).unwrap();
+        let reply = engine::analyze(&next, &rules, &depth(4));
+        assert_eq!(
+            reply.score,
+            -(WIN - 2.0),
+            "black is lost after {}",
+            a.best.unwrap()
+        );
+    }
+}
+
+#[test]
 fn a_lone_general_is_hunted_down_by_two_soldiers() {
     // Black's general on a8 cannot take a soldier, and must move: to a7, next to the soldier
     // on a6, or to b8, next to the one on b7. Whatever red plays first that keeps both

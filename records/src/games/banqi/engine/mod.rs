@@ -37,7 +37,7 @@ use super::{Action, Color, Effect, LongChase, Piece, Position, Ruleset, legal_ac
 use crate::core::Turn as _;
 use endgame::Solved;
 pub use ordering::captures;
-use ordering::{Open, open_identity, order_in_place, ordered};
+use ordering::{History, Open, is_quiet, open_identity, order_in_place, ordered};
 
 mod answer;
 pub mod endgame;
@@ -52,6 +52,9 @@ pub const WIN: f64 = 10_000.0;
 pub const MAX_DEPTH: u32 = 64;
 /// How many captures in a row the quiescence search follows past the horizon.
 pub const QUIESCENCE_DEPTH: u32 = 8;
+/// Late move reductions: from this depth, after this many actions.
+const LMR_DEPTH: u32 = 3;
+const LMR_AFTER: usize = 3;
 /// The width of a null window: whether an action beats a value, not by how much.
 const NULL_WINDOW: f64 = 1e-6;
 
@@ -150,6 +153,10 @@ struct Search<'a> {
     bound: f64,
     /// A player's search ([`Mode::Play`]).
     play: bool,
+    /// The quiet actions that cut the search off (a player's search orders by them; an
+    /// analysis keeps the generator's order, so that its every action's value comes the same
+    /// way whatever was searched before).
+    history: Box<History>,
     /// The side to move at the root and what a draw is worth to it (minus the contempt).
     root: Option<Color>,
     draw: f64,
@@ -191,6 +198,7 @@ pub fn analyze_root(root_at: &Root, limits: &Limits) -> Answer {
         evaluator: evaluation::Evaluator::new(rules, weights),
         bound,
         play: root_at.mode == Mode::Play,
+        history: Box::new(History::new()),
         root: pos.turn(),
         draw: -(weights.contempt * root_value + weights.draw_cost).clamp(-bound, bound),
         nodes: 0,
@@ -529,12 +537,31 @@ impl Search<'_> {
             self.buffers[ply_index] = actions;
             return -(WIN - ply as f64);
         }
-        order_in_place(pos, &mut actions, first);
+        let history = self.play.then_some(&*self.history);
+        order_in_place(pos, &mut actions, first, history);
         self.path.push(key);
         let mut best = f64::NEG_INFINITY;
         let mut best_action = None;
-        for action in actions.iter() {
-            let v = self.action_value(pos, action, depth, alpha, beta, ply);
+        for (i, action) in actions.iter().enumerate() {
+            // Late move reductions (a player's search): a quiet move the ordering put late is
+            // first searched a ply shallower, asked only whether it beats the best so far, and
+            // searched in full only if it does. Flips and captures never are.
+            let reduced = self.play
+                && depth >= LMR_DEPTH
+                && i >= LMR_AFTER
+                && Some(*action) != first
+                && matches!(action, Action::Move(_))
+                && is_quiet(pos, action);
+            let v = if reduced {
+                let v = self.action_value(pos, action, depth - 1, alpha, alpha + NULL_WINDOW, ply);
+                if v > alpha && !self.stopped {
+                    self.action_value(pos, action, depth, alpha, beta, ply)
+                } else {
+                    v
+                }
+            } else {
+                self.action_value(pos, action, depth, alpha, beta, ply)
+            };
             if self.stopped {
                 break;
             }
@@ -546,6 +573,9 @@ impl Search<'_> {
                 alpha = v;
             }
             if alpha >= beta {
+                if self.play && is_quiet(pos, action) {
+                    self.history.cut(action, depth);
+                }
                 break;
             }
         }

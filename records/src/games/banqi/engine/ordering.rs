@@ -13,32 +13,85 @@ pub fn captures(pos: &Position, rules: &Ruleset, out: &mut Vec<Action>) {
         }
         Action::Flip { .. } => false,
     });
-    order_in_place(pos, out, None);
+    order_in_place(pos, out, None, None);
 }
 
 /// `actions` in the search's order (see [`order_in_place`]).
 pub(super) fn ordered(pos: &Position, actions: &[Action]) -> Vec<Action> {
     let mut out = actions.to_vec();
-    order_in_place(pos, &mut out, None);
+    order_in_place(pos, &mut out, None, None);
     out
 }
 
-/// Captures first (the most valuable victim first), then moves, then flips; the table's
-/// best action before all. Stable: the generator's order breaks ties.
-pub(super) fn order_in_place(pos: &Position, actions: &mut [Action], first: Option<Action>) {
+/// How often each quiet action (a move, or a flip as from = to) cut a search off, weighted by
+/// the depth it cut at (the history heuristic: an action that refuted one position often
+/// refutes its neighbours in the tree).
+pub(super) struct History([[u32; 32]; 32]);
+
+impl History {
+    pub(super) fn new() -> History {
+        History([[0; 32]; 32])
+    }
+
+    fn squares(action: &Action) -> (usize, usize) {
+        match action {
+            Action::Flip { square, .. } => (square.index(), square.index()),
+            Action::Move(path) => (path.from.index(), path.last().to().index()),
+        }
+    }
+
+    fn of(&self, action: &Action) -> u32 {
+        let (from, to) = History::squares(action);
+        self.0[from][to]
+    }
+
+    /// `action` cut the search off `depth` plies above the horizon.
+    pub(super) fn cut(&mut self, action: &Action, depth: u32) {
+        let (from, to) = History::squares(action);
+        let h = &mut self.0[from][to];
+        *h = h.saturating_add(depth * depth);
+    }
+}
+
+/// Captures first (the most valuable victim first), then moves, then flips, moves and flips
+/// each by `history` when given; the table's best action before all. Stable: the
+/// generator's order breaks ties.
+pub(super) fn order_in_place(
+    pos: &Position,
+    actions: &mut [Action],
+    first: Option<Action>,
+    history: Option<&History>,
+) {
     actions.sort_by_key(|a| {
         if Some(*a) == first {
-            return i32::MIN;
+            return (i32::MIN, 0);
         }
-        -match a {
+        let class = match a {
             Action::Flip { .. } => 0,
             Action::Move(path) => match pos.piece_at(path.last().to()) {
                 Some(victim) => 100 + victim.role.points() as i32,
                 None if pos.covered().contains(path.last().to()) => 50,
                 None => 10,
             },
-        }
+        };
+        let quiet = class <= 10;
+        let cuts = match history {
+            Some(h) if quiet => h.of(a),
+            _ => 0,
+        };
+        (-class, u32::MAX - cuts)
     });
+}
+
+/// Whether `action` is quiet at `pos` (no capture): what the history heuristic counts.
+pub(super) fn is_quiet(pos: &Position, action: &Action) -> bool {
+    match action {
+        Action::Flip { .. } => true,
+        Action::Move(path) => {
+            let to = path.last().to();
+            pos.piece_at(to).is_none() && !pos.covered().contains(to)
+        }
+    }
 }
 
 /// Where an action leaves an identity open: a flip, or the hop of a move onto a covered
