@@ -73,6 +73,16 @@ impl Search<'_> {
         })
     }
 
+    /// Counts a node entered at `pos`, `ply` plies from the root, and gives its value when no
+    /// search is needed: the budget spent (0, discarded), a solved endgame, the game over.
+    pub(super) fn enter(&mut self, pos: &Position, ply: u32) -> Option<f64> {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return Some(0.0);
+        }
+        self.solved(pos, ply).or_else(|| self.terminal(pos, ply))
+    }
+
     /// The value of a position where the game is over (for the side to move), `ply` plies
     /// from the root; None while it goes on.
     pub(super) fn terminal(&self, pos: &Position, ply: u32) -> Option<f64> {
@@ -183,14 +193,7 @@ impl Search<'_> {
         beta: f64,
         ply: u32,
     ) -> f64 {
-        self.nodes += 1;
-        if self.out_of_budget() {
-            return 0.0;
-        }
-        if let Some(v) = self.solved(pos, ply) {
-            return v;
-        }
-        if let Some(v) = self.terminal(pos, ply) {
+        if let Some(v) = self.enter(pos, ply) {
             return v;
         }
         let key = pos.repetition_key();
@@ -309,14 +312,7 @@ impl Search<'_> {
         ply: u32,
         left: u32,
     ) -> f64 {
-        self.nodes += 1;
-        if self.out_of_budget() {
-            return 0.0;
-        }
-        if let Some(v) = self.solved(pos, ply) {
-            return v;
-        }
-        if let Some(v) = self.terminal(pos, ply) {
+        if let Some(v) = self.enter(pos, ply) {
             return v;
         }
         let stand = self.evaluator.evaluate(pos).clamp(-self.bound, self.bound);
