@@ -223,17 +223,6 @@ fn quiet_value(pos: &Position, rules: &Ruleset, ply: u32, left: u32, memo: &mut 
         .fold(stand, f64::max)
 }
 
-fn action_reference(
-    pos: &Position,
-    rules: &Ruleset,
-    action: &Action,
-    depth: u32,
-    ply: u32,
-    memo: &mut Memo,
-) -> f64 {
-    action_reference_within(pos, rules, action, depth, ply, memo, WIN)
-}
-
 fn action_reference_within(
     pos: &Position,
     rules: &Ruleset,
@@ -311,7 +300,7 @@ fn the_pruned_search_equals_plain_expectimax() {
             };
             let a = engine::analyze_root(&root, &depth(d));
             for (action, value) in &a.actions {
-                let want = action_reference(&pos, &rules, action, d, 0, &mut memo);
+                let want = action_reference_within(&pos, &rules, action, d, 0, &mut memo, WIN);
                 assert!(
                     (value - want).abs() < 1e-6,
                     "{pos} depth {d}: {action} is {value}, plain expectimax {want}"

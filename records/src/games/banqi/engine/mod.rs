@@ -186,6 +186,7 @@ pub fn analyze(pos: &Position, rules: &Ruleset, limits: &Limits) -> Answer {
 pub fn analyze_root(root_at: &Root, limits: &Limits) -> Answer {
     let (pos, rules) = (root_at.position, root_at.rules);
     let weights = root_at.weights;
+    let play = root_at.mode == Mode::Play;
     let bound = weights.bound();
     let root_value = evaluate_with(pos, rules, weights);
     let no_limit = limits.depth.is_none() && limits.nodes.is_none() && limits.millis.is_none();
@@ -198,7 +199,7 @@ pub fn analyze_root(root_at: &Root, limits: &Limits) -> Answer {
         rules,
         evaluator: evaluation::Evaluator::new(rules, weights),
         bound,
-        play: root_at.mode == Mode::Play,
+        play,
         history: Box::new(History::new()),
         root: pos.turn(),
         draw: -(weights.contempt * root_value + weights.draw_cost).clamp(-bound, bound),
@@ -220,9 +221,8 @@ pub fn analyze_root(root_at: &Root, limits: &Limits) -> Answer {
         pos,
         rules,
         limits.millis.is_none_or(|ms| ms >= endgame::WAIT_MILLIS),
-        root_at.mode == Mode::Analysis,
+        !play,
     );
-    let play = root_at.mode == Mode::Play;
     let mut root = Vec::new();
     legal_actions(pos, rules, &mut root);
     search.allowed(pos, 0, &mut root);
