@@ -145,19 +145,25 @@ fn game_over(pos: &Position, rules: &Ruleset, ply: u32) -> Option<f64> {
 /// small depths (repetition needs four plies and captures never repeat, so none of these can
 /// repeat a position).
 fn reference(pos: &Position, rules: &Ruleset, depth: u32, ply: u32, memo: &mut Memo) -> f64 {
-    reference_within(pos, rules, depth, ply, memo, WIN)
+    reference_within(pos, rules, depth, ply, memo, Valuing::Analysis)
 }
 
-/// Plain expectimax where a chance node counts each outcome's value within ±`outcome_bound`
-/// (a player's search, [`engine::Mode::Play`], counts a forced result there as the best or
-/// worst evaluation).
+/// How plain expectimax values chance: as an analysis does, or as a player's search
+/// ([`engine::Mode::Play`]) does, which counts an outcome's forced result as the best or worst
+/// evaluation (±`bound`) and values a flip at the horizon by the evaluation as it stands.
+#[derive(Clone, Copy)]
+enum Valuing {
+    Analysis,
+    Play { bound: f64 },
+}
+
 fn reference_within(
     pos: &Position,
     rules: &Ruleset,
     depth: u32,
     ply: u32,
     memo: &mut Memo,
-    outcome_bound: f64,
+    valuing: Valuing,
 ) -> f64 {
     if let Some(v) = game_over(pos, rules, ply) {
         return v;
@@ -172,7 +178,7 @@ fn reference_within(
     }
     actions
         .iter()
-        .map(|a| action_reference_within(pos, rules, a, depth, ply, memo, outcome_bound))
+        .map(|a| action_reference_within(pos, rules, a, depth, ply, memo, valuing))
         .fold(f64::NEG_INFINITY, f64::max)
 }
 
@@ -230,8 +236,17 @@ fn action_reference_within(
     depth: u32,
     ply: u32,
     memo: &mut Memo,
-    outcome_bound: f64,
+    valuing: Valuing,
 ) -> f64 {
+    let outcome_bound = match valuing {
+        Valuing::Analysis => WIN,
+        Valuing::Play { bound } => {
+            if depth == 1 && matches!(action, Action::Flip { reveal: None, .. }) {
+                return engine::evaluate_with(pos, rules, &FAIR).clamp(-bound, bound);
+            }
+            bound
+        }
+    };
     let open = match action {
         Action::Flip { reveal: None, .. } => true,
         Action::Move(path) => path.hops().iter().any(|h| pos.covered().contains(h.to())),
@@ -239,7 +254,7 @@ fn action_reference_within(
     };
     if !open {
         let (next, _) = pos.play(rules, action).unwrap();
-        return -reference_within(&next, rules, depth - 1, ply + 1, memo, outcome_bound);
+        return -reference_within(&next, rules, depth - 1, ply + 1, memo, valuing);
     }
     let total = pos.pool().total() as f64;
     let mut value = 0.0;
@@ -261,7 +276,7 @@ fn action_reference_within(
             }
         }
         let (next, _) = pos.play(rules, &filled).unwrap();
-        let v = -reference_within(&next, rules, depth - 1, ply + 1, memo, outcome_bound);
+        let v = -reference_within(&next, rules, depth - 1, ply + 1, memo, valuing);
         value += n as f64 / total * v.clamp(-outcome_bound, outcome_bound);
     }
     value
@@ -300,7 +315,15 @@ fn the_pruned_search_equals_plain_expectimax() {
             };
             let a = engine::analyze_root(&root, &depth(d));
             for (action, value) in &a.actions {
-                let want = action_reference_within(&pos, &rules, action, d, 0, &mut memo, WIN);
+                let want = action_reference_within(
+                    &pos,
+                    &rules,
+                    action,
+                    d,
+                    0,
+                    &mut memo,
+                    Valuing::Analysis,
+                );
                 assert!(
                     (value - want).abs() < 1e-6,
                     "{pos} depth {d}: {action} is {value}, plain expectimax {want}"
@@ -313,8 +336,9 @@ fn the_pruned_search_equals_plain_expectimax() {
                 .fold(f64::NEG_INFINITY, f64::max);
             assert!((best - reference(&pos, &rules, d, 0, &mut memo)).abs() < 1e-6);
             // A player's search values only its best action (the others are bounds), with
-            // chance outcomes within the evaluation's bound: the same best value as plain
-            // expectimax so bounded, and an action of that value.
+            // chance outcomes within the evaluation's bound and flips at the horizon
+            // unexpanded: the same best value as plain expectimax valuing so, and an action
+            // of that value.
             let play = engine::analyze_root(
                 &Root {
                     mode: engine::Mode::Play,
@@ -323,21 +347,17 @@ fn the_pruned_search_equals_plain_expectimax() {
                 &depth(d),
             );
             // (The memo holds quiescence values, which no chance node bounds.)
-            let want = reference_within(&pos, &rules, d, 0, &mut memo, FAIR.bound());
+            let played = Valuing::Play {
+                bound: FAIR.bound(),
+            };
+            let want = reference_within(&pos, &rules, d, 0, &mut memo, played);
             assert!(
                 (play.score - want).abs() < 1e-6,
                 "{pos} depth {d}: {} vs {want}",
                 play.score
             );
-            let chosen = action_reference_within(
-                &pos,
-                &rules,
-                &play.best.unwrap(),
-                d,
-                0,
-                &mut memo,
-                FAIR.bound(),
-            );
+            let chosen =
+                action_reference_within(&pos, &rules, &play.best.unwrap(), d, 0, &mut memo, played);
             assert!(
                 (chosen - want).abs() < 1e-6,
                 "{pos} depth {d}: {chosen} vs {want}"
