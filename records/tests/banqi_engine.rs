@@ -4,7 +4,9 @@
 
 use records::core::Engine as _;
 use records::core::replay::replay;
-use records::games::banqi::engine::{self, Limits, QUIESCENCE_DEPTH, Root, WIN, Weights};
+use records::games::banqi::engine::{
+    self, HorizonFlips, Limits, QUIESCENCE_DEPTH, Root, WIN, Weights,
+};
 use records::games::banqi::{Action, Banqi, Match, Piece, Position, Ruleset, legal_actions};
 
 /// The engine's weights without the draw's contempt, so that a draw is 0 as in the plain
@@ -150,11 +152,11 @@ fn reference(pos: &Position, rules: &Ruleset, depth: u32, ply: u32, memo: &mut M
 
 /// How plain expectimax values chance: as an analysis does, or as a player's search
 /// ([`engine::Mode::Play`]) does, which counts an outcome's forced result as the best or worst
-/// evaluation (±`bound`) and values a flip at the horizon by the evaluation as it stands.
+/// evaluation (±`bound`) and values a flip at the horizon as `flips` says.
 #[derive(Clone, Copy)]
 enum Valuing {
     Analysis,
-    Play { bound: f64 },
+    Play { bound: f64, flips: HorizonFlips },
 }
 
 fn reference_within(
@@ -240,8 +242,9 @@ fn action_reference_within(
 ) -> f64 {
     let outcome_bound = match valuing {
         Valuing::Analysis => WIN,
-        Valuing::Play { bound } => {
-            if depth == 1 && matches!(action, Action::Flip { reveal: None, .. }) {
+        Valuing::Play { bound, flips } => {
+            let evaluated = flips == HorizonFlips::Evaluated;
+            if evaluated && depth == 1 && matches!(action, Action::Flip { reveal: None, .. }) {
                 return engine::evaluate_with(pos, rules, &FAIR).clamp(-bound, bound);
             }
             bound
@@ -299,6 +302,41 @@ fn game_positions() -> Vec<Position> {
     out
 }
 
+/// A player's search values only its best action (the others are bounds), with chance
+/// outcomes within the evaluation's bound and flips at the horizon as `flips` says: the same
+/// best value as plain expectimax valuing so, and an action of that value.
+fn player_equals_plain_expectimax(
+    pos: &Position,
+    rules: &Ruleset,
+    d: u32,
+    flips: HorizonFlips,
+    memo: &mut Memo,
+) {
+    let root = Root {
+        weights: &FAIR,
+        mode: engine::Mode::Play,
+        horizon_flips: flips,
+        ..Root::new(pos, rules)
+    };
+    let play = engine::analyze_root(&root, &depth(d));
+    // (The memo holds quiescence values, which no chance node bounds.)
+    let played = Valuing::Play {
+        bound: FAIR.bound(),
+        flips,
+    };
+    let want = reference_within(pos, rules, d, 0, memo, played);
+    assert!(
+        (play.score - want).abs() < 1e-6,
+        "{pos} depth {d}: {} vs {want}",
+        play.score
+    );
+    let chosen = action_reference_within(pos, rules, &play.best.unwrap(), d, 0, memo, played);
+    assert!(
+        (chosen - want).abs() < 1e-6,
+        "{pos} depth {d}: {chosen} vs {want}"
+    );
+}
+
 #[test]
 fn the_pruned_search_equals_plain_expectimax() {
     let rules = Ruleset::TCGA;
@@ -335,33 +373,9 @@ fn the_pruned_search_equals_plain_expectimax() {
                 .map(|x| x.1)
                 .fold(f64::NEG_INFINITY, f64::max);
             assert!((best - reference(&pos, &rules, d, 0, &mut memo)).abs() < 1e-6);
-            // A player's search values only its best action (the others are bounds), with
-            // chance outcomes within the evaluation's bound and flips at the horizon
-            // unexpanded: the same best value as plain expectimax valuing so, and an action
-            // of that value.
-            let play = engine::analyze_root(
-                &Root {
-                    mode: engine::Mode::Play,
-                    ..root
-                },
-                &depth(d),
-            );
-            // (The memo holds quiescence values, which no chance node bounds.)
-            let played = Valuing::Play {
-                bound: FAIR.bound(),
-            };
-            let want = reference_within(&pos, &rules, d, 0, &mut memo, played);
-            assert!(
-                (play.score - want).abs() < 1e-6,
-                "{pos} depth {d}: {} vs {want}",
-                play.score
-            );
-            let chosen =
-                action_reference_within(&pos, &rules, &play.best.unwrap(), d, 0, &mut memo, played);
-            assert!(
-                (chosen - want).abs() < 1e-6,
-                "{pos} depth {d}: {chosen} vs {want}"
-            );
+            for flips in [HorizonFlips::Played, HorizonFlips::Evaluated] {
+                player_equals_plain_expectimax(&pos, &rules, d, flips, &mut memo);
+            }
         }
     }
 }
@@ -719,4 +733,36 @@ fn evaluations_hold_still_along_the_engines_own_games() {
         "nine in ten steps within {} cp: {steps:?}",
         at(0.9)
     );
+}
+
+#[test]
+fn a_short_clock_plays_the_horizons_flips_a_long_one_values_them_as_they_stand() {
+    let with = |millis, nodes| {
+        HorizonFlips::for_move(&Limits {
+            millis,
+            nodes,
+            ..Limits::default()
+        })
+    };
+    assert_eq!(with(Some(10), None), HorizonFlips::Played);
+    assert_eq!(with(Some(49), None), HorizonFlips::Played);
+    assert_eq!(with(Some(50), None), HorizonFlips::Evaluated);
+    assert_eq!(with(Some(100), None), HorizonFlips::Evaluated);
+    // The bots' fixed budget (20,000 positions) and `anqi tune`'s are short.
+    assert_eq!(with(None, Some(20_000)), HorizonFlips::Played);
+    assert_eq!(with(None, Some(250_000)), HorizonFlips::Evaluated);
+    assert_eq!(with(None, None), HorizonFlips::Played);
+    // Valued as they stand, a flip with a ply left is one position, not fourteen outcomes
+    // and their captures: a two-ply search of the start visits far fewer.
+    let m = Match::new(Ruleset::TCGA);
+    let nodes = |flips| {
+        let root = Root {
+            mode: engine::Mode::Play,
+            horizon_flips: flips,
+            ..Root::new(m.position(), m.rules())
+        };
+        engine::analyze_root(&root, &depth(2)).nodes
+    };
+    let (played, evaluated) = (nodes(HorizonFlips::Played), nodes(HorizonFlips::Evaluated));
+    assert!(evaluated * 5 < played, "{evaluated} vs {played}");
 }

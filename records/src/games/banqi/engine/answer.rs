@@ -10,7 +10,7 @@ use crate::core::analysis::{
 use crate::core::{Engine as _, Seat, Turn as _};
 
 use super::super::{Banqi, Match};
-use super::{Answer, Mode, Root, WIN, Weights, analyze_root};
+use super::{Answer, HorizonFlips, Mode, Root, WIN, Weights, analyze_root};
 
 /// How Banqi's centipawns become chances (docs/engine.md: fitted to the engine's self-play).
 pub const CALIBRATION: Calibration = Calibration {
@@ -37,6 +37,8 @@ pub fn analyze_match(m: &Match, weights: &Weights, limits: &Limits) -> Answer {
 
 /// The move of a player on a clock at the match `m`, with `weights`: all of its work on the
 /// caller's thread within `limits` ([`Mode::Play`]).
+/// With a long enough time, its horizon's flips are valued as they stand
+/// ([`HorizonFlips::for_move`]).
 pub fn play_match(m: &Match, weights: &Weights, limits: &Limits) -> Answer {
     search_match(m, weights, limits, Mode::Play)
 }
@@ -48,6 +50,7 @@ fn search_match(m: &Match, weights: &Weights, limits: &Limits, mode: Mode) -> An
         chases: m.long_chase_counts(),
         weights,
         mode,
+        horizon_flips: HorizonFlips::for_move(limits),
         ..Root::new(m.position(), m.rules())
     };
     analyze_root(&root, limits)

@@ -115,12 +115,8 @@ impl Search<'_> {
         ply: u32,
     ) -> f64 {
         if let Some(open) = open_identity(pos, action) {
-            // A player values a flip at its horizon by the evaluation as it stands: a flip
-            // takes nothing, and its fourteen outcomes' quiescence cost what a ply deeper
-            // everywhere else costs. Against MistyBanqi at 100 ms a move: 63.2% with it,
-            // 53.0% without (docs/engine.md). An analysis keeps the outcomes: its scores
-            // are read, not only its choice.
-            if self.play && depth == 1 && matches!(action, Action::Flip { .. }) {
+            // A flip with a ply left, valued as it stands (HorizonFlips::Evaluated).
+            if self.flips_evaluated && depth == 1 && matches!(action, Action::Flip { .. }) {
                 self.nodes += 1;
                 return self.evaluator.evaluate(pos).clamp(-self.bound, self.bound);
             }
