@@ -140,9 +140,10 @@ pub enum Mode {
 /// followed by the captures it allows, or the evaluation as it stands (a flip takes nothing).
 /// Valued so, a flip costs one node where its outcomes cost some fourteen quiescence searches:
 /// in the opening the search goes a ply deeper in the same time. With a move's time short
-/// that is a loss (the reply's flips are the threats a two-ply search must see: 58.8% against
-/// 66.2% for outcomes played, at 10 ms a move against MistyBanqi); with time for three plies
-/// it is a gain (63.2% against 53.0% at 100 ms). docs/engine.md has the measurements.
+/// that is a loss (the reply's flips are the threats a two-ply search must see: 61.0% against
+/// 66.2% with outcomes played, at 10 ms a move against MistyBanqi on the same 400 games); with
+/// time for three plies it is a gain (63.2% against 53.0% at 100 ms on the same 200).
+/// docs/engine.md has the measurements.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum HorizonFlips {
     Played,

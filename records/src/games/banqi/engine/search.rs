@@ -104,6 +104,12 @@ impl Search<'_> {
         None
     }
 
+    /// The evaluation of `pos` for its side to move, within the bound chance nodes assume: a
+    /// quiescence node's stand-pat and a flip valued at the horizon.
+    fn as_it_stands(&mut self, pos: &Position) -> f64 {
+        self.evaluator.evaluate(pos).clamp(-self.bound, self.bound)
+    }
+
     /// The value of playing `action` at `pos` for the side to move there.
     pub(super) fn action_value(
         &mut self,
@@ -118,7 +124,7 @@ impl Search<'_> {
             // A flip with a ply left, valued as it stands (HorizonFlips::Evaluated).
             if self.flips_evaluated && depth == 1 && matches!(action, Action::Flip { .. }) {
                 self.nodes += 1;
-                return self.evaluator.evaluate(pos).clamp(-self.bound, self.bound);
+                return self.as_it_stands(pos);
             }
             return self.chance(pos, action, open, depth, alpha, beta, ply);
         }
@@ -320,7 +326,7 @@ impl Search<'_> {
         if let Some(v) = self.enter(pos, ply) {
             return v;
         }
-        let stand = self.evaluator.evaluate(pos).clamp(-self.bound, self.bound);
+        let stand = self.as_it_stands(pos);
         if stand >= beta || left == 0 {
             return stand;
         }
