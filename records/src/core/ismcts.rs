@@ -72,7 +72,7 @@ pub trait Worlds: Rules {
 }
 
 /// The exploration constant of UCB (rewards are shares of a game, in 0..=1).
-const EXPLORATION: f64 = 0.7;
+const EXPLORATION: f64 = 0.3;
 
 /// Plies searched when a request sets no limit (some 2,000 iterations).
 const DEFAULT_PLIES: u64 = 20_000;
@@ -139,7 +139,7 @@ pub fn analyze<G: Worlds>(
     let mut stopped = false;
     let mut iterations = 0u64;
     while search.plies < node_limit {
-        if iterations % 32 == 0
+        if iterations.is_multiple_of(32)
             && let Some(ms) = limits.millis
             && started.elapsed().as_millis() as u64 >= ms
         {
