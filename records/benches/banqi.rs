@@ -99,6 +99,46 @@ fn search(c: &mut Criterion) {
     group.finish();
 }
 
+/// A move's search to depth 3 (the horizon's flips valued as they stand, as at 100 ms a move)
+/// from every third position of the engine's two test games, with Star1 alone and with Star2's
+/// probes: the two side by side in one run.
+fn star2(c: &mut Criterion) {
+    use records::games::banqi::engine::{self, HorizonFlips, Limits, Mode, Root};
+    use records::games::banqi::{Banqi, Ruleset};
+    let positions: Vec<_> = include_str!("../tests/data/banqi-engine-games.jsonl")
+        .lines()
+        .flat_map(|line| {
+            let record: Record = serde_json::from_str(line).unwrap();
+            let (positions, _) = records::core::replay::replay::<Banqi>(&record);
+            positions.into_iter().step_by(3).collect::<Vec<_>>()
+        })
+        .collect();
+    let limits = Limits {
+        depth: Some(3),
+        ..Limits::default()
+    };
+    let mut group = c.benchmark_group("move_search_depth_3");
+    group.sample_size(10);
+    for (name, star2) in [("star1", false), ("star2", true)] {
+        group.bench_function(format!("{}_positions_{name}", positions.len()), |b| {
+            b.iter(|| {
+                (positions.iter())
+                    .map(|p| {
+                        let root = Root {
+                            mode: Mode::Play,
+                            horizon_flips: HorizonFlips::Evaluated,
+                            star2,
+                            ..Root::new(p, &Ruleset::TCGA)
+                        };
+                        engine::analyze_root(&root, &limits).nodes
+                    })
+                    .sum::<u64>()
+            })
+        });
+    }
+    group.finish();
+}
+
 /// Solving an endgame table afresh (its smaller tables cached after the first run).
 fn endgames(c: &mut Criterion) {
     use records::games::banqi::engine::endgame::solve_table;
@@ -117,5 +157,5 @@ fn endgames(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, playouts, replay, search, endgames);
+criterion_group!(benches, playouts, replay, search, star2, endgames);
 criterion_main!(benches);

@@ -120,6 +120,12 @@ pub struct Root<'a> {
     /// How a player's search values a flip at its horizon (an analysis always plays its
     /// outcomes).
     pub horizon_flips: HorizonFlips,
+    /// Whether a player's search probes a chance node's outcomes before searching them
+    /// (Star2, Ballard 1983): each outcome's value is bounded by the opponent's first reply
+    /// alone, and a flip whose bounds already average below what the search has is cut
+    /// without searching an outcome in full. It changes no value, only how many positions
+    /// are visited; on unless a measurement turns it off.
+    pub star2: bool,
 }
 
 /// What a search is for.
@@ -184,6 +190,7 @@ impl<'a> Root<'a> {
             weights: &Weights::TUNED,
             mode: Mode::Analysis,
             horizon_flips: HorizonFlips::Played,
+            star2: true,
         }
     }
 }
@@ -198,6 +205,8 @@ struct Search<'a> {
     /// A player's search that values a flip at its horizon by the evaluation
     /// ([`HorizonFlips::Evaluated`]).
     flips_evaluated: bool,
+    /// A player's search that probes chance nodes ([`Root::star2`]).
+    star2: bool,
     /// The quiet actions that cut the search off (a player's search orders by them; an
     /// analysis keeps the generator's order, so that its every action's value comes the same
     /// way whatever was searched before).
@@ -245,6 +254,7 @@ pub fn analyze_root(root_at: &Root, limits: &Limits) -> Answer {
         bound,
         play,
         flips_evaluated: play && root_at.horizon_flips == HorizonFlips::Evaluated,
+        star2: play && root_at.star2,
         history: Box::new(History::new()),
         root: pos.turn(),
         draw: -(weights.contempt * root_value + weights.draw_cost).clamp(-bound, bound),

@@ -160,8 +160,41 @@ impl Search<'_> {
         } else {
             (-WIN, WIN)
         };
+        // Star2: each outcome's value is at most what the opponent's first reply leaves
+        // (a probe of that reply alone); where those bounds already average below alpha,
+        // the flip is refuted without a full search of any outcome.
+        let mut upper = [hi; 14];
+        if self.star2 && depth >= 2 && alpha > lo {
+            let (mut bound, mut rest) = (0.0, 1.0);
+            for piece in Piece::all() {
+                let n = pos.pool().count(piece);
+                if n == 0 {
+                    continue;
+                }
+                let p = n as f64 / total;
+                rest -= p;
+                let filled = open.fill(*action, piece);
+                let Ok((next, effect)) = pos.play(self.rules, &filled) else {
+                    continue;
+                };
+                self.chased(pos, &next, &effect, ply);
+                let u = (-self.probe(&next, depth - 1, -hi, -lo, ply + 1)).clamp(lo, hi);
+                upper[piece.index()] = u;
+                bound += p * u;
+                if self.stopped {
+                    return bound;
+                }
+                if bound + rest * hi <= alpha {
+                    return bound + rest * hi;
+                }
+            }
+        }
         let mut known = 0.0; // Σ p·v of the outcomes searched
         let mut left = 1.0; // the probability not yet searched
+        // Σ p·(upper bound) of the outcomes not yet searched.
+        let mut left_hi: f64 = Piece::all()
+            .map(|piece| pos.pool().count(piece) as f64 / total * upper[piece.index()])
+            .sum();
         for piece in Piece::all() {
             let n = pos.pool().count(piece);
             if n == 0 {
@@ -169,8 +202,9 @@ impl Search<'_> {
             }
             let p = n as f64 / total;
             left -= p;
+            left_hi -= p * upper[piece.index()];
             // The window this outcome's value must fall in for the average to matter.
-            let child_alpha = ((alpha - known - left * hi) / p).max(lo);
+            let child_alpha = ((alpha - known - left_hi) / p).max(lo);
             let child_beta = ((beta - known - left * lo) / p).min(hi);
             let filled = open.fill(*action, piece);
             let v = match pos.play(self.rules, &filled) {
@@ -189,11 +223,42 @@ impl Search<'_> {
             if known + left * lo >= beta {
                 return known + left * lo;
             }
-            if known + left * hi <= alpha {
-                return known + left * hi;
+            if known + left_hi <= alpha {
+                return known + left_hi;
             }
         }
         known
+    }
+
+    /// Star2's probe: the value at `pos` of its first action by the ordering alone (the
+    /// table's best first), searched `depth` plies in the window `alpha..beta` (for the side
+    /// to move at `pos`): a lower bound on the position's value.
+    fn probe(&mut self, pos: &Position, depth: u32, alpha: f64, beta: f64, ply: u32) -> f64 {
+        if let Some(v) = self.enter(pos, ply) {
+            return v;
+        }
+        let key = pos.repetition_key();
+        if self.path.contains(&key) {
+            return self.draw_value(pos);
+        }
+        let ply_index = ply as usize;
+        if self.buffers.len() <= ply_index {
+            self.buffers.resize_with(ply_index + 1, Vec::new);
+        }
+        let mut actions = std::mem::take(&mut self.buffers[ply_index]);
+        legal_actions(pos, self.rules, &mut actions);
+        self.allowed(pos, ply, &mut actions);
+        let stored = self.table.get(&key).and_then(|e| e.best);
+        order_in_place(pos, &mut actions, stored, Some(&*self.history));
+        let first = actions.first().copied();
+        self.buffers[ply_index] = actions;
+        let Some(first) = first else {
+            return -(WIN - ply as f64);
+        };
+        self.path.push(key);
+        let v = self.action_value(pos, &first, depth, alpha, beta, ply);
+        self.path.pop();
+        v
     }
 
     pub(super) fn negamax(
