@@ -33,7 +33,11 @@ fn search(pos: &Position, depth: u32, flips: HorizonFlips, star2: bool) -> (Stri
         ..Limits::default()
     };
     let a = engine::analyze_root(&root, &limits);
-    (a.best.map(|b| b.to_string()).unwrap_or_default(), a.score, a.nodes)
+    (
+        a.best.map(|b| b.to_string()).unwrap_or_default(),
+        a.score,
+        a.nodes,
+    )
 }
 
 #[test]
