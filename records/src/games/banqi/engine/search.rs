@@ -150,7 +150,6 @@ impl Search<'_> {
         beta: f64,
         ply: u32,
     ) -> f64 {
-        let total = pos.pool().total() as f64;
         // Star1 cuts by the values' range. An analysis keeps forced results exact through
         // chance nodes (the range is ±WIN, where Star1 seldom cuts); a player counts an
         // outcome's forced result as the best or worst evaluation, a range six times
@@ -166,12 +165,7 @@ impl Search<'_> {
         let mut upper = [hi; 14];
         if self.star2 && depth >= 2 && alpha > lo {
             let (mut bound, mut rest) = (0.0, 1.0);
-            for piece in Piece::all() {
-                let n = pos.pool().count(piece);
-                if n == 0 {
-                    continue;
-                }
-                let p = n as f64 / total;
+            for (piece, p) in outcomes(pos) {
                 rest -= p;
                 let filled = open.fill(*action, piece);
                 let Ok((next, effect)) = pos.play(self.rules, &filled) else {
@@ -192,15 +186,10 @@ impl Search<'_> {
         let mut known = 0.0; // Σ p·v of the outcomes searched
         let mut left = 1.0; // the probability not yet searched
         // Σ p·(upper bound) of the outcomes not yet searched.
-        let mut left_hi: f64 = Piece::all()
-            .map(|piece| pos.pool().count(piece) as f64 / total * upper[piece.index()])
+        let mut left_hi: f64 = outcomes(pos)
+            .map(|(piece, p)| p * upper[piece.index()])
             .sum();
-        for piece in Piece::all() {
-            let n = pos.pool().count(piece);
-            if n == 0 {
-                continue;
-            }
-            let p = n as f64 / total;
+        for (piece, p) in outcomes(pos) {
             left -= p;
             left_hi -= p * upper[piece.index()];
             // The window this outcome's value must fall in for the average to matter.
@@ -465,4 +454,14 @@ impl Search<'_> {
         }
         line
     }
+}
+
+/// The outcomes of a flip or dark capture at `pos`: each kind the covered pool holds, with
+/// its probability.
+fn outcomes(pos: &Position) -> impl Iterator<Item = (Piece, f64)> + '_ {
+    let total = pos.pool().total() as f64;
+    Piece::all().filter_map(move |piece| {
+        let n = pos.pool().count(piece);
+        (n > 0).then(|| (piece, n as f64 / total))
+    })
 }
