@@ -219,6 +219,15 @@ impl Search<'_> {
         known
     }
 
+    /// The action buffer of `ply_index` plies from the root, taken for a node's use (put
+    /// back when it is done): no allocation once every depth has had one.
+    fn take_buffer(&mut self, ply_index: usize) -> Vec<Action> {
+        if self.buffers.len() <= ply_index {
+            self.buffers.resize_with(ply_index + 1, Vec::new);
+        }
+        std::mem::take(&mut self.buffers[ply_index])
+    }
+
     /// Star2's probe: the value at `pos` of its first action by the ordering alone (the
     /// table's best first), searched `depth` plies in the window `alpha..beta` (for the side
     /// to move at `pos`): a lower bound on the position's value.
@@ -231,10 +240,7 @@ impl Search<'_> {
             return self.draw_value(pos);
         }
         let ply_index = ply as usize;
-        if self.buffers.len() <= ply_index {
-            self.buffers.resize_with(ply_index + 1, Vec::new);
-        }
-        let mut actions = std::mem::take(&mut self.buffers[ply_index]);
+        let mut actions = self.take_buffer(ply_index);
         legal_actions(pos, self.rules, &mut actions);
         self.allowed(pos, ply, &mut actions);
         let stored = self.table.get(&key).and_then(|e| e.best);
@@ -285,10 +291,7 @@ impl Search<'_> {
             first = e.best;
         }
         let ply_index = ply as usize;
-        if self.buffers.len() <= ply_index {
-            self.buffers.resize_with(ply_index + 1, Vec::new);
-        }
-        let mut actions = std::mem::take(&mut self.buffers[ply_index]);
+        let mut actions = self.take_buffer(ply_index);
         legal_actions(pos, self.rules, &mut actions);
         if chase_bites {
             self.allowed(pos, ply, &mut actions);
@@ -386,10 +389,7 @@ impl Search<'_> {
         }
         alpha = alpha.max(stand);
         let ply_index = ply as usize;
-        if self.buffers.len() <= ply_index {
-            self.buffers.resize_with(ply_index + 1, Vec::new);
-        }
-        let mut actions = std::mem::take(&mut self.buffers[ply_index]);
+        let mut actions = self.take_buffer(ply_index);
         captures(pos, self.rules, &mut actions);
         self.allowed(pos, ply, &mut actions);
         let mut best = stand;
