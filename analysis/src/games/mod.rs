@@ -311,7 +311,7 @@ pub fn engine_choice<G: Tool>(
         },
     };
     let seat = m.position().to_move();
-    let best = G::analyze(m, Some(seat), &limits).ok().and_then(|a| a.best);
+    let best = G::decide(m, Some(seat), &limits).ok().flatten();
     best.and_then(|best| actions.iter().find(|a| a.to_string() == best).cloned())
         .unwrap_or_else(|| actions[0].clone())
 }

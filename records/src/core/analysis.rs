@@ -195,4 +195,15 @@ pub trait Search: Truth {
         let _ = (m, seat, limits);
         Err(AnalysisError::NoEngine(Self::TITLE))
     }
+
+    /// The action a player in `seat` chooses at `m` within `limits`: the analysis's best. An
+    /// engine whose analysis does more than a move needs (reading every action's score)
+    /// leaves that out here.
+    fn decide(
+        m: &Self::Match,
+        seat: Option<Seat>,
+        limits: &Limits,
+    ) -> Result<Option<String>, AnalysisError> {
+        Ok(Self::analyze(m, seat, limits)?.best)
+    }
 }

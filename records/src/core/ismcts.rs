@@ -64,6 +64,23 @@ pub trait Worlds: Rules {
     /// a game cut short.
     fn value(m: &Self::Match, out: &mut [f64; MAX_SEATS]);
 
+    /// Whether the search settles captures (xiangqi-3g): a node's children grow with its
+    /// visits (the square root), captures first, largest first; a leaf is valued by a
+    /// quiescence search (each side in turn may stand on the evaluation or capture) instead of
+    /// random plies; and an action's score is read along the tree's line, without exploration
+    /// (docs/engine.md, "The other games: scores"). For a two-seat game whose worlds hold every
+    /// identity, so that a capture's value is known in a world; the others keep every action
+    /// available at once and random plies.
+    const SETTLES_CAPTURES: bool = false;
+
+    /// What the legal `action` of `m` captures, as a gain (what it takes, less a tenth of what
+    /// takes: the largest is tried first); None when it captures nothing. Only read when
+    /// [`Self::SETTLES_CAPTURES`].
+    fn gain(m: &Self::Match, action: &Self::Action) -> Option<f64> {
+        let _ = (m, action);
+        None
+    }
+
     /// The centipawns of a share of the game for the side to move.
     fn centipawns(share: f64) -> i64 {
         let p = share.clamp(0.001, 0.999);
@@ -73,6 +90,14 @@ pub trait Worlds: Rules {
 
 /// The exploration constant of UCB (rewards are shares of a game, in 0..=1).
 const EXPLORATION: f64 = 0.3;
+
+/// Captures deep at most, in a leaf's quiescence.
+const QUIESCENCE_PLIES: usize = 8;
+
+/// Worlds in which an action's line is played to read its score, and the visits a node needs
+/// to be on the line (fewer: its mean is too young to say which action the tree prefers).
+const READING_WORLDS: u32 = 16;
+const READING_VISITS: u32 = 8;
 
 /// Plies searched when a request sets no limit (some 2,000 iterations).
 const DEFAULT_PLIES: u64 = 20_000;
@@ -115,12 +140,32 @@ impl<A> Node<A> {
 }
 
 /// Searches the match `m` for its side to move, reading only what `seat` knows (None: the side
-/// to move), within `limits` (nodes: plies played in tree and playouts; depth: plies of tree):
-/// a game's [`Search::analyze`](super::analysis::Search::analyze) through its [`Worlds`].
+/// to move), within `limits` (nodes: plies played in tree, leaves and readings; depth: plies of
+/// tree): a game's [`Search::analyze`](super::analysis::Search::analyze) through its
+/// [`Worlds`].
 pub fn analyze<G: Worlds>(
     m: &G::Match,
     seat: Option<Seat>,
     limits: &Limits,
+) -> Result<Analysis, AnalysisError> {
+    search::<G>(m, seat, limits, true)
+}
+
+/// The action a player in `seat` chooses at `m` within `limits`: [`analyze`]'s best, without
+/// reading the actions' scores along the line (a move needs the choice only).
+pub fn decide<G: Worlds>(
+    m: &G::Match,
+    seat: Option<Seat>,
+    limits: &Limits,
+) -> Result<Option<String>, AnalysisError> {
+    Ok(search::<G>(m, seat, limits, false)?.best)
+}
+
+fn search<G: Worlds>(
+    m: &G::Match,
+    seat: Option<Seat>,
+    limits: &Limits,
+    read: bool,
 ) -> Result<Analysis, AnalysisError> {
     let started = Instant::now();
     let to_move = m.position().to_move();
@@ -136,11 +181,14 @@ pub fn analyze<G: Worlds>(
         u64::MAX
     });
     let depth_limit = limits.depth.unwrap_or(u32::MAX);
+    // The reading along the line comes after the search: a time limit leaves it a fifth.
+    let reads = read && G::SETTLES_CAPTURES;
+    let millis = limits.millis.map(|ms| if reads { ms - ms / 5 } else { ms });
     let mut stopped = false;
     let mut iterations = 0u64;
     while search.plies < node_limit {
         if iterations.is_multiple_of(32)
-            && let Some(ms) = limits.millis
+            && let Some(ms) = millis
             && started.elapsed().as_millis() as u64 >= ms
         {
             stopped = true;
@@ -148,6 +196,9 @@ pub fn analyze<G: Worlds>(
         }
         search.iterate(&knowledge, depth_limit, &mut rng);
         iterations += 1;
+    }
+    if reads {
+        search.read_lines(&knowledge, &mut rng);
     }
     Ok(search.answer(started, stopped))
 }
@@ -165,6 +216,11 @@ struct Tree<G: Worlds> {
     path: Vec<u32>,
     plies: u64,
     depth: u32,
+    /// Captures and their gains, one buffer per ply of a quiescence (a world is cloned per
+    /// capture tried: a match is played, never taken back).
+    captures: Vec<Vec<(f64, G::Action)>>,
+    /// Root children whose score was read along the line: (node, share for its mover).
+    readings: Vec<(u32, f64)>,
 }
 
 impl<G: Worlds> Tree<G> {
@@ -184,6 +240,8 @@ impl<G: Worlds> Tree<G> {
             path: Vec::with_capacity(64),
             plies: 0,
             depth: 0,
+            captures: (0..=QUIESCENCE_PLIES).map(|_| Vec::new()).collect(),
+            readings: Vec::new(),
         }
     }
 
@@ -222,15 +280,29 @@ impl<G: Worlds> Tree<G> {
                     .any(|&c| nodes[c as usize].action.as_ref() == Some(a))
             };
             let untried = self.legal.iter().filter(|a| !in_tree(a)).count();
-            if untried > 0 {
-                let k = rng.random_range(0..untried);
-                let action = self
-                    .legal
-                    .iter()
-                    .filter(|a| !in_tree(a))
-                    .nth(k)
-                    .expect("k < untried")
-                    .clone();
+            // A game that settles captures widens a node below the root as it is visited,
+            // captures first, so that a capture's answer is in the tree before every quiet
+            // reply has been tried. The root tries every action (each is scored).
+            let available = self.legal.len() - untried;
+            let room = !G::SETTLES_CAPTURES
+                || node == 0
+                || available == 0
+                || (available as f64) < ((self.nodes[node].visits + 1) as f64).sqrt().ceil();
+            if untried > 0 && room {
+                let capture = (self.legal.iter())
+                    .filter(|a| G::SETTLES_CAPTURES && !in_tree(a))
+                    .filter_map(|a| G::gain(&world, a).map(|gain| (gain, a)))
+                    .max_by(|a, b| a.0.total_cmp(&b.0))
+                    .map(|(_, a)| a.clone());
+                let action = capture.unwrap_or_else(|| {
+                    let k = rng.random_range(0..untried);
+                    self.legal
+                        .iter()
+                        .filter(|a| !in_tree(a))
+                        .nth(k)
+                        .expect("k < untried")
+                        .clone()
+                });
                 let child = self.nodes.len() as u32;
                 self.nodes.push(Node {
                     action: Some(action.clone()),
@@ -311,6 +383,14 @@ impl<G: Worlds> Tree<G> {
         values: &mut [f64; MAX_SEATS],
         rng: &mut R,
     ) {
+        if G::SETTLES_CAPTURES {
+            let mover = world.position().to_move();
+            let share = self.quiesce(world, 0.0, 1.0, 1, rng);
+            for seat in Seat::all(2) {
+                values[seat.index()] = if seat == mover { share } else { 1.0 - share };
+            }
+            return;
+        }
         let mut end = world.end();
         for _ in 0..G::PLAYOUT {
             if end.is_some() {
@@ -327,6 +407,127 @@ impl<G: Worlds> Tree<G> {
         match end {
             Some(end) => result(&end, values),
             None => G::value(world, values),
+        }
+    }
+
+    /// The side to move's share of `world` once captures are settled: it may stand on the
+    /// evaluation or capture, the other side likewise after each capture (alpha-beta on the
+    /// shares of a two-seat game), at most [`QUIESCENCE_PLIES`] captures deep (`ply` counts
+    /// from 1).
+    fn quiesce<R: RngExt + ?Sized>(
+        &mut self,
+        world: &G::Match,
+        mut alpha: f64,
+        beta: f64,
+        ply: usize,
+        rng: &mut R,
+    ) -> f64 {
+        let mover = world.position().to_move().index();
+        let mut values = [0.5; MAX_SEATS];
+        if let Some(end) = world.end() {
+            result(&end, &mut values);
+            return values[mover];
+        }
+        G::value(world, &mut values);
+        let stand = values[mover];
+        if ply > QUIESCENCE_PLIES || stand >= beta {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        // The leaf's legal actions are not needed once the descent is over.
+        world.legal_actions(&mut self.legal);
+        let mut captures = std::mem::take(&mut self.captures[ply]);
+        captures.clear();
+        captures.extend(
+            (self.legal.iter()).filter_map(|a| G::gain(world, a).map(|gain| (gain, a.clone()))),
+        );
+        captures.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut best = stand;
+        for (_, action) in &captures {
+            let mut next = world.clone();
+            self.play(&mut next, action, rng);
+            let share = 1.0 - self.quiesce(&next, 1.0 - beta, 1.0 - alpha, ply + 1, rng);
+            if share > best {
+                best = share;
+                alpha = alpha.max(share);
+                if share >= beta {
+                    break;
+                }
+            }
+        }
+        self.captures[ply] = captures;
+        best
+    }
+
+    /// Every root action's score read along the tree's line (an action tried too seldom to
+    /// have one: the action, then the leaf): the means lean toward the side to move (a node's
+    /// mean counts the opponent's exploring replies, the bad ones included), the line does
+    /// not. Every action is read alike, so that a review weighs the played one against the
+    /// best on one scale.
+    fn read_lines<R: RngExt + ?Sized>(&mut self, knowledge: &G::Knowledge, rng: &mut R) {
+        let children = self.nodes[0].children.clone();
+        for child in children {
+            let share = self.read_line(knowledge, child as usize, rng);
+            self.readings.push((child, share));
+        }
+    }
+
+    /// The share of `child`'s mover when `child`'s action is played in fresh worlds and then
+    /// the tree's most visited actions (every seat's, among those of at least
+    /// [`READING_VISITS`] legal in the world) until the tree ends, then the leaf: the value of
+    /// the line the search would play, without its exploration.
+    fn read_line<R: RngExt + ?Sized>(
+        &mut self,
+        knowledge: &G::Knowledge,
+        child: usize,
+        rng: &mut R,
+    ) -> f64 {
+        let mover = self.nodes[child].mover;
+        let first = self.nodes[child]
+            .action
+            .clone()
+            .expect("a child has an action");
+        let (mut sum, mut worlds) = (0.0, 0u32);
+        for _ in 0..READING_WORLDS {
+            let mut world = G::world(knowledge, rng);
+            world.legal_actions(&mut self.legal);
+            if !self.legal.contains(&first) {
+                continue;
+            }
+            self.play(&mut world, &first, rng);
+            let mut node = child;
+            let mut values = [0.5; MAX_SEATS];
+            loop {
+                if let Some(end) = world.end() {
+                    result(&end, &mut values);
+                    break;
+                }
+                world.legal_actions(&mut self.legal);
+                let (nodes, legal) = (&self.nodes, &self.legal);
+                let next = nodes[node]
+                    .children
+                    .iter()
+                    .map(|&c| c as usize)
+                    .filter(|&c| {
+                        nodes[c].visits >= READING_VISITS
+                            && legal.contains(nodes[c].action.as_ref().expect("a child"))
+                    })
+                    .max_by_key(|&c| nodes[c].visits);
+                let Some(next) = next else {
+                    self.playout(&mut world, &mut values, rng);
+                    break;
+                };
+                let action = self.nodes[next].action.clone().expect("a child");
+                self.play(&mut world, &action, rng);
+                node = next;
+            }
+            sum += values[mover.index()];
+            worlds += 1;
+        }
+        if worlds == 0 {
+            self.nodes[child].mean()
+        } else {
+            sum / worlds as f64
         }
     }
 
@@ -354,7 +555,8 @@ impl<G: Worlds> Tree<G> {
                     } else if child.loses_at_once() {
                         Score::forced(false, 1)
                     } else {
-                        score(child.mean())
+                        let read = self.readings.iter().find(|(n, _)| *n == c);
+                        score(read.map_or(child.mean(), |r| r.1))
                     },
                 }
             })

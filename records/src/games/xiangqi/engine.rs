@@ -166,6 +166,25 @@ impl Worlds for Xiangqi3g {
         m.pos.fill(*action).unwrap_or(*action)
     }
 
+    /// Captures decide xiangqi-3g, and a world holds every back: the search settles them.
+    const SETTLES_CAPTURES: bool = true;
+
+    fn gain(m: &Match, action: &Action) -> Option<f64> {
+        let Action::Move(mv) = action else {
+            return None;
+        };
+        let pos = m.position();
+        let (victim, taker) = (pos.piece(mv.to)?, pos.piece(mv.from)?);
+        // The general is worth nothing to the evaluation (it never leaves the board) and
+        // everything to the game.
+        let taken = if victim.kind == Kind::General {
+            100.0
+        } else {
+            worth(victim.kind)
+        };
+        Some(taken - worth(taker.kind) / 10.0)
+    }
+
     fn reveals(action: &Action) -> bool {
         !matches!(action, Action::Move(_))
     }
@@ -188,5 +207,13 @@ impl Worlds for Xiangqi3g {
 impl Search for Xiangqi3g {
     fn analyze(m: &Match, seat: Option<Seat>, limits: &Limits) -> Result<Analysis, AnalysisError> {
         ismcts::analyze::<Xiangqi3g>(m, seat, limits)
+    }
+
+    fn decide(
+        m: &Match,
+        seat: Option<Seat>,
+        limits: &Limits,
+    ) -> Result<Option<String>, AnalysisError> {
+        ismcts::decide::<Xiangqi3g>(m, seat, limits)
     }
 }

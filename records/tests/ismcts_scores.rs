@@ -1,0 +1,129 @@
+//! Scores that hold still in the games searched by information sets (issue 42;
+//! docs/engine.md, "The other games: scores"): a review calls a move a loss when the mover's
+//! score falls across it, so a score must not move where nothing happened.
+//!
+//! Read per seat, as each seat played: a seat's score at one of its turns against its score at
+//! its next turn, each read with that seat's knowledge, where no ply between revealed anything
+//! (chance moves a score by luck, which a review shows apart) and neither score is a forced
+//! result. The games are the engine's own, at the bots' budget (`anqi simulate --games 2
+//! --seed 31 --bot engine`, 20,000 plies a move), kept in `tests/data/`.
+
+use records::core::Record;
+use records::core::analysis::{Limits, Search};
+use records::core::replay::prepare;
+use records::core::review::{ReviewedPly, review};
+use records::core::rules::Rules;
+use records::core::{Engine as _, Turn as _};
+use records::games::luzhanqi::Luzhanqi;
+use records::games::three_kingdoms::ThreeKingdoms;
+use records::games::xiangqi::Xiangqi3g;
+
+/// The bots' budget, and the review's.
+const PLIES: u64 = 20_000;
+
+fn plies(n: u64) -> Limits {
+    Limits {
+        nodes: Some(n),
+        ..Limits::default()
+    }
+}
+
+/// Each seat's steps along one reviewed game, in centipawns.
+fn own_steps(lines: &[ReviewedPly]) -> Vec<i64> {
+    let reveals = |line: &ReviewedPly| line.action.as_deref().is_some_and(|a| a.contains('('));
+    let mut steps = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(j) = (i + 1..lines.len()).find(|&j| lines[j].to_move == line.to_move) else {
+            continue;
+        };
+        let (a, b) = (line.score, lines[j].score);
+        if lines[i + 1..=j].iter().any(reveals) || a.forced_in.is_some() || b.forced_in.is_some() {
+            continue;
+        }
+        steps.push((b.centipawns - a.centipawns).abs());
+    }
+    steps
+}
+
+/// The reviews of the games in `text` (JSON Lines) at the bots' budget.
+fn reviewed<G: Rules>(text: &str) -> Vec<Vec<ReviewedPly>> {
+    text.lines()
+        .map(|line| {
+            let record: Record = serde_json::from_str(line).unwrap();
+            review::<G>(&record, &plies(PLIES)).unwrap()
+        })
+        .collect()
+}
+
+/// The median step and the step nine in ten are within, over all games' own steps.
+fn median_and_ninth(reviews: &[Vec<ReviewedPly>]) -> (i64, i64, usize) {
+    let mut steps: Vec<i64> = reviews.iter().flat_map(|r| own_steps(r)).collect();
+    steps.sort();
+    assert!(steps.len() > 50, "{} steps", steps.len());
+    let at = |q: f64| steps[((steps.len() - 1) as f64 * q) as usize];
+    (at(0.5), at(0.9), steps.len())
+}
+
+#[test]
+fn xiangqi_3g_reads_its_symmetric_start_as_even_at_any_budget() {
+    // The side to move may take a horse with a cannon, but the chariot takes back: a score
+    // read from the search's means leaned +190 toward the mover (they count the opponent's
+    // exploring replies, most of which do not take back); read along the line it is even.
+    let text = include_str!("data/xiangqi-3g-engine-games.jsonl");
+    let record: Record = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let p = prepare::<Xiangqi3g>(&record).unwrap();
+    let m = <Xiangqi3g as records::core::rules::Game>::Match::from_position(p.rules, p.start);
+    for n in [PLIES, 50_000] {
+        let analysis = Xiangqi3g::analyze(&m, None, &plies(n)).unwrap();
+        let cp = analysis.score.centipawns;
+        assert!(
+            cp.abs() <= 30,
+            "{n} plies: the start at {cp:+}: {analysis:?}"
+        );
+    }
+    // Black's view after a quiet first move is even too.
+    let mut after = m.clone();
+    let mut legal = Vec::new();
+    after.legal_actions(&mut legal);
+    let quiet = *legal.iter().find(|a| a.to_string() == "h2e2").unwrap();
+    after.play(&quiet).unwrap();
+    let cp = Xiangqi3g::analyze(&after, None, &plies(PLIES))
+        .unwrap()
+        .score
+        .centipawns;
+    assert!(cp.abs() <= 30, "after h2e2: {cp:+}");
+    assert_eq!(after.position().to_move().index(), 1);
+}
+
+#[test]
+fn xiangqi_3g_scores_hold_still_along_the_engines_own_games() {
+    // Read along the line, a score is the material the line ends in (the evaluation counts
+    // material only), so it moves in whole soldiers (83 centipawns each): measured, half the
+    // steps within 83, nine in ten within 250, over 184. (The means' reading moved less, 34
+    // and 213 over other games, but leaned +190 toward the mover: the test above.) Issue 42
+    // asks for closer: docs/engine.md says what is next.
+    let reviews = reviewed::<Xiangqi3g>(include_str!("data/xiangqi-3g-engine-games.jsonl"));
+    let (median, ninth, n) = median_and_ninth(&reviews);
+    assert!(median <= 90, "median {median} over {n}");
+    assert!(ninth <= 300, "nine in ten within {ninth} over {n}");
+}
+
+#[test]
+fn three_kingdoms_scores_hold_still_along_the_engines_own_games() {
+    // Measured: half the steps within 7 centipawns, nine in ten within 87, over 204.
+    let reviews = reviewed::<ThreeKingdoms>(include_str!("data/three-kingdoms-engine-games.jsonl"));
+    let (median, ninth, n) = median_and_ninth(&reviews);
+    assert!(median <= 20, "median {median} over {n}");
+    assert!(ninth <= 150, "nine in ten within {ninth} over {n}");
+}
+
+#[test]
+fn dark_luzhanqi_scores_hold_still_along_the_engines_own_games() {
+    // Each seat read with its own knowledge (read with the other seat's, as player 1's score
+    // was, the steps were the two seats' knowledge: median 164). Measured: half within 22,
+    // nine in ten within 186, over 170.
+    let reviews = reviewed::<Luzhanqi>(include_str!("data/luzhanqi-dark-engine-games.jsonl"));
+    let (median, ninth, n) = median_and_ninth(&reviews);
+    assert!(median <= 40, "median {median} over {n}");
+    assert!(ninth <= 250, "nine in ten within {ninth} over {n}");
+}
