@@ -87,7 +87,13 @@ impl<G: Worlds> Tree<G> {
             .clone()
             .expect("a child has an action");
         let (mut sum, mut worlds) = (0.0, 0u32);
-        for _ in 0..READING_WORLDS {
+        // An action the tree barely tried has no line beyond it: a few worlds value its leaf.
+        let worlds_read = if self.nodes[child].visits >= READING_VISITS {
+            READING_WORLDS
+        } else {
+            READING_WORLDS / 4
+        };
+        for _ in 0..worlds_read {
             let mut world = G::world(knowledge, rng);
             world.legal_actions(&mut self.legal);
             if !self.legal.contains(&first) {
