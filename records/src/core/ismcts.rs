@@ -291,11 +291,15 @@ impl<G: Worlds> Tree<G> {
                 || available == 0
                 || (available as f64) < ((self.nodes[node].visits + 1) as f64).sqrt().ceil();
             if untried > 0 && room {
-                let capture = (self.legal.iter())
-                    .filter(|a| G::SETTLES_CAPTURES && !in_tree(a))
-                    .filter_map(|a| G::gain(&world, a).map(|gain| (gain, a)))
-                    .max_by(|a, b| a.0.total_cmp(&b.0))
-                    .map(|(_, a)| a.clone());
+                let capture = if G::SETTLES_CAPTURES {
+                    (self.legal.iter())
+                        .filter(|a| !in_tree(a))
+                        .filter_map(|a| G::gain(&world, a).map(|gain| (gain, a)))
+                        .max_by(|a, b| a.0.total_cmp(&b.0))
+                        .map(|(_, a)| a.clone())
+                } else {
+                    None
+                };
                 let action = capture.unwrap_or_else(|| {
                     let k = rng.random_range(0..untried);
                     self.legal

@@ -64,8 +64,8 @@ impl<G: Worlds> Tree<G> {
     /// not. Every action is read alike, so that a review weighs the played one against the
     /// best on one scale.
     pub(super) fn read_lines<R: RngExt + ?Sized>(&mut self, knowledge: &G::Knowledge, rng: &mut R) {
-        let children = self.nodes[0].children.clone();
-        for child in children {
+        for i in 0..self.nodes[0].children.len() {
+            let child = self.nodes[0].children[i];
             let share = self.read_line(knowledge, child as usize, rng);
             self.readings.push((child, share));
         }
