@@ -6,7 +6,8 @@
 //! its next turn, each read with that seat's knowledge, where no ply between revealed anything
 //! (chance moves a score by luck, which a review shows apart) and neither score is a forced
 //! result. The games are the engine's own, at the bots' budget (`anqi simulate --games 2
-//! --seed 31 --bot engine`, 20,000 plies a move), kept in `tests/data/`.
+//! --seed 31 --bot engine`, with `--game` and `--mode`; 20,000 plies a move), kept in
+//! `tests/data/`.
 
 use records::core::Record;
 use records::core::analysis::{Limits, Search};
@@ -122,5 +123,29 @@ fn dark_luzhanqi_scores_hold_still_along_the_engines_own_games() {
         include_str!("data/luzhanqi-dark-engine-games.jsonl"),
         40,
         250,
+    );
+}
+
+#[test]
+fn open_luzhanqi_scores_hold_still_along_the_engines_own_games() {
+    // Open games are short (a dealt setup often leaves a flag in reach), so six games
+    // (`--mode open --games 6`). Nothing is hidden: the steps are the search's own noise.
+    // Measured: half within 34, nine in ten within 137, over 240.
+    steps_hold_within::<Luzhanqi>(
+        include_str!("data/luzhanqi-open-engine-games.jsonl"),
+        50,
+        200,
+    );
+}
+
+#[test]
+fn flip_luzhanqi_scores_hold_still_along_the_engines_own_games() {
+    // The second game of `--mode flip --games 2` (254 plies; the first, 450, would double the
+    // test's time). A flip is chance, so the steps across one are not counted. Measured: half
+    // within 9, nine in ten within 69, over 192.
+    steps_hold_within::<Luzhanqi>(
+        include_str!("data/luzhanqi-flip-engine-games.jsonl"),
+        20,
+        120,
     );
 }
