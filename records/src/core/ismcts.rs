@@ -150,7 +150,19 @@ pub fn analyze<G: Worlds>(
     seat: Option<Seat>,
     limits: &Limits,
 ) -> Result<Analysis, AnalysisError> {
-    search::<G>(m, seat, limits, true)
+    search::<G>(m, seat, limits, true, SEED)
+}
+
+/// [`analyze`] with the search's draws from another `seed`: how much of a score is the
+/// search's own noise (the stability tests weigh a seat's steps from one reading to the next
+/// against the difference between two readings of one position).
+pub fn analyze_from_seed<G: Worlds>(
+    m: &G::Match,
+    seat: Option<Seat>,
+    limits: &Limits,
+    seed: u64,
+) -> Result<Analysis, AnalysisError> {
+    search::<G>(m, seat, limits, true, SEED ^ seed)
 }
 
 /// The action a player in `seat` chooses at `m` within `limits`: [`analyze`]'s best, without
@@ -160,7 +172,7 @@ pub fn decide<G: Worlds>(
     seat: Option<Seat>,
     limits: &Limits,
 ) -> Result<Option<String>, AnalysisError> {
-    Ok(search::<G>(m, seat, limits, false)?.best)
+    Ok(search::<G>(m, seat, limits, false, SEED)?.best)
 }
 
 fn search<G: Worlds>(
@@ -168,6 +180,7 @@ fn search<G: Worlds>(
     seat: Option<Seat>,
     limits: &Limits,
     read: bool,
+    seed: u64,
 ) -> Result<Analysis, AnalysisError> {
     let started = Instant::now();
     let to_move = m.position().to_move();
@@ -176,7 +189,7 @@ fn search<G: Worlds>(
     }
     let knowledge = G::knowledge(m, seat.unwrap_or(to_move));
     let mut search = Tree::<G>::new(to_move);
-    let mut rng = StdRng::seed_from_u64(SEED);
+    let mut rng = StdRng::seed_from_u64(seed);
     let node_limit = limits.nodes.unwrap_or(if limits.millis.is_none() {
         DEFAULT_PLIES
     } else {
