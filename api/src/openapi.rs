@@ -5,7 +5,7 @@ use utoipa::OpenApi;
 use utoipa::Modify;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
-use crate::routes::{analysis, games, meta, players, positions, records_routes, render};
+use crate::routes::{analysis, games, lifecycle, meta, players, positions, records_routes, render};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -16,7 +16,8 @@ use crate::routes::{analysis, games, meta, players, positions, records_routes, r
     paths(
         meta::health, meta::games, meta::presets, meta::preset, meta::options,
         records_routes::validate, records_routes::replay, records_routes::score, records_routes::score_position,
-        positions::actions, positions::play, positions::deal, positions::view, analysis::analyze,
+        positions::actions, positions::play, positions::deal, positions::view, lifecycle::lifecycle,
+        analysis::analyze,
         analysis::review,
         render::render, render::render_get, render::render_png, render::render_png_get,
         render::replay_png,

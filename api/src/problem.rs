@@ -150,6 +150,8 @@ problem_kinds! {
         "A request with a token is about the referee's game: it may name a committed ply, and whatever else it states (a record's history, a start, a preset, options, a position) must be the ledger's. `field` names what differs; nothing was applied.";
     AlreadyPlayed = "already-played", 409, "Ply already played",
         "Another action is already committed at the ply the request means: the first action committed at a ply is final. The same action again gets the same answer.";
+    Refused = "refused", 409, "Refused as the game stands",
+        "The game's life refuses the request as the game stands (`POST /v1/lifecycle`); `code` says why: `game-over`, `no-draw-offer` (nothing to accept or decline), `offered-already` (one offer a seat a ply), `not-abortable` (every seat has moved), `no-claims` (dealt without), `not-claimable` (not yet, or the claimant's own turn), `out-of-game`.";
     PayloadTooLarge = "payload-too-large", 413, "Payload too large",
         "The body is larger than the service accepts (`--max-body`).";
     TooManyPlies = "too-many-plies", 413, "Too many plies",
@@ -302,6 +304,7 @@ impl From<records::referee::RefereeError> for Problem {
             E::Layout(_) => Problem::new(ProblemKind::MalformedLayout, detail).field("layout"),
             E::Deal { field, .. } => Problem::new(ProblemKind::InvalidDeal, detail).field(field),
             E::NoSuchSeat(_) => Problem::new(ProblemKind::BadParameter, detail).field("player"),
+            E::Refused { code, .. } => Problem::new(ProblemKind::Refused, detail).code(code),
             E::Store(e) => {
                 tracing::error!(error = %e, "referee's ledger");
                 Problem::new(ProblemKind::StoreUnavailable, e.to_string())

@@ -8,6 +8,7 @@ use crate::problem::{Problem, ProblemKind};
 
 pub mod analysis;
 pub mod games;
+pub mod lifecycle;
 pub mod meta;
 pub mod parse;
 pub mod players;
@@ -41,6 +42,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(post("/v1/play", web::post().to(positions::play)))
         .service(post("/v1/deal", web::post().to(positions::deal)))
         .service(post("/v1/view", web::post().to(positions::view)))
+        .service(post("/v1/lifecycle", web::post().to(lifecycle::lifecycle)))
         .service(post("/v1/analyze", web::post().to(analysis::analyze)))
         .service(post("/v1/review", web::post().to(analysis::review)))
         .service(post("/v1/render", web::post().to(render::render)))

@@ -73,6 +73,10 @@ pub struct ActionsResponse {
     /// With a token: the ply the answer is about (the actions committed before it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ply: Option<u32>,
+    /// With a token: the game's life now (its clocks, draw offers, how it ended); the
+    /// game's `end` then includes a resignation, a flag fall, an agreed draw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub life: Option<records::referee::LifeState>,
 }
 
 /// The legal actions of a position under a ruleset. A bare position has no history: the
@@ -123,6 +127,7 @@ fn actions_of<G: Rules>(request: &ActionsRequest) -> Result<ActionsResponse, Pro
         actions,
         end,
         ply: None,
+        life: None,
     })
 }
 
@@ -189,6 +194,9 @@ pub struct PlayResponse {
     /// With a token: the actions committed after this one (the next action's `ply`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ply: Option<u32>,
+    /// With a token: the game's life after the action (its clocks, draw offers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub life: Option<records::referee::LifeState>,
 }
 
 /// Plays one action on a position and gives the next position, or why the action is
@@ -245,6 +253,7 @@ fn play_of<G: Rules>(request: &PlayRequest) -> Result<PlayResponse, Problem> {
         position: played.after.position().to_string(),
         end: played.end,
         ply: None,
+        life: None,
     })
 }
 
@@ -281,6 +290,17 @@ pub struct DealRequest {
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     pub layout: Option<Value>,
+    /// A clock for the game (Fischer: each seat `base_ms`, `increment_ms` added after each
+    /// of its moves). It starts once every seat has moved; a seat whose time runs out loses
+    /// (docs/rules.md, "A refereed game's life"). Absent: no clock.
+    #[serde(default)]
+    pub clock: Option<records::referee::TimeControl>,
+    /// How long (ms) the seat to move may stay silent before another seat may claim the game
+    /// (`POST /v1/lifecycle`, `claim`); 0: never. Absent: ten minutes without a clock, never
+    /// with one (its flag falls first).
+    #[serde(default)]
+    #[schema(example = 600_000)]
+    pub claim_after_ms: Option<i64>,
 }
 
 #[derive(Serialize, ToSchema)]

@@ -38,7 +38,7 @@ pub(crate) async fn run<T: Send + 'static>(
 
 /// Runs `work` on the ledger's game for a request's token and game id, with the committed ply
 /// the request is about (what else it states checked against the ledger).
-fn open<G: Rules, T>(
+pub(crate) fn open<G: Rules, T>(
     referee: &Referee,
     game_id: Option<&str>,
     token: &str,
@@ -97,6 +97,12 @@ pub(crate) fn deal<G: Rules>(
         seed: request.seed,
         layout: request.layout.as_ref(),
         include_layout: request.include_layout,
+        clock: request.clock,
+        claim_after_ms: match request.claim_after_ms {
+            None => records::referee::default_claim_after_ms(request.clock),
+            Some(0) => None,
+            Some(ms) => Some(ms),
+        },
     })?;
     Ok(DealResponse {
         seed: dealt.seed,
@@ -126,6 +132,7 @@ pub(crate) fn actions<G: Rules>(
         actions: told.actions,
         end: told.end,
         ply: Some(at),
+        life: Some(told.life),
     })
 }
 
@@ -146,6 +153,7 @@ pub(crate) fn play<G: Rules>(
         position: played.position,
         end: played.end,
         ply: Some(played.ply),
+        life: Some(played.life),
     })
 }
 
@@ -157,10 +165,17 @@ pub(crate) fn view<G: Rules>(
     no_layout(request.layout.as_ref())?;
     let r = request;
     let stated = stated(&r.preset, &r.options, &r.position, &r.record, r.ply);
-    let view = open::<G, _>(referee, r.game_id.as_deref(), token, &stated, |game, at| {
-        game.view(request.player, at)
+    let (view, life) = open::<G, _>(referee, r.game_id.as_deref(), token, &stated, |game, at| {
+        Ok((game.view(request.player, at)?, game.life()))
     })?;
-    Ok(serde_json::to_value(view).expect("a view serialises"))
+    let mut view = serde_json::to_value(view).expect("a view serialises");
+    if let Some(fields) = view.as_object_mut() {
+        fields.insert(
+            "life".into(),
+            serde_json::to_value(life).expect("a life serialises"),
+        );
+    }
+    Ok(view)
 }
 
 pub(crate) fn analysis<G: Rules>(

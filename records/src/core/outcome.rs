@@ -282,6 +282,9 @@ impl Reason {
     pub const AGREEMENT: Reason = Reason("agreement");
     /// Stated by a record: a loss by penalty (e.g. 戲谷's ten time warnings).
     pub const FORFEIT: Reason = Reason("forfeit");
+    /// Stated by a record whose outcome is `ongoing`: the game was called off before every
+    /// seat had moved, and has no result (the referee's abort).
+    pub const ABORTED: Reason = Reason("aborted");
 
     /// The reasons every game shares.
     pub const SHARED: &'static [Reason] = &[
@@ -294,6 +297,7 @@ impl Reason {
         Reason::RESIGNATION,
         Reason::AGREEMENT,
         Reason::FORFEIT,
+        Reason::ABORTED,
     ];
 
     /// A reason with this code: for a game's own reasons.
@@ -306,9 +310,12 @@ impl Reason {
     }
 
     /// Whether the rules derive this ending from the moves, as opposed to a record stating it
-    /// (timeout, resignation, agreement, forfeit).
+    /// (timeout, resignation, agreement, forfeit, an abort).
     pub fn is_derived(self) -> bool {
-        !matches!(self.0, "timeout" | "resignation" | "agreement" | "forfeit")
+        !matches!(
+            self.0,
+            "timeout" | "resignation" | "agreement" | "forfeit" | "aborted"
+        )
     }
 }
 

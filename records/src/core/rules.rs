@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use thiserror::Error;
 
 use super::analysis::Search;
-use super::outcome::{End, Reason};
+use super::outcome::{End, Outcome, Reason};
 use super::record::Record;
 use super::scoring::{Credit, Opening, ScoreError, Table};
 use super::seat::Seat;
@@ -141,6 +141,23 @@ pub trait Engine<G: Game>: Clone + Send + Sized {
     /// Plays a legal action whose revealed identities are given; it does not check whether
     /// the game has ended (ask [`Engine::end`] first).
     fn play(&mut self, action: &G::Action) -> Result<G::Effect, IllegalAction>;
+
+    /// Whether `seat` is still playing (a three-seat game puts seats out and plays on).
+    fn still_playing(&self, seat: Seat) -> bool {
+        let _ = seat;
+        true
+    }
+
+    /// How the game ends when `seat`, still playing, leaves it while it is going on (a
+    /// resignation, a flag fall, a claim against its silence): two seats, the other wins.
+    fn conceded(&self, seat: Seat) -> Outcome {
+        Outcome::win(Seat::all(2).find(|s| *s != seat).unwrap_or(Seat::FIRST), 2)
+    }
+
+    /// How the game ends when the seats still playing agree to a draw.
+    fn agreed_draw(&self) -> Outcome {
+        Outcome::draw(2)
+    }
 }
 
 /// Whose turn a position is, and how far the game has come.

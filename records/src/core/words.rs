@@ -42,6 +42,7 @@ pub fn shared_ending(reason: Reason) -> &'static str {
         Reason::RESIGNATION => "resignation",
         Reason::AGREEMENT => "agreement",
         Reason::FORFEIT => "forfeit",
+        Reason::ABORTED => "an abort",
         other => other.code(),
     }
 }
@@ -67,6 +68,9 @@ pub fn summary<G: Words>(
     };
     let ended = match result {
         Some(r) => format!("{} after {plies}", self::result::<G>(r, &who)),
+        None if record.result.and_then(|r| r.reason) == Some(Reason::ABORTED) => {
+            format!("aborted after {plies}")
+        }
         None => format!("going on after {plies}"),
     };
     let took: Vec<String> = Seat::all(seats)

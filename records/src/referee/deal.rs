@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
+use super::life::{MAX_CLOCK_MS, TimeControl};
 use super::{Referee, RefereeError};
 use crate::core::play::deal;
 use crate::core::rules::{find_preset, overrides, ruleset};
@@ -29,6 +30,17 @@ pub struct DealOrder<'a> {
     pub layout: Option<&'a Value>,
     /// Also give the hidden truth in clear (the app's server's, never a player's).
     pub include_layout: bool,
+    /// The game's clock (none: no clock).
+    pub clock: Option<TimeControl>,
+    /// How long the seat to move may stay silent before another seat may claim the game
+    /// (none: never); [`default_claim_after_ms`] is what a deal that says nothing gets.
+    pub claim_after_ms: Option<i64>,
+}
+
+/// The claim a deal that says nothing gets: ten minutes of silence in a game without a
+/// clock; none with a clock (its flag falls first).
+pub fn default_claim_after_ms(clock: Option<TimeControl>) -> Option<i64> {
+    clock.is_none().then_some(10 * 60 * 1000)
 }
 
 /// A dealt game.
@@ -56,6 +68,7 @@ impl Referee {
     /// unless the whole order can be refereed to the end and stored.
     pub fn deal<G: Rules>(&self, order: DealOrder) -> Result<Dealt, RefereeError> {
         self.sweep()?;
+        check_clock(order.clock, order.claim_after_ms)?;
         let options = self.capped_options::<G>(order.preset, &order.options)?;
         let rules = ruleset::<G>(order.preset, &options).map_err(RefereeError::Ruleset)?;
         check_players(&order.players, G::seats(&rules))?;
@@ -118,6 +131,10 @@ impl Referee {
         };
         let now = unix_now();
         self.store.ledger_insert(&LedgerRow {
+            clock_base_ms: order.clock.map(|c| c.base_ms),
+            clock_increment_ms: order.clock.map(|c| c.increment_ms),
+            claim_after_ms: order.claim_after_ms,
+            events: 0,
             game_id: game_id.clone(),
             game: G::NAME.to_owned(),
             preset: preset.to_owned(),
@@ -177,6 +194,44 @@ impl Referee {
         capped.insert("max_plies".into(), Value::from(cap));
         Ok(capped)
     }
+}
+
+/// A clock of 1 s to a day a seat, an increment of at most a day, a claim after 1 s to a
+/// day.
+fn check_clock(
+    clock: Option<TimeControl>,
+    claim_after_ms: Option<i64>,
+) -> Result<(), RefereeError> {
+    let refuse = |field, detail: String| Err(RefereeError::Deal { field, detail });
+    if let Some(c) = clock {
+        if !(1_000..=MAX_CLOCK_MS).contains(&c.base_ms) {
+            return refuse(
+                "clock.base_ms",
+                format!(
+                    "a clock of {} ms: give 1,000 ms to a day ({MAX_CLOCK_MS})",
+                    c.base_ms
+                ),
+            );
+        }
+        if !(0..=MAX_CLOCK_MS).contains(&c.increment_ms) {
+            return refuse(
+                "clock.increment_ms",
+                format!(
+                    "an increment of {} ms: give 0 to a day ({MAX_CLOCK_MS})",
+                    c.increment_ms
+                ),
+            );
+        }
+    }
+    if let Some(ms) = claim_after_ms
+        && !(1_000..=MAX_CLOCK_MS).contains(&ms)
+    {
+        return refuse(
+            "claim_after_ms",
+            format!("a claim after {ms} ms: give 1,000 ms to a day ({MAX_CLOCK_MS})"),
+        );
+    }
+    Ok(())
 }
 
 /// At most one name per seat, each 1–[`MAX_NAME_CHARS`] characters without control

@@ -4,15 +4,17 @@
 use serde_json::{Map, Value};
 
 use super::kept::Kept;
+use super::life::{Ending, EventKind, LifeState};
+use super::lifecycle::life_metadata;
 use super::{Referee, RefereeError};
 use crate::core::outcome::End;
 use crate::core::play::{stated_result, step_match};
-use crate::core::record::{Record, StatedResult};
+use crate::core::record::{Record, StatedOutcome, StatedResult};
 use crate::core::replay::{ReplayError, Verdict, validate};
 use crate::core::rules::ruleset;
 use crate::core::{Engine as _, Turn as _};
-use crate::core::{Rules, Seat, Violation};
-use crate::store::{Commit, NewGame};
+use crate::core::{Reason, Rules, Seat, Violation};
+use crate::store::{Commit, NewGame, unix_now_ms};
 
 /// A refereed game, opened with a token (the game's own, `seat` None: every seat, the app's
 /// server; or a seat's) and locked for the request ([`Referee::open`]).
@@ -51,6 +53,30 @@ pub struct Played {
     pub end: Option<End>,
     /// Actions committed after it.
     pub ply: u32,
+    /// The game's life after it (its clocks, offers, how it ended).
+    pub life: LifeState,
+}
+
+/// An action judged and played on a match, before the referee adds the game's life.
+struct Judged {
+    action: String,
+    effect: &'static str,
+    position: String,
+    end: Option<End>,
+    ply: u32,
+}
+
+impl Judged {
+    fn with(self, life: LifeState) -> Played {
+        Played {
+            action: self.action,
+            effect: self.effect,
+            position: self.position,
+            end: self.end,
+            ply: self.ply,
+            life,
+        }
+    }
 }
 
 /// The legal actions at a ply, as a seat is told them.
@@ -62,6 +88,8 @@ pub struct Actions {
     /// the game has ended.
     pub actions: Vec<String>,
     pub end: Option<End>,
+    /// The game's life now (its clocks, offers, how it ended).
+    pub life: LifeState,
 }
 
 impl<'a, G: Rules> Refereed<'a, G> {
@@ -80,6 +108,18 @@ impl<'a, G: Rules> Refereed<'a, G> {
 
     pub(super) fn in_doubt(&self) -> bool {
         self.doubt
+    }
+
+    pub(super) fn kept(&self) -> &Kept<G> {
+        self.kept
+    }
+
+    pub(super) fn kept_mut(&mut self) -> &mut Kept<G> {
+        self.kept
+    }
+
+    pub(super) fn referee(&self) -> &'a Referee {
+        self.referee
     }
 
     pub fn game_id(&self) -> &str {
@@ -272,12 +312,19 @@ impl<'a, G: Rules> Refereed<'a, G> {
 
     /// The legal actions at ply `at`, as the token's seat is told them.
     pub fn actions(&self, at: u32) -> Result<Actions, RefereeError> {
+        let life = self.life();
+        let current = at == self.kept.plies;
         self.at(at, |m| {
             let to_move = m.position().to_move();
-            let end = m.end();
+            // At the current ply, the game's life may have ended it (or aborted it).
+            let (end, over) = if current {
+                (self.kept.end(), self.kept.over())
+            } else {
+                (m.end(), m.end().is_some())
+            };
             let mut list = Vec::new();
             // A seat's player gets its own legal actions, on its turn only.
-            if end.is_none() && self.seat.is_none_or(|s| s == to_move) {
+            if !over && self.seat.is_none_or(|s| s == to_move) {
                 m.legal_actions(&mut list);
             }
             Actions {
@@ -285,6 +332,7 @@ impl<'a, G: Rules> Refereed<'a, G> {
                 to_move,
                 actions: list.iter().map(ToString::to_string).collect(),
                 end,
+                life,
             }
         })
     }
@@ -335,7 +383,31 @@ impl<'a, G: Rules> Refereed<'a, G> {
             let played = self.judge(&mut m, text, at)?;
             let committed = self.kept.action_at(self.referee, at)?;
             let committed = committed.ok_or_else(|| self.kept.corrupt())?;
-            return same_or_taken(played, &committed, at);
+            return same_or_taken(played, &committed, at).map(|p| p.with(self.life()));
+        }
+        if let Some(ending) = self.kept.life.ending {
+            let said = match ending {
+                Ending::Aborted => "the game was aborted".to_owned(),
+                Ending::Ended(end) => crate::core::words::end::<G>(end),
+            };
+            return Err(RefereeError::Illegal {
+                violation: Violation::GAME_OVER,
+                detail: format!("the game is over ({said})"),
+                action: text.to_owned(),
+                position: self.at(at, |m| self.told(m))?,
+            });
+        }
+        let mover = self.kept.current.position().to_move();
+        let now = unix_now_ms();
+        if self.kept.life.flag_fallen(mover, now) {
+            // Its time ran out before the move came: the flag falls instead.
+            self.commit_event(EventKind::Flag, Some(mover))?;
+            return Err(RefereeError::Illegal {
+                violation: Violation::GAME_OVER,
+                detail: format!("{}'s time ran out: the game is over", mover.code()),
+                action: text.to_owned(),
+                position: self.at(at, |m| self.told(m))?,
+            });
         }
         // Judged on the kept match itself: no copy of a long game's history per play. Until
         // the commit holds, the match is in doubt.
@@ -371,9 +443,12 @@ impl<'a, G: Rules> Refereed<'a, G> {
             at,
             &played.action,
             result.as_deref(),
+            now,
         )? {
             Commit::Committed => {}
-            Commit::Taken(Some(committed)) => return same_or_taken(played, &committed, at),
+            Commit::Taken(Some(committed)) => {
+                return same_or_taken(played, &committed, at).map(|p| p.with(self.life()));
+            }
             Commit::Taken(None) => {
                 return Err(RefereeError::Conflict {
                     field: "ply",
@@ -385,15 +460,17 @@ impl<'a, G: Rules> Refereed<'a, G> {
             }
         }
         self.kept.plies += 1;
+        self.kept.life.ply(mover, Some(now));
         self.doubt = false;
-        if let Some(record) = finished {
+        if finished.is_some() {
+            let record = finished_record(self.referee, self.kept)?;
             self.referee.store_finished(&self.kept.game_id, record)?;
         }
-        Ok(played)
+        Ok(played.with(self.life()))
     }
 
     /// Judges `text` at ply `at` on a match of this game (not the kept one).
-    fn judge(&self, m: &mut G::Match, text: &str, at: u32) -> Result<Played, RefereeError> {
+    fn judge(&self, m: &mut G::Match, text: &str, at: u32) -> Result<Judged, RefereeError> {
         let judge = Judge::<G> {
             seat: self.seat,
             hidden: self.kept.hidden.as_ref(),
@@ -426,7 +503,18 @@ pub(super) fn finished_record<G: Rules>(
     kept: &Kept<G>,
 ) -> Result<Record, RefereeError> {
     let mut record = record_at(referee, kept, kept.plies)?;
-    record.result = Some(stated_result(kept.current.end()));
+    record.result = Some(match kept.life.ending {
+        Some(Ending::Ended(end)) => StatedResult::ended(end.outcome, end.reason, None),
+        Some(Ending::Aborted) => StatedResult {
+            outcome: StatedOutcome::Ongoing,
+            reason: Some(Reason::ABORTED),
+            period: None,
+        },
+        None => stated_result(kept.current.end()),
+    });
+    for (key, value) in life_metadata(&kept.life) {
+        record.metadata.insert(key.into(), value);
+    }
     Ok(record)
 }
 
@@ -455,7 +543,7 @@ impl Refusal {
 impl<G: Rules> Judge<'_, G> {
     /// Plays `text` as the action at ply `at` on `m` for the token's seat: the action as
     /// played and what the seat is told, not yet committed.
-    fn play(&self, m: &mut G::Match, text: &str, at: u32) -> Result<Played, Refusal> {
+    fn play(&self, m: &mut G::Match, text: &str, at: u32) -> Result<Judged, Refusal> {
         let mover = m.position().to_move();
         if let Some(seat) = self.seat
             && seat != mover
@@ -498,7 +586,7 @@ impl<G: Rules> Judge<'_, G> {
             .play(&action)
             .map_err(|e| Refusal::After(illegal(e.reason, e.detail)))?;
         let end = m.end();
-        Ok(Played {
+        Ok(Judged {
             action: action.to_string(),
             effect: G::effect_code(&effect),
             position: G::told(m, mover).to_string(),
@@ -550,7 +638,7 @@ impl<G: Rules> Judge<'_, G> {
 
 /// The answer to a request for a ply already committed: the same answer when the action is
 /// the one committed, else the ply is taken.
-fn same_or_taken(played: Played, committed: &str, at: u32) -> Result<Played, RefereeError> {
+fn same_or_taken(played: Judged, committed: &str, at: u32) -> Result<Judged, RefereeError> {
     if played.action == committed {
         return Ok(played);
     }

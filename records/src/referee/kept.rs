@@ -16,11 +16,13 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use lru::LruCache;
 use serde_json::{Map, Value};
 
+use super::life::{Ending, Event, EventKind, Life, TimeControl};
 use super::{Referee, RefereeError};
+use crate::core::record::StatedOutcome;
 use crate::core::rules::{find_preset, ruleset};
-use crate::core::{Engine as _, Rules};
+use crate::core::{End, Engine as _, Reason, Record, Rules, Seat, Turn as _};
 use crate::seal::Binding;
-use crate::store::LedgerRow;
+use crate::store::{LedgerEvent, LedgerRow};
 
 /// A refereed game as this instance knows it.
 pub(super) struct Kept<G: Rules> {
@@ -38,6 +40,8 @@ pub(super) struct Kept<G: Rules> {
     /// A stored game's actions (its record's). A game in play reads past actions from the
     /// ledger when a request asks about them.
     pub finished: Option<Vec<String>>,
+    /// Its clocks, events and how they ended it.
+    pub life: Life,
 }
 
 /// One kept game's place: empty until a request loads it, emptied when a request leaves it
@@ -88,7 +92,9 @@ pub(super) fn lock<G: Rules>(slot: &Slot<G>) -> MutexGuard<'_, Option<Kept<G>>> 
 impl<G: Rules> Kept<G> {
     /// Whether this is the game `row` describes, as far as it goes.
     pub fn in_step_with(&self, row: &LedgerRow) -> bool {
-        self.plies == row.plies as u32 && self.finished.is_some() == row.stored_game.is_some()
+        self.plies == row.plies as u32
+            && self.life.events.len() == row.events as usize
+            && self.finished.is_some() == row.stored_game.is_some()
     }
 
     /// Brings this game up to `row`: the plies committed since (by another instance) played
@@ -96,25 +102,93 @@ impl<G: Rules> Kept<G> {
     /// then it must be loaded again.
     pub fn catch_up(&mut self, referee: &Referee, row: &LedgerRow) -> Result<bool, RefereeError> {
         let target = row.plies as u32;
-        if row.stored_game.is_some() || self.finished.is_some() || target < self.plies {
+        let events = self.life.events.len();
+        if row.stored_game.is_some()
+            || self.finished.is_some()
+            || target < self.plies
+            || (row.events as usize) < events
+        {
             return Ok(false);
         }
-        for action in referee
-            .store
-            .ledger_actions(&self.game_id, self.plies, target)?
+        for (action, at_ms) in
+            (referee.store).ledger_actions_timed(&self.game_id, self.plies, target)?
         {
-            self.play_committed(&action)?;
+            self.play_committed(&action, at_ms)?;
         }
-        Ok(self.plies == target)
+        for event in referee.store.ledger_events(&self.game_id, events as u32)? {
+            self.apply(&event)?;
+        }
+        Ok(self.in_step_with(row))
     }
 
-    /// Plays an action of the ledger on the kept match.
-    fn play_committed(&mut self, text: &str) -> Result<(), RefereeError> {
+    /// Plays an action of the ledger on the kept match, committed at `at_ms`.
+    pub fn play_committed(&mut self, text: &str, at_ms: Option<i64>) -> Result<(), RefereeError> {
+        let mover = self.current.position().to_move();
         if play_committed::<G>(&mut self.current, self.hidden.as_ref(), text).is_err() {
             return Err(self.corrupt());
         }
         self.plies += 1;
+        self.life.ply(mover, at_ms);
         Ok(())
+    }
+
+    /// An event of the ledger, on the game as it stands after its plies.
+    fn apply(&mut self, row: &LedgerEvent) -> Result<(), RefereeError> {
+        let kind = EventKind::from_code(&row.kind).ok_or_else(|| self.corrupt())?;
+        let seat = match &row.seat {
+            Some(code) => Some(code.parse::<Seat>().map_err(|_| self.corrupt())?),
+            None => None,
+        };
+        self.record_event(Event {
+            seq: row.seq as u32,
+            ply: row.ply as u32,
+            kind,
+            seat,
+            at_ms: row.at_ms,
+        })
+    }
+
+    /// An event committed in this game (the last of its events).
+    pub fn record_event(&mut self, event: Event) -> Result<(), RefereeError> {
+        self.life = self.life_after(event)?;
+        Ok(())
+    }
+
+    /// The life after `event`, its ending worked out on the match as it stands.
+    pub fn life_after(&self, event: Event) -> Result<Life, RefereeError> {
+        let m = &self.current;
+        let to_move = m.position().to_move();
+        let leaves = |seat: Option<Seat>, reason| match seat {
+            Some(seat) => Ok(Some(Ending::Ended(End::new(m.conceded(seat), reason)))),
+            None => Err(self.corrupt()),
+        };
+        let ending = match event.kind {
+            EventKind::DrawOffer | EventKind::DrawDecline => None,
+            EventKind::DrawAgreed => {
+                Some(Ending::Ended(End::new(m.agreed_draw(), Reason::AGREEMENT)))
+            }
+            EventKind::Resign => leaves(event.seat, Reason::RESIGNATION)?,
+            EventKind::Flag => leaves(event.seat, Reason::TIMEOUT)?,
+            EventKind::Claim => leaves(Some(to_move), Reason::TIMEOUT)?,
+            EventKind::Abort => Some(Ending::Aborted),
+        };
+        let mut life = self.life.clone();
+        life.event(event, to_move, ending);
+        Ok(life)
+    }
+
+    /// How the game has ended, by its rules or its life; and whether it was aborted.
+    pub fn end(&self) -> Option<End> {
+        match self.life.ending {
+            Some(Ending::Ended(end)) => Some(end),
+            Some(Ending::Aborted) => None,
+            None => self.current.end(),
+        }
+    }
+
+    /// Whether the game is over (ended or aborted).
+    pub fn over(&self) -> bool {
+        self.life.ending.is_some() || self.current.end().is_some()
     }
 
     /// The match after the first `at` committed actions, replayed from the start.
@@ -154,14 +228,15 @@ impl<G: Rules> Kept<G> {
         let options = referee.cap_dealt_before_caps::<G>(row, preset, options)?;
         let rules = ruleset::<G>(Some(preset), &options).map_err(|_| corrupt())?;
         let (hidden, finished) = match (row.stored_game, &row.sealed_truth) {
-            // A finished game: its stored record holds the layout (public now) and the actions.
+            // A finished game: its stored record holds the layout (public now), the actions
+            // and the game's life.
             (Some(stored), _) => {
                 let (_, record) = referee.store.get(stored)?.ok_or_else(corrupt)?;
                 let hidden = match &record.layout {
                     Some(value) => Some(G::parse_hidden(value).map_err(|_| corrupt())?),
                     None => None,
                 };
-                (hidden, Some(record.actions))
+                (hidden, Some(record))
             }
             (None, Some(sealed)) => {
                 let binding = Binding {
@@ -179,6 +254,19 @@ impl<G: Rules> Kept<G> {
             (None, None) => (None, None),
         };
         let start = G::start(&rules, hidden.as_ref()).map_err(|_| corrupt())?;
+        let control = match (row.clock_base_ms, row.clock_increment_ms) {
+            (Some(base_ms), increment_ms) => Some(TimeControl {
+                base_ms,
+                increment_ms: increment_ms.unwrap_or(0),
+            }),
+            (None, _) => None,
+        };
+        let life = Life::new(
+            control,
+            row.claim_after_ms,
+            G::seats(&rules),
+            row.created_at * 1000,
+        );
         let mut kept = Kept {
             game_id: game_id.to_owned(),
             preset,
@@ -190,18 +278,57 @@ impl<G: Rules> Kept<G> {
             hidden,
             plies: 0,
             finished: None,
+            life,
         };
-        let actions = match finished {
-            Some(actions) => {
-                kept.finished = Some(actions.clone());
-                actions
+        match finished {
+            Some(record) => {
+                for action in &record.actions {
+                    kept.play_committed(action, None)?;
+                }
+                kept.finished = Some(record.actions.clone());
+                kept.life_from_record(&record)?;
             }
-            None => referee.store.ledger_actions(game_id, 0, row.plies as u32)?,
-        };
-        for action in &actions {
-            kept.play_committed(action)?;
+            None => {
+                for (action, at_ms) in
+                    (referee.store).ledger_actions_timed(game_id, 0, row.plies as u32)?
+                {
+                    kept.play_committed(&action, at_ms)?;
+                }
+                for event in referee.store.ledger_events(game_id, 0)? {
+                    kept.apply(&event)?;
+                }
+            }
         }
         Ok(kept)
+    }
+
+    /// A stored game's life, from its record: its events and clocks (`metadata`, as
+    /// [`super::lifecycle::life_metadata`] writes them) and the ending its result states.
+    fn life_from_record(&mut self, record: &Record) -> Result<(), RefereeError> {
+        let corrupt = || RefereeError::Corrupt(self.game_id.clone());
+        let events: Vec<super::lifecycle::EventEntry> = match record.metadata.get("events") {
+            Some(v) => serde_json::from_value(v.clone()).map_err(|_| corrupt())?,
+            None => Vec::new(),
+        };
+        let ending = record.result.and_then(|r| match (r.outcome, r.reason) {
+            (StatedOutcome::Ongoing, Some(Reason::ABORTED)) => Some(Ending::Aborted),
+            (StatedOutcome::Ended(outcome), Some(reason)) if !reason.is_derived() => {
+                Some(Ending::Ended(End::new(outcome, reason)))
+            }
+            _ => None,
+        });
+        let last = events.len().saturating_sub(1);
+        for (seq, e) in events.iter().enumerate() {
+            let event = e.event(seq as u32).ok_or_else(corrupt)?;
+            let to_move = self.current.position().to_move();
+            self.life
+                .event(event, to_move, if seq == last { ending } else { None });
+        }
+        if let Some(left) = record.metadata.get("clock_left_ms") {
+            let left: Vec<i64> = serde_json::from_value(left.clone()).map_err(|_| corrupt())?;
+            self.life.stopped_at(&left);
+        }
+        Ok(())
     }
 
     /// The action committed at ply `at` (0-based), if any.

@@ -27,6 +27,8 @@
 mod deal;
 mod game;
 mod kept;
+mod life;
+mod lifecycle;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -38,8 +40,9 @@ use crate::core::{Record, Rules, RulesetError, Seat, Violation};
 use crate::seal::{Binding, Keys, TokenError};
 use crate::store::{Store, StoreError, unix_now};
 
-pub use deal::{DealOrder, Dealt, MAX_NAME_CHARS};
+pub use deal::{DealOrder, Dealt, MAX_NAME_CHARS, default_claim_after_ms};
 pub use game::{Actions, Played, Refereed, Stated};
+pub use life::{Clocks, EventKind, LifeState, MAX_CLOCK_MS, Request, TimeControl};
 
 /// How the referee runs.
 #[derive(Clone, Copy, Debug)]
@@ -127,6 +130,11 @@ pub enum RefereeError {
     /// A seat the game does not have.
     #[error("{0}")]
     NoSuchSeat(String),
+    /// The game's life refuses the request as the game stands (`code`: `game-over`,
+    /// `no-draw-offer`, `offered-already`, `not-abortable`, `no-claims`, `not-claimable`,
+    /// `out-of-game`).
+    #[error("{detail}")]
+    Refused { code: &'static str, detail: String },
     #[error("{0}")]
     Store(#[from] StoreError),
     /// The game has no engine to analyse it with.
@@ -224,6 +232,11 @@ impl Referee {
             self.store_finished(&kept.game_id, record)?;
         }
         let mut game = Refereed::new(self, kept, seat);
+        // A clock that ran out ends the game before anything is asked of it.
+        if let Err(e) = game.fall_flag() {
+            *guard = None;
+            return Err(e);
+        }
         let answer = work(&mut game);
         if game.in_doubt() {
             // A play changed the match and was not committed: replay it next time.

@@ -4,7 +4,7 @@
 
 use diesel::prelude::*;
 
-use super::schema::{ledger, ledger_actions};
+use super::schema::{ledger, ledger_actions, ledger_events};
 use super::{Store, StoreError, WriteTransaction, with_connection};
 
 /// A refereed game as the ledger holds it.
@@ -30,6 +30,31 @@ pub struct LedgerRow {
     pub stored_game: Option<i64>,
     pub created_at: i64,
     pub updated_at: i64,
+    /// The clock chosen at the deal (Fischer): each seat's time, and what each of its moves
+    /// adds; None: no clock.
+    pub clock_base_ms: Option<i64>,
+    pub clock_increment_ms: Option<i64>,
+    /// How long the seat to move may stay silent before another seat may claim the game;
+    /// None: never.
+    pub claim_after_ms: Option<i64>,
+    /// Events committed (what is not a ply: offers, resignations …).
+    pub events: i32,
+}
+
+/// An event of a refereed game that is not a ply, as the ledger holds it.
+#[derive(Clone, Debug, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = ledger_events)]
+pub struct LedgerEvent {
+    /// 0 for the game's first event.
+    pub seq: i32,
+    /// Plies committed before it.
+    pub ply: i32,
+    /// `draw_offer`, `draw_decline`, `draw_agreed`, `resign`, `abort`, `flag`, `claim`.
+    pub kind: String,
+    /// Whose event (`player1` …); None for the game's own token.
+    pub seat: Option<String>,
+    /// Unix milliseconds of the commit.
+    pub at_ms: i64,
 }
 
 /// What committing an action did.
@@ -44,9 +69,14 @@ pub enum Commit {
 
 /// Seconds since the Unix epoch.
 pub fn unix_now() -> i64 {
+    unix_now_ms() / 1000
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn unix_now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 impl Store {
@@ -100,6 +130,85 @@ impl Store {
         })
     }
 
+    /// [`Store::ledger_actions`] with when each was committed (Unix milliseconds; None for
+    /// a ply committed before the ledger kept times).
+    pub fn ledger_actions_timed(
+        &self,
+        game_id: &str,
+        from: u32,
+        to: u32,
+    ) -> Result<Vec<(String, Option<i64>)>, StoreError> {
+        let (from, to) = (
+            i32::try_from(from).unwrap_or(i32::MAX),
+            i32::try_from(to).unwrap_or(i32::MAX),
+        );
+        with_connection!(self, |conn| {
+            Ok(ledger_actions::table
+                .filter(ledger_actions::game_id.eq(game_id))
+                .filter(ledger_actions::ply.ge(from))
+                .filter(ledger_actions::ply.lt(to))
+                .order(ledger_actions::ply)
+                .select((ledger_actions::action, ledger_actions::at_ms))
+                .load(conn)?)
+        })
+    }
+
+    /// A game's events from the `from`th on, in order.
+    pub fn ledger_events(&self, game_id: &str, from: u32) -> Result<Vec<LedgerEvent>, StoreError> {
+        let from = i32::try_from(from).unwrap_or(i32::MAX);
+        with_connection!(self, |conn| {
+            Ok(ledger_events::table
+                .filter(ledger_events::game_id.eq(game_id))
+                .filter(ledger_events::seq.ge(from))
+                .order(ledger_events::seq)
+                .select(LedgerEvent::as_select())
+                .load(conn)?)
+        })
+    }
+
+    /// Commits `event` when the game is where it was judged (`event.ply` plies, `event.seq`
+    /// events, not ended): the row moves on in the same transaction, so that of an event and
+    /// a ply (or two events) racing, exactly one is committed as judged. `result` ends the
+    /// game. Gives whether it was committed.
+    pub fn ledger_event(
+        &self,
+        game_id: &str,
+        event: &LedgerEvent,
+        result: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        with_connection!(self, |conn| {
+            conn.write_transaction(|conn| {
+                let moved = diesel::update(
+                    ledger::table
+                        .filter(ledger::game_id.eq(game_id))
+                        .filter(ledger::plies.eq(event.ply))
+                        .filter(ledger::events.eq(event.seq))
+                        .filter(ledger::result.is_null()),
+                )
+                .set((
+                    ledger::events.eq(event.seq + 1),
+                    ledger::updated_at.eq(event.at_ms / 1000),
+                    ledger::result.eq(result),
+                ))
+                .execute(conn)?;
+                if moved == 0 {
+                    return Ok(false);
+                }
+                diesel::insert_into(ledger_events::table)
+                    .values((
+                        ledger_events::game_id.eq(game_id),
+                        ledger_events::seq.eq(event.seq),
+                        ledger_events::ply.eq(event.ply),
+                        ledger_events::kind.eq(&event.kind),
+                        ledger_events::seat.eq(&event.seat),
+                        ledger_events::at_ms.eq(event.at_ms),
+                    ))
+                    .execute(conn)?;
+                Ok(true)
+            })
+        })
+    }
+
     /// A refereed game and its committed actions in order (none once it is stored).
     pub fn ledger_game(
         &self,
@@ -137,16 +246,18 @@ impl Store {
     /// Commits `action` as the game's action at `ply` (0-based), when `ply` actions are
     /// committed and the game has not ended: the game's row moves from `ply` to `ply + 1` in
     /// the same transaction, so that of concurrent commits at one ply exactly one wins (the
-    /// others find the row moved on). `result` ends the game.
+    /// others find the row moved on). `result` ends the game; `at_ms` is the commit's time
+    /// (Unix milliseconds: the clocks read it).
     pub fn ledger_commit(
         &self,
         game_id: &str,
         ply: u32,
         action: &str,
         result: Option<&str>,
+        at_ms: i64,
     ) -> Result<Commit, StoreError> {
         let ply = i32::try_from(ply).unwrap_or(i32::MAX);
-        let now = unix_now();
+        let now = at_ms / 1000;
         let committed = with_connection!(self, |conn| {
             conn.write_transaction(|conn| {
                 let moved = diesel::update(
@@ -169,6 +280,7 @@ impl Store {
                         ledger_actions::game_id.eq(game_id),
                         ledger_actions::ply.eq(ply),
                         ledger_actions::action.eq(action),
+                        ledger_actions::at_ms.eq(Some(at_ms)),
                     ))
                     .execute(conn)?;
                 Ok(true)
@@ -186,8 +298,8 @@ impl Store {
         Ok(Commit::Taken(there))
     }
 
-    /// Compacts a finished game once its record is stored as `stored_game`: its actions and
-    /// its sealed truth go (the stored record holds both).
+    /// Compacts a finished game once its record is stored as `stored_game`: its actions, its
+    /// events and its sealed truth go (the stored record holds them all).
     pub fn ledger_compact(&self, game_id: &str, stored_game: i64) -> Result<(), StoreError> {
         with_connection!(self, |conn| {
             conn.write_transaction(|conn| {
@@ -198,6 +310,8 @@ impl Store {
                     ))
                     .execute(conn)?;
                 diesel::delete(ledger_actions::table.filter(ledger_actions::game_id.eq(game_id)))
+                    .execute(conn)?;
+                diesel::delete(ledger_events::table.filter(ledger_events::game_id.eq(game_id)))
                     .execute(conn)?;
                 Ok(())
             })
@@ -213,7 +327,11 @@ impl Store {
                 let old = ledger::table
                     .filter(ledger::updated_at.lt(before))
                     .select(ledger::game_id);
-                diesel::delete(ledger_actions::table.filter(ledger_actions::game_id.eq_any(old)))
+                diesel::delete(
+                    ledger_actions::table.filter(ledger_actions::game_id.eq_any(old.clone())),
+                )
+                .execute(conn)?;
+                diesel::delete(ledger_events::table.filter(ledger_events::game_id.eq_any(old)))
                     .execute(conn)?;
                 Ok(
                     diesel::delete(ledger::table.filter(ledger::updated_at.lt(before)))

@@ -21,7 +21,7 @@ mod players;
 mod ratings;
 pub mod schema;
 
-pub use ledger::{Commit, LedgerRow, unix_now};
+pub use ledger::{Commit, LedgerEvent, LedgerRow, unix_now, unix_now_ms};
 pub use model::{
     GameInsert, GameRow, NewGame, RowId, SeatInsert, StoredSeat, content_hash, iso_date,
 };

@@ -62,6 +62,10 @@ diesel::table! {
         stored_game -> Nullable<BigInt>,
         created_at -> BigInt,
         updated_at -> BigInt,
+        clock_base_ms -> Nullable<BigInt>,
+        clock_increment_ms -> Nullable<BigInt>,
+        claim_after_ms -> Nullable<BigInt>,
+        events -> Integer,
     }
 }
 
@@ -70,9 +74,29 @@ diesel::table! {
         game_id -> Text,
         ply -> Integer,
         action -> Text,
+        at_ms -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    ledger_events (game_id, seq) {
+        game_id -> Text,
+        seq -> Integer,
+        ply -> Integer,
+        kind -> Text,
+        seat -> Nullable<Text>,
+        at_ms -> BigInt,
     }
 }
 
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(ledger_actions -> ledger (game_id));
-diesel::allow_tables_to_appear_in_same_query!(games, seats, meetings, ledger, ledger_actions);
+diesel::joinable!(ledger_events -> ledger (game_id));
+diesel::allow_tables_to_appear_in_same_query!(
+    games,
+    seats,
+    meetings,
+    ledger,
+    ledger_actions,
+    ledger_events
+);

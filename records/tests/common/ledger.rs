@@ -77,6 +77,10 @@ pub fn older_row<G: Rules>(
             stored_game: None,
             created_at: 0,
             updated_at: records::store::unix_now(),
+            clock_base_ms: None,
+            clock_increment_ms: None,
+            claim_after_ms: None,
+            events: 0,
         })
         .unwrap();
     keys.token(binding)

@@ -387,6 +387,37 @@ impl Position {
         None
     }
 
+    /// The ranking when `seat`, still playing, leaves the game (docs/rules.md, "A game's life
+    /// with three seats"): out now, below every seat still in it and above the seats already
+    /// out; the seats still in it ranked as the no-progress limit ranks them. The points
+    /// ending ranks the others by points, the leaving seat last.
+    pub fn conceded(&self, rules: &Ruleset, seat: Seat) -> Outcome {
+        if rules.ending == Ending::Points {
+            let all = [Seat::FIRST, Seat::SECOND, Seat::THIRD];
+            let points = all.map(|s| {
+                if s == seat {
+                    i64::MIN / 2
+                } else {
+                    self.points_score(s)
+                }
+            });
+            return Outcome::by_score(&points);
+        }
+        let mut after = *self;
+        let mut out = [false; 3];
+        out[seat.index()] = true;
+        after.put_out(out);
+        after.ranking(rules)
+    }
+
+    /// The ranking of a draw the seats still playing agree: they tie at the best place
+    /// nobody holds yet; the seats already out keep their places.
+    pub fn agreed_draw(&self) -> Outcome {
+        let best = self.free_places().0;
+        let all = [Seat::FIRST, Seat::SECOND, Seat::THIRD];
+        Outcome::by_score(&all.map(|s| -(self.place(s).unwrap_or(best) as i64)))
+    }
+
     /// The final ranking (RULES.md §7). Points: every seat by its points. Otherwise seats
     /// already out keep their places; the seats still playing take the places between, by
     /// points captured in a race (its winner, who reached the target, first; equal points

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::core::rules::{Engine, Game, Pictures, Truth, Turn as _};
-use crate::core::{End, IllegalAction, InvalidHidden, Misfit, NoStart, Seat};
+use crate::core::{End, IllegalAction, InvalidHidden, Misfit, NoStart, Outcome, Seat};
 
 use super::layout::Layout;
 use super::notation::Action;
@@ -54,6 +54,18 @@ impl Engine<ThreeKingdoms> for Match {
 
     fn play(&mut self, action: &Action) -> Result<Effect, IllegalAction> {
         self.pos.play(&self.rules, action)
+    }
+
+    fn still_playing(&self, seat: Seat) -> bool {
+        self.pos.place(seat).is_none()
+    }
+
+    fn conceded(&self, seat: Seat) -> Outcome {
+        self.pos.conceded(&self.rules, seat)
+    }
+
+    fn agreed_draw(&self) -> Outcome {
+        self.pos.agreed_draw()
     }
 }
 
