@@ -218,6 +218,7 @@ async fn main() -> std::io::Result<()> {
         expiry_seconds: config.game_expiry,
         max_plies: config.max_plies,
         kept_games: config.kept_games,
+        ..records::referee::Settings::default()
     };
     // One referee for every worker: its ledger is the store's.
     let referee = std::sync::Arc::new(records::referee::Referee::new(

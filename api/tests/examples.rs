@@ -97,6 +97,11 @@ async fn every_example_is_what_the_service_answers() {
     // Store first, so that the game examples find game 1.
     ops.sort_by_key(|(method, path, ..)| !(method == "post" && path == "/v1/games"));
     let print = std::env::var("ANQI_PRINT_EXAMPLES").is_ok();
+    // Banqi's deal (a request without `game`).
+    let deal_request = (ops.iter())
+        .filter(|(method, path, ..)| method == "post" && path == "/v1/deal")
+        .filter_map(|(_, _, request, _)| request.clone())
+        .find(|(_, body)| body.get("game").is_none());
     for (method, path, request, (response_type, expected)) in ops {
         // The stored example game's first player, or a preset.
         let name = if path.starts_with("/v1/players/") {
@@ -116,6 +121,22 @@ async fn every_example_is_what_the_service_answers() {
             test::TestRequest::post()
         }
         .uri(&uri);
+        let mut request = request;
+        if path == "/v1/lifecycle" {
+            // A game's life is a ledger game's: deal one (the deal's example) and ask about it
+            // with its first seat's token.
+            let (_, deal_example) = deal_request.clone().expect("the deal has an example");
+            let dealt = test::TestRequest::post()
+                .uri("/v1/deal")
+                .insert_header(("content-type", "application/json"))
+                .set_payload(deal_example.to_string())
+                .to_request();
+            let dealt: Value = test::call_and_read_body_json(&app, dealt).await;
+            if let Some((_, example)) = &mut request {
+                example["game_id"] = dealt["game_id"].clone();
+                example["token"] = dealt["seat_tokens"]["player1"].clone();
+            }
+        }
         if let Some((ct, example)) = &request {
             assert!(!example.is_null(), "{method} {path}: no request example");
             let body = match example {
@@ -150,6 +171,11 @@ async fn every_example_is_what_the_service_answers() {
                 // The time a search took is the clock's.
                 assert!(actual["millis"].is_u64());
                 actual["millis"] = expected["millis"].clone();
+            }
+            if path == "/v1/lifecycle" {
+                // When the clocks were read is the clock's.
+                assert!(actual["life"]["clock"]["at_ms"].is_u64());
+                actual["life"]["clock"]["at_ms"] = expected["life"]["clock"]["at_ms"].clone();
             }
             assert_eq!(actual, expected, "{method} {path}");
         } else {

@@ -146,6 +146,12 @@ async fn referee_game(game: &str, seed: u64, preset: &str, max_plies: usize) {
         let mut answered: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(answered["ply"], json!(sent.len() + 1));
         answered.as_object_mut().unwrap().remove("ply");
+        // And the game's life, which a bare position has none of.
+        let life = answered.as_object_mut().unwrap().remove("life").unwrap();
+        assert!(
+            ["playing", "ended"].contains(&life["status"].as_str().unwrap()),
+            "{life}"
+        );
         assert_eq!(
             answered,
             serde_json::from_str::<Value>(&with_layout).unwrap(),

@@ -73,7 +73,11 @@ async fn world<G: Rules>(
     seed: u64,
     max_plies: usize,
 ) -> Played {
-    let app = actix_test::init_service(api::app(common::with_store(api::Limits::default()))).await;
+    // The referee's clock stands still: its times (a claim's, the clocks') are then the same
+    // in both worlds, whatever the machine's speed.
+    let mut settings = common::with_store(api::Limits::default());
+    settings.referee_settings.now_ms = || 1_795_000_000_000;
+    let app = actix_test::init_service(api::app(settings)).await;
     let players = &["A", "B", "C"][..seats::<G>(preset)];
     let (status, text) = post(
         &app,

@@ -74,7 +74,7 @@ fn request_example() -> Value {
 }
 
 fn response_example() -> Value {
-    json!({"life": {"status": "playing", "clock": {"base_ms": 300000, "increment_ms": 2000, "left_ms": [291200, 287400], "running": "player2", "at_ms": 1_795_000_000_000_i64}, "draw_offers": ["player1"], "abortable": false, "events": 1}, "ply": 12})
+    json!({"life": {"status": "playing", "clock": {"base_ms": 300000, "increment_ms": 2000, "left_ms": [300000, 300000], "at_ms": 1_795_000_000_000_i64}, "draw_offers": ["player1"], "abortable": true, "events": 1}, "ply": 0})
 }
 
 fn refused_example() -> Value {

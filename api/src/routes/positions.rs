@@ -299,7 +299,7 @@ pub struct DealRequest {
     /// (`POST /v1/lifecycle`, `claim`); 0: never. Absent: ten minutes without a clock, never
     /// with one (its flag falls first).
     #[serde(default)]
-    #[schema(example = 600_000)]
+    #[schema(example = 600_000, minimum = 0, maximum = 86_400_000)]
     pub claim_after_ms: Option<i64>,
 }
 

@@ -39,6 +39,8 @@ GAME_SEMANTICS = {
     "too-many-plies": "a record's length limit is the service's configuration (`--max-plies`)",
     "settlement-overflow": "a stake times the bonus must fit in 64 bits: a product of two "
     "fields",
+    "refused": "whether a game's life allows a resignation, a draw, an abort or a claim is the "
+    "ledger's game's to say (who moved, what offers stand, how long the seat to move is silent)",
 }
 
 # Refusals of one field given another, by (problem type, field): JSON Schema could say some of
@@ -48,7 +50,8 @@ CROSS_FIELD = {
     ("bad-parameter", "record"): "a position and a record together: one or the other",
     ("bad-parameter", "layout"): "a token and a layout together: one or the other",
     ("bad-parameter", "game"): "a record of another game than `game`",
-    ("bad-parameter", "player"): "a seat the game does not have (Banqi has two seats)",
+    ("bad-parameter", "player"): "a seat the game does not have (Banqi has two seats), or none "
+    "named with the game's own token (a seat's token names its own)",
     ("bad-parameter", "width"): "an animation's frames (its record's plies) times a frame's "
     "pixels (its width) stay within the service's pixel budget",
     ("invalid-deal", "players"): "at most one name per seat: two or three, as the game named in "
@@ -62,6 +65,7 @@ SEMANTIC = {
     "POST /v1/play": GAME_SEMANTICS,
     "POST /v1/deal": GAME_SEMANTICS,
     "POST /v1/view": GAME_SEMANTICS,
+    "POST /v1/lifecycle": GAME_SEMANTICS,
     "POST /v1/analyze": GAME_SEMANTICS,
     "POST /v1/review": GAME_SEMANTICS,
     "POST /v1/render": GAME_SEMANTICS,

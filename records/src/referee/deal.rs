@@ -12,7 +12,7 @@ use crate::core::play::deal;
 use crate::core::rules::{find_preset, overrides, ruleset};
 use crate::core::{Engine as _, Record, Rules};
 use crate::seal::{Binding, new_game_id};
-use crate::store::{LedgerRow, NewGame, unix_now};
+use crate::store::{LedgerRow, NewGame};
 
 /// The longest player name a deal takes, in characters.
 pub const MAX_NAME_CHARS: usize = 100;
@@ -129,7 +129,7 @@ impl Referee {
             game_id: &game_id,
             seat: None,
         };
-        let now = unix_now();
+        let now = self.now_ms() / 1000;
         self.store.ledger_insert(&LedgerRow {
             clock_base_ms: order.clock.map(|c| c.base_ms),
             clock_increment_ms: order.clock.map(|c| c.increment_ms),
@@ -196,7 +196,7 @@ impl Referee {
     }
 }
 
-/// A clock of 1 s to a day a seat, an increment of at most a day, a claim after 1 s to a
+/// A clock of 1 ms to a day a seat, an increment of at most a day, a claim after 1 ms to a
 /// day.
 fn check_clock(
     clock: Option<TimeControl>,
@@ -204,11 +204,11 @@ fn check_clock(
 ) -> Result<(), RefereeError> {
     let refuse = |field, detail: String| Err(RefereeError::Deal { field, detail });
     if let Some(c) = clock {
-        if !(1_000..=MAX_CLOCK_MS).contains(&c.base_ms) {
+        if !(1..=MAX_CLOCK_MS).contains(&c.base_ms) {
             return refuse(
                 "clock.base_ms",
                 format!(
-                    "a clock of {} ms: give 1,000 ms to a day ({MAX_CLOCK_MS})",
+                    "a clock of {} ms: give 1 ms to a day ({MAX_CLOCK_MS})",
                     c.base_ms
                 ),
             );
@@ -224,11 +224,11 @@ fn check_clock(
         }
     }
     if let Some(ms) = claim_after_ms
-        && !(1_000..=MAX_CLOCK_MS).contains(&ms)
+        && !(1..=MAX_CLOCK_MS).contains(&ms)
     {
         return refuse(
             "claim_after_ms",
-            format!("a claim after {ms} ms: give 1,000 ms to a day ({MAX_CLOCK_MS})"),
+            format!("a claim after {ms} ms: give 1 ms to a day ({MAX_CLOCK_MS})"),
         );
     }
     Ok(())

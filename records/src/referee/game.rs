@@ -14,7 +14,7 @@ use crate::core::replay::{ReplayError, Verdict, validate};
 use crate::core::rules::ruleset;
 use crate::core::{Engine as _, Turn as _};
 use crate::core::{Reason, Rules, Seat, Violation};
-use crate::store::{Commit, NewGame, unix_now_ms};
+use crate::store::{Commit, NewGame};
 
 /// A refereed game, opened with a token (the game's own, `seat` None: every seat, the app's
 /// server; or a seat's) and locked for the request ([`Referee::open`]).
@@ -398,7 +398,7 @@ impl<'a, G: Rules> Refereed<'a, G> {
             });
         }
         let mover = self.kept.current.position().to_move();
-        let now = unix_now_ms();
+        let now = self.referee.now_ms();
         if self.kept.life.flag_fallen(mover, now) {
             // Its time ran out before the move came: the flag falls instead.
             self.commit_event(EventKind::Flag, Some(mover))?;

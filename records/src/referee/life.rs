@@ -27,13 +27,22 @@ use crate::core::{End, MAX_SEATS, Seat};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TimeControl {
-    #[cfg_attr(feature = "openapi", schema(example = 300_000))]
+    /// Each seat's time, 1 ms to a day.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(example = 300_000, minimum = 1, maximum = 86_400_000)
+    )]
     pub base_ms: i64,
-    #[cfg_attr(feature = "openapi", schema(example = 2_000))]
+    /// Added after each of a seat's moves, 0 to a day.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(example = 2_000, minimum = 0, maximum = 86_400_000)
+    )]
     pub increment_ms: i64,
 }
 
-/// The longest clock a deal takes: a day a seat (and as long an increment, or a claim).
+/// The longest clock a deal takes: a day a seat (and as long an increment, or a claim;
+/// `TimeControl`'s schema says the same).
 pub const MAX_CLOCK_MS: i64 = 24 * 3600 * 1000;
 
 /// What a seat asks of the game's life.

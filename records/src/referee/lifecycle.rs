@@ -10,7 +10,7 @@ use super::game::Refereed;
 use super::kept::Kept;
 use super::life::{Ending, Event, EventKind, Life, LifeState, Request};
 use crate::core::{Engine as _, Rules, Seat, Turn as _};
-use crate::store::{LedgerEvent, unix_now_ms};
+use crate::store::LedgerEvent;
 
 /// An event as a stored record's `metadata.events` lists it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,7 +70,7 @@ fn refused(code: &'static str, detail: impl Into<String>) -> RefereeError {
 impl<G: Rules> Refereed<'_, G> {
     /// The game's life now, as every answer gives it.
     pub fn life(&self) -> LifeState {
-        life_state(self.kept(), unix_now_ms())
+        life_state(self.kept(), self.referee().now_ms())
     }
 
     /// Does what the token's seat (or, for the game's own token, `player`) asks of the
@@ -171,7 +171,7 @@ impl<G: Rules> Refereed<'_, G> {
                 }
             }
             Request::Claim => {
-                let now = unix_now_ms();
+                let now = self.referee().now_ms();
                 let Some(from) = kept.life.claimable_from() else {
                     return Err(match kept.life.claim_after_ms {
                         None => refused("no-claims", "this game was dealt without claims"),
@@ -241,7 +241,7 @@ impl<G: Rules> Refereed<'_, G> {
     pub(super) fn fall_flag(&mut self) -> Result<bool, RefereeError> {
         let kept = self.kept();
         let to_move = kept.current.position().to_move();
-        if kept.over() || !kept.life.flag_fallen(to_move, unix_now_ms()) {
+        if kept.over() || !kept.life.flag_fallen(to_move, self.referee().now_ms()) {
             return Ok(false);
         }
         self.commit_event(EventKind::Flag, Some(to_move))?;
@@ -261,7 +261,7 @@ impl<G: Rules> Refereed<'_, G> {
             ply: kept.plies,
             kind,
             seat,
-            at_ms: unix_now_ms(),
+            at_ms: self.referee().now_ms(),
         };
         // Its ending, worked out before the commit: the ledger's row is told the result.
         let mut after = kept.life_after(event)?;

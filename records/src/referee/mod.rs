@@ -38,7 +38,7 @@ use thiserror::Error;
 
 use crate::core::{Record, Rules, RulesetError, Seat, Violation};
 use crate::seal::{Binding, Keys, TokenError};
-use crate::store::{Store, StoreError, unix_now};
+use crate::store::{Store, StoreError};
 
 pub use deal::{DealOrder, Dealt, MAX_NAME_CHARS, default_claim_after_ms};
 pub use game::{Actions, Played, Refereed, Stated};
@@ -55,6 +55,10 @@ pub struct Settings {
     pub max_plies: u32,
     /// How many games are kept in memory between requests.
     pub kept_games: usize,
+    /// The referee's clock, in Unix milliseconds: the plies' and events' times, the clocks,
+    /// claims and expiry read it. The system's; a test may fix it (a transcript then holds
+    /// the same times whatever the machine's speed).
+    pub now_ms: fn() -> i64,
 }
 
 impl Default for Settings {
@@ -64,6 +68,7 @@ impl Default for Settings {
             expiry_seconds: 7 * 24 * 3600,
             max_plies: 20_000,
             kept_games: 4096,
+            now_ms: crate::store::unix_now_ms,
         }
     }
 }
@@ -299,9 +304,14 @@ impl Referee {
         Ok(options)
     }
 
+    /// Now, by the referee's clock (Unix milliseconds).
+    pub(crate) fn now_ms(&self) -> i64 {
+        (self.settings.now_ms)()
+    }
+
     /// Forgets expired games, at most once a minute.
     fn sweep(&self) -> Result<(), RefereeError> {
-        let now = unix_now();
+        let now = self.now_ms() / 1000;
         let last = self.last_sweep.load(Ordering::Relaxed);
         if now - last < 60
             || self

@@ -113,7 +113,7 @@ pub fn illegal_action() -> Value {
 }
 
 pub fn deal_request() -> Value {
-    json!({"seed": 42, "preset": "tcga", "players": ["Alice", "Bob"]})
+    json!({"seed": 42, "preset": "tcga", "players": ["Alice", "Bob"], "clock": {"base_ms": 300000, "increment_ms": 2000}})
 }
 
 pub fn deal_response() -> Value {

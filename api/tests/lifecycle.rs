@@ -1,0 +1,127 @@
+//! `POST /v1/lifecycle` over HTTP (in process, a real SQLite ledger): a seat's token speaks for
+//! its own seat only, the game's own token names the seat, refusals are 409 `refused` with a
+//! code, the clock and the ending come back in every answer about the game.
+
+use actix_web::test as actix_test;
+use serde_json::{Value, json};
+
+#[path = "common/mod.rs"]
+mod common;
+
+macro_rules! post {
+    ($app:expr, $uri:expr, $body:expr) => {{
+        let req = actix_test::TestRequest::post()
+            .uri($uri)
+            .insert_header(("content-type", "application/json"))
+            .set_payload($body.to_string())
+            .to_request();
+        let res = actix_test::call_service(&$app, req).await;
+        let status = res.status().as_u16();
+        let body: Value = serde_json::from_slice(&actix_test::read_body(res).await).unwrap();
+        (status, body)
+    }};
+}
+
+#[actix_web::test]
+async fn a_game_is_played_offered_refused_and_resigned_over_http() {
+    let app = actix_test::init_service(api::app(common::with_store(api::Limits::default()))).await;
+    let (status, dealt) = post!(
+        app,
+        "/v1/deal",
+        json!({"seed": 9, "players": ["ann", "bo"], "clock": {"base_ms": 60000, "increment_ms": 1000}})
+    );
+    assert_eq!(status, 200, "{dealt}");
+    let game_id = dealt["game_id"].clone();
+    let seat = |s: &str| dealt["seat_tokens"][s].clone();
+    let life =
+        |token: Value, action: &str| json!({"game_id": game_id, "token": token, "action": action});
+    // Before anything: the clocks stand, either seat may abort.
+    let (_, listed) = post!(
+        app,
+        "/v1/actions",
+        json!({"game_id": game_id, "token": seat("player1")})
+    );
+    assert_eq!(listed["life"]["status"], "playing");
+    assert_eq!(listed["life"]["abortable"], true);
+    assert_eq!(listed["life"]["clock"]["left_ms"], json!([60000, 60000]));
+    assert!(listed["life"]["clock"].get("running").is_none());
+    // Two plies.
+    for (ply, s) in [(0, "player1"), (1, "player2")] {
+        let (_, listed) = post!(
+            app,
+            "/v1/actions",
+            json!({"game_id": game_id, "token": seat(s)})
+        );
+        let action = listed["actions"][0].clone();
+        let (status, played) = post!(
+            app,
+            "/v1/play",
+            json!({"game_id": game_id, "token": seat(s), "action": action, "ply": ply})
+        );
+        assert_eq!(status, 200, "{played}");
+    }
+    let (status, refused) = post!(app, "/v1/lifecycle", life(seat("player1"), "abort"));
+    assert_eq!(
+        (status, &refused["code"]),
+        (409, &json!("not-abortable")),
+        "{refused}"
+    );
+    assert_eq!(refused["type"], "/problems/refused");
+    // The game's own token must name the seat; a seat's token speaks for its own only.
+    let (status, problem) = post!(app, "/v1/lifecycle", life(dealt["token"].clone(), "resign"));
+    assert_eq!(
+        (status, &problem["field"]),
+        (400, &json!("player")),
+        "{problem}"
+    );
+    let mut other = life(seat("player1"), "resign");
+    other["player"] = json!("player2");
+    let (status, problem) = post!(app, "/v1/lifecycle", other);
+    assert_eq!(status, 403, "{problem}");
+    // Player 1 to move: its clock runs.
+    let (status, offered) = post!(app, "/v1/lifecycle", life(seat("player2"), "offer_draw"));
+    assert_eq!(status, 200, "{offered}");
+    assert_eq!(offered["life"]["draw_offers"], json!(["player2"]));
+    assert_eq!(offered["life"]["clock"]["running"], "player1");
+    // A seat does not accept its own offer.
+    let (status, problem) = post!(app, "/v1/lifecycle", life(seat("player2"), "accept_draw"));
+    assert_eq!(
+        (status, &problem["code"]),
+        (409, &json!("no-draw-offer")),
+        "{problem}"
+    );
+    let (status, declined) = post!(app, "/v1/lifecycle", life(seat("player1"), "decline_draw"));
+    assert_eq!(
+        (status, &declined["life"]["events"]),
+        (200, &json!(2)),
+        "{declined}"
+    );
+    // The app's server resigns for player 2.
+    let mut resign = life(dealt["token"].clone(), "resign");
+    resign["player"] = json!("player2");
+    let (status, ended) = post!(app, "/v1/lifecycle", resign);
+    assert_eq!(status, 200, "{ended}");
+    assert_eq!(ended["life"]["status"], "ended");
+    assert_eq!(
+        ended["end"],
+        json!({"outcome": "player1", "reason": "resignation"})
+    );
+    assert_eq!(ended["ply"], 2);
+    assert!(
+        ended["life"]["clock"].get("running").is_none(),
+        "the clocks stop"
+    );
+    // The view says so too, and the stored game is in the store.
+    let (_, view) = post!(
+        app,
+        "/v1/view",
+        json!({"game_id": game_id, "token": seat("player1"), "player": "player1"})
+    );
+    assert_eq!(view["life"]["status"], "ended");
+    let (status, problem) = post!(app, "/v1/lifecycle", life(seat("player1"), "offer_draw"));
+    assert_eq!(
+        (status, &problem["code"]),
+        (409, &json!("game-over")),
+        "{problem}"
+    );
+}
