@@ -327,10 +327,8 @@ impl Store {
                 let old = ledger::table
                     .filter(ledger::updated_at.lt(before))
                     .select(ledger::game_id);
-                diesel::delete(
-                    ledger_actions::table.filter(ledger_actions::game_id.eq_any(old.clone())),
-                )
-                .execute(conn)?;
+                diesel::delete(ledger_actions::table.filter(ledger_actions::game_id.eq_any(old)))
+                    .execute(conn)?;
                 diesel::delete(ledger_events::table.filter(ledger_events::game_id.eq_any(old)))
                     .execute(conn)?;
                 Ok(
