@@ -17,6 +17,7 @@ pub mod contract;
 /// The examples the operations declare: the default game's.
 pub use games::default_examples as examples;
 pub mod games;
+pub mod hub;
 pub mod openapi;
 pub mod problem;
 pub mod routes;
@@ -49,6 +50,12 @@ pub struct Settings {
     pub pictures: slots::Slots,
     /// The ratings fitted from the store, each kept until its counts change (`/v1/players`).
     pub ratings: std::sync::Arc<records::store::RatingsCache>,
+    /// Where commits meet the event streams waiting for them (`GET /v1/stream`): one for
+    /// every worker.
+    pub hub: std::sync::Arc<hub::Hub>,
+    /// Seconds between a stream's heartbeats (a comment line that keeps proxies from closing
+    /// an idle stream; the stream also looks at its game then).
+    pub heartbeat_seconds: u64,
 }
 
 impl Default for Settings {
@@ -65,6 +72,8 @@ impl Default for Settings {
             analyses: routes::analysis::Analyses::default(),
             pictures: pictures(None),
             ratings: Default::default(),
+            hub: Default::default(),
+            heartbeat_seconds: 15,
         }
     }
 }
@@ -109,6 +118,11 @@ pub fn app(
                 settings.referee_settings,
             ))
         });
+    }
+    if let Some(referee) = &settings.referee {
+        // Set once: every worker's settings share one hub.
+        let hub = settings.hub.clone();
+        referee.on_commit(move |game_id| hub.notify(game_id));
     }
     let max_body = settings.limits.max_body;
     let write_token = settings.token.is_some();

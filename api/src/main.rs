@@ -236,6 +236,8 @@ async fn main() -> std::io::Result<()> {
         referee: Some(referee),
         pictures: api::pictures(config.picture_slots),
         ratings: Default::default(),
+        hub: Default::default(),
+        heartbeat_seconds: 15,
         analyses: api::routes::analysis::Analyses::new(
             records::core::analysis::Limits {
                 depth: Some(64),
@@ -247,6 +249,11 @@ async fn main() -> std::io::Result<()> {
             }),
         ),
     };
+    // Commits of the other instances sharing a PostgreSQL store reach this one's streams.
+    let hub = settings.hub.clone();
+    if records::store::listen(&config.database, move |game_id| hub.notify(game_id)).is_some() {
+        tracing::info!("listening for the other instances' commits");
+    }
     let mut server = HttpServer::new(move || {
         api::app(settings.clone()).wrap_fn(|req, srv| {
             let (method, path) = (req.method().clone(), req.path().to_owned());

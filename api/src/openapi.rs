@@ -5,7 +5,9 @@ use utoipa::OpenApi;
 use utoipa::Modify;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
-use crate::routes::{analysis, games, lifecycle, meta, players, positions, records_routes, render};
+use crate::routes::{
+    analysis, games, lifecycle, meta, players, positions, records_routes, render, stream,
+};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -17,6 +19,7 @@ use crate::routes::{analysis, games, lifecycle, meta, players, positions, record
         meta::health, meta::games, meta::presets, meta::preset, meta::options,
         records_routes::validate, records_routes::replay, records_routes::score, records_routes::score_position,
         positions::actions, positions::play, positions::deal, positions::view, lifecycle::lifecycle,
+        stream::ticket, stream::stream,
         analysis::analyze,
         analysis::review,
         render::render, render::render_get, render::render_png, render::render_png_get,
@@ -25,7 +28,7 @@ use crate::routes::{analysis, games, lifecycle, meta, players, positions, record
         players::leaderboard, players::player,
     ),
     modifiers(&Description, &BearerToken, &GameExamples),
-    components(schemas(crate::problem::Problem)),
+    components(schemas(crate::problem::Problem, stream::StreamEventData)),
     tags(
         (name = "meta", description = "What the service knows: games, presets, options."),
         (name = "records", description = "Game records: validate, score."),

@@ -289,6 +289,32 @@ async fn world<G: Rules>(
     )
     .await;
     told(status, text);
+    // The seat offers a draw and resigns (a game still going on), then reads its whole
+    // event stream from the start: the stream closes after the end.
+    for action in ["offer_draw", "resign"] {
+        let (status, text) =
+            post(&app, "/v1/lifecycle", &ask(json!({"action": action})), None).await;
+        told(status, text);
+    }
+    let (status, text) = post(&app, "/v1/stream-ticket", &ask(json!({})), None).await;
+    assert_eq!(status, 200, "{text}");
+    let url = serde_json::from_str::<Value>(&text).unwrap()["url"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let req = actix_test::TestRequest::get()
+        .uri(&format!("{url}&last_event_id=0.0"))
+        .to_request();
+    let res = actix_test::call_service(&app, req).await;
+    let status = res.status().as_u16();
+    let body = String::from_utf8(actix_test::read_body(res).await.to_vec()).unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert!(body.starts_with("id: 1.0\nevent: ply\ndata: {"), "{body}");
+    assert!(
+        (body.trim_end().lines().last()).is_some_and(|l| l.contains(r#""event":"resign""#)),
+        "the stream ends with the resignation: {body}"
+    );
+    told(status, body);
     Played {
         transcript,
         others: played_by_others,

@@ -16,6 +16,7 @@ pub mod positions;
 pub mod records_routes;
 pub mod referee;
 pub mod render;
+pub mod stream;
 pub mod viewer;
 
 /// Registers every route. Each path answers its own methods; any other method gets 405 with
@@ -43,6 +44,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(post("/v1/deal", web::post().to(positions::deal)))
         .service(post("/v1/view", web::post().to(positions::view)))
         .service(post("/v1/lifecycle", web::post().to(lifecycle::lifecycle)))
+        .service(post("/v1/stream-ticket", web::post().to(stream::ticket)))
+        .service(get("/v1/stream", web::get().to(stream::stream)))
         .service(post("/v1/analyze", web::post().to(analysis::analyze)))
         .service(post("/v1/review", web::post().to(analysis::review)))
         .service(post("/v1/render", web::post().to(render::render)))

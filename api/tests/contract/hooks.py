@@ -66,6 +66,8 @@ SEMANTIC = {
     "POST /v1/deal": GAME_SEMANTICS,
     "POST /v1/view": GAME_SEMANTICS,
     "POST /v1/lifecycle": GAME_SEMANTICS,
+    "POST /v1/stream-ticket": GAME_SEMANTICS,
+    "GET /v1/stream": GAME_SEMANTICS,
     "POST /v1/analyze": GAME_SEMANTICS,
     "POST /v1/review": GAME_SEMANTICS,
     "POST /v1/render": GAME_SEMANTICS,

@@ -126,6 +126,11 @@ impl<'a, G: Rules> Refereed<'a, G> {
         &self.kept.game_id
     }
 
+    /// The preset the game is played under.
+    pub fn preset(&self) -> &'static str {
+        self.kept.preset
+    }
+
     /// The seat the token speaks for; None for the game's own token.
     pub fn seat(&self) -> Option<Seat> {
         self.seat
@@ -462,6 +467,7 @@ impl<'a, G: Rules> Refereed<'a, G> {
         self.kept.plies += 1;
         self.kept.life.ply(mover, Some(now));
         self.doubt = false;
+        self.referee.committed(&self.kept.game_id);
         if finished.is_some() {
             let record = finished_record(self.referee, self.kept)?;
             self.referee.store_finished(&self.kept.game_id, record)?;

@@ -289,6 +289,7 @@ impl<G: Rules> Refereed<'_, G> {
             });
         }
         std::mem::swap(&mut self.kept_mut().life, &mut after);
+        self.referee().committed(&game_id);
         if result.is_some() {
             let record = super::game::finished_record(self.referee(), self.kept())?;
             self.referee().store_finished(&game_id, record)?;

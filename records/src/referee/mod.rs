@@ -29,6 +29,7 @@ mod game;
 mod kept;
 mod life;
 mod lifecycle;
+mod stream;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -43,6 +44,7 @@ use crate::store::{Store, StoreError};
 pub use deal::{DealOrder, Dealt, MAX_NAME_CHARS, default_claim_after_ms};
 pub use game::{Actions, Played, Refereed, Stated};
 pub use life::{Clocks, EventKind, LifeState, MAX_CLOCK_MS, Request, TimeControl};
+pub use stream::{StreamEvent, StreamMark, TICKET_MS};
 
 /// How the referee runs.
 #[derive(Clone, Copy, Debug)]
@@ -89,6 +91,8 @@ pub struct Referee {
     recent: kept::Recent,
     /// When expired games were last swept (Unix seconds).
     last_sweep: AtomicI64,
+    /// Told each committed game's id, after the commit (the service's streams).
+    on_commit: std::sync::OnceLock<Box<dyn Fn(&str) + Send + Sync>>,
 }
 
 /// Why the referee refuses a request. Every message names only what the asking seat may know.
@@ -171,6 +175,21 @@ impl Referee {
             keys,
             settings,
             last_sweep: AtomicI64::new(0),
+            on_commit: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Has `on` told the id of every game in which this referee commits a ply or an event,
+    /// once the commit holds (set once: the service's event streams). Commits of other
+    /// instances reach them through the store ([`crate::store::listen`]).
+    pub fn on_commit(&self, on: impl Fn(&str) + Send + Sync + 'static) {
+        let _ = self.on_commit.set(Box::new(on));
+    }
+
+    /// Tells the listener that `game_id` moved on.
+    pub(crate) fn committed(&self, game_id: &str) {
+        if let Some(on) = self.on_commit.get() {
+            on(game_id);
         }
     }
 
@@ -305,7 +324,7 @@ impl Referee {
     }
 
     /// Now, by the referee's clock (Unix milliseconds).
-    pub(crate) fn now_ms(&self) -> i64 {
+    pub fn now_ms(&self) -> i64 {
         (self.settings.now_ms)()
     }
 

@@ -56,6 +56,7 @@ pub struct Binding<'a> {
 enum Purpose {
     Token,
     Truth,
+    Ticket,
 }
 
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
@@ -85,6 +86,9 @@ pub enum TokenError {
         "the token does not open: it was altered, or it belongs to another game, preset or deal"
     )]
     Rejected,
+    /// A stream ticket past its time.
+    #[error("the ticket expired: ask for another (POST /v1/stream-ticket) with the token")]
+    Expired,
 }
 
 const NONCE: usize = 24;
@@ -174,6 +178,26 @@ impl Keys {
     /// Whether `token` is this service's token for `binding`.
     pub fn check_token(&self, token: &str, binding: Binding) -> Result<(), TokenError> {
         self.open_bytes(Purpose::Token, token, binding).map(|_| ())
+    }
+
+    /// A stream ticket for `binding`'s game: `token` (a seat's or the game's) sealed with the
+    /// moment it expires (Unix milliseconds). A browser's `EventSource` cannot send headers,
+    /// so the ticket travels in a URL, where logs may keep it: it opens a stream of what the
+    /// token's seat may see, only until it expires, and plays nothing; the token itself never
+    /// travels in a URL.
+    pub fn ticket(&self, binding: Binding, token: &str, expires_ms: i64) -> String {
+        let mut plain = expires_ms.to_le_bytes().to_vec();
+        plain.extend_from_slice(token.as_bytes());
+        self.seal_bytes(Purpose::Ticket, binding, &plain)
+    }
+
+    /// The token and expiry a ticket for `binding` holds.
+    pub fn open_ticket(&self, ticket: &str, binding: Binding) -> Result<(String, i64), TokenError> {
+        let plain = self.open_bytes(Purpose::Ticket, ticket, binding)?;
+        let (expires, token) = plain.split_at_checked(8).ok_or(TokenError::Rejected)?;
+        let expires = i64::from_le_bytes(expires.try_into().map_err(|_| TokenError::Rejected)?);
+        let token = String::from_utf8(token.to_vec()).map_err(|_| TokenError::Rejected)?;
+        Ok((token, expires))
     }
 
     /// Seals `hidden` of game `G` for `binding` (at rest: the referee's ledger).
@@ -268,6 +292,7 @@ fn associated_data(purpose: Purpose, key_id: &str, b: Binding) -> Vec<u8> {
     let purpose = match purpose {
         Purpose::Token => "anqi-token-v2",
         Purpose::Truth => "anqi-truth-v2",
+        Purpose::Ticket => "anqi-ticket-v1",
     };
     let mut ad = format!(
         "{purpose}\0{key_id}\0{}\0{}\0{}",

@@ -3,6 +3,7 @@
 //! [`crate::referee`]'s.
 
 use diesel::prelude::*;
+use diesel::sql_types::Text;
 
 use super::schema::{ledger, ledger_actions, ledger_events};
 use super::{Store, StoreError, WriteTransaction, with_connection};
@@ -65,6 +66,76 @@ pub enum Commit {
     /// Another action was committed at that ply first (or the game ended, or expired): the
     /// ledger's action there, if any.
     Taken(Option<String>),
+}
+
+/// The PostgreSQL channel a commit is announced on: its payload is the game's id.
+pub const LEDGER_CHANNEL: &str = "anqi_ledger";
+
+/// A commit's notice to the service's other instances, sent in the commit's own transaction:
+/// PostgreSQL's NOTIFY, delivered to the listeners ([`listen`]) when the transaction commits
+/// and never if it does not. SQLite serves one instance: nothing to tell.
+trait Notice {
+    fn notice(&mut self, game_id: &str) -> QueryResult<()>;
+}
+
+impl Notice for SqliteConnection {
+    fn notice(&mut self, _: &str) -> QueryResult<()> {
+        Ok(())
+    }
+}
+
+impl Notice for PgConnection {
+    fn notice(&mut self, game_id: &str) -> QueryResult<()> {
+        diesel::sql_query("SELECT pg_notify($1, $2)")
+            .bind::<Text, _>(LEDGER_CHANNEL)
+            .bind::<Text, _>(game_id)
+            .execute(self)
+            .map(|_| ())
+    }
+}
+
+/// Listens for the commits of every instance sharing the PostgreSQL database at `url`:
+/// `on` gets each committed game's id, on a thread of its own (None for a SQLite store, which
+/// serves one instance). The thread polls its connection every few milliseconds (libpq
+/// delivers notices when input is read) and reconnects after a failure; a notice lost while
+/// it reconnects is caught up by the streams' heartbeats.
+pub fn listen(
+    url: &str,
+    on: impl Fn(&str) + Send + 'static,
+) -> Option<std::thread::JoinHandle<()>> {
+    if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+        return None;
+    }
+    let url = url.to_owned();
+    let poll = std::time::Duration::from_millis(2);
+    let handle = std::thread::Builder::new()
+        .name("ledger-listen".into())
+        .spawn(move || {
+            loop {
+                let listening = PgConnection::establish(&url).and_then(|mut conn| {
+                    diesel::sql_query(format!("LISTEN {LEDGER_CHANNEL}"))
+                        .execute(&mut conn)
+                        .map_err(|e| diesel::ConnectionError::CouldntSetupConfiguration(e))?;
+                    Ok(conn)
+                });
+                let Ok(mut conn) = listening else {
+                    std::thread::sleep(std::time::Duration::from_secs(1));
+                    continue;
+                };
+                'polling: loop {
+                    for notice in conn.notifications_iter() {
+                        match notice {
+                            Ok(notice) => on(&notice.payload),
+                            Err(_) => break 'polling,
+                        }
+                    }
+                    std::thread::sleep(poll);
+                }
+                std::thread::sleep(std::time::Duration::from_secs(1));
+            }
+        })
+        .expect("a thread starts");
+    Some(handle)
 }
 
 /// Seconds since the Unix epoch.
@@ -204,6 +275,7 @@ impl Store {
                         ledger_events::at_ms.eq(event.at_ms),
                     ))
                     .execute(conn)?;
+                conn.notice(game_id)?;
                 Ok(true)
             })
         })
@@ -283,6 +355,7 @@ impl Store {
                         ledger_actions::at_ms.eq(Some(at_ms)),
                     ))
                     .execute(conn)?;
+                conn.notice(game_id)?;
                 Ok(true)
             })
         })?;

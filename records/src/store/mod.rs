@@ -21,7 +21,7 @@ mod players;
 mod ratings;
 pub mod schema;
 
-pub use ledger::{Commit, LedgerEvent, LedgerRow, unix_now, unix_now_ms};
+pub use ledger::{Commit, LEDGER_CHANNEL, LedgerEvent, LedgerRow, listen, unix_now, unix_now_ms};
 pub use model::{
     GameInsert, GameRow, NewGame, RowId, SeatInsert, StoredSeat, content_hash, iso_date,
 };

@@ -1,0 +1,317 @@
+//! A seat's event stream (Server-Sent Events): `POST /v1/stream-ticket` trades a token for a
+//! short-lived ticket, `GET /v1/stream?ticket=…` opens the stream. What the events hold is
+//! `records::referee::stream`'s; here they are written as `text/event-stream`, one task per
+//! stream, woken by the game's commits (the hub), its heartbeat and its running clock.
+
+use std::time::Duration;
+
+use actix_web::web::{self, Bytes};
+use actix_web::{HttpRequest, HttpResponse};
+use futures_channel::mpsc;
+use records::core::Rules;
+use records::referee::{Referee, StreamMark};
+use records::with_game;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::Settings;
+use crate::body::GameJson;
+use crate::problem::{Problem, ProblemKind};
+use crate::routes::parse::default_game;
+use crate::routes::referee;
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TicketRequest {
+    /// The kind of game (default `banqi`).
+    #[serde(default = "default_game")]
+    #[schema(value_type = records::games::GameKind, default = records::games::GameKind::default_name)]
+    pub game: String,
+    /// The game id from `POST /v1/deal`.
+    #[schema(example = "9f2c4e1a7b3d5f60a1b2c3d4e5f60718")]
+    pub game_id: String,
+    /// A seat's token (its seat's stream) or the game's own (the positions as the seat to move
+    /// is told them, each seat's life).
+    #[schema(example = "v1.ephemeral.q0Jb-token-from-deal")]
+    pub token: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TicketResponse {
+    /// The ticket: opens the stream until `expires_at_ms`, and nothing else.
+    pub ticket: String,
+    /// When the ticket stops opening streams (Unix milliseconds; a minute after it was
+    /// given). A stream it opened goes on.
+    pub expires_at_ms: i64,
+    /// The stream's address with the ticket, for `new EventSource(url)`.
+    pub url: String,
+}
+
+impl crate::body::GameBody for TicketRequest {
+    fn game(&self) -> &str {
+        &self.game
+    }
+}
+
+fn ticket_example() -> Value {
+    json!({"game_id": "9f2c4e1a7b3d5f60a1b2c3d4e5f60718", "token": "v1.ephemeral.q0Jb-token-from-deal"})
+}
+
+fn ticket_response_example() -> Value {
+    json!({"ticket": "v1.ephemeral.Zm9yIGEgbWludXRlIG9ubHk", "expires_at_ms": 1_795_000_060_000_i64,
+           "url": "/v1/stream?game=banqi&game_id=9f2c4e1a7b3d5f60a1b2c3d4e5f60718&ticket=v1.ephemeral.Zm9yIGEgbWludXRlIG9ubHk"})
+}
+
+/// A ticket for a seat's event stream (`GET /v1/stream`). A browser's `EventSource` cannot
+/// send headers, and a token in a URL would sit in logs for ever: the client posts its token
+/// here and opens the stream with the ticket, which opens that seat's stream (what the seat
+/// may see, nothing it may do) for a minute. A stream outlives its ticket; to reconnect later,
+/// ask for another.
+#[utoipa::path(post, path = "/v1/stream-ticket", tag = "positions",
+    request_body(content = TicketRequest, example = ticket_example),
+    responses(
+        (status = 200, description = "The ticket.", body = TicketResponse, example = ticket_response_example),
+        (status = 400, description = "Malformed JSON.", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game in the ledger.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A token that does not open for the game.", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The referee's ledger cannot be reached.", body = Problem, content_type = "application/problem+json")))]
+pub async fn ticket(
+    GameJson {
+        kind,
+        body: request,
+    }: GameJson<TicketRequest>,
+    settings: web::Data<Settings>,
+) -> Result<web::Json<TicketResponse>, Problem> {
+    let name = kind.name();
+    referee::run(&settings, move |r| {
+        let (ticket, expires_at_ms) =
+            with_game!(kind, G => r.ticket::<G>(&request.game_id, &request.token))?;
+        let url = format!(
+            "/v1/stream?game={name}&game_id={}&ticket={ticket}",
+            request.game_id
+        );
+        Ok(TicketResponse {
+            ticket,
+            expires_at_ms,
+            url,
+        })
+    })
+    .await
+    .map(web::Json)
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StreamQuery {
+    /// The kind of game (default `banqi`).
+    #[serde(default = "default_game")]
+    #[param(value_type = records::games::GameKind, example = "banqi")]
+    pub game: String,
+    /// The game id from `POST /v1/deal`.
+    #[param(example = "9f2c4e1a7b3d5f60a1b2c3d4e5f60718")]
+    pub game_id: String,
+    /// A ticket from `POST /v1/stream-ticket`.
+    #[param(example = "v1.ephemeral.Zm9yIGEgbWludXRlIG9ubHk")]
+    pub ticket: String,
+    /// Where to resume (an event's `id`, as the `Last-Event-ID` header says it; the header
+    /// wins).
+    #[serde(default)]
+    #[param(example = "12.1")]
+    pub last_event_id: Option<String>,
+}
+
+/// One Server-Sent Event of a stream, as an SSE parser gives it.
+#[allow(dead_code)]
+#[derive(ToSchema)]
+pub struct StreamEvent {
+    /// Where the event leaves the seat: plies and events seen (`12.1`); send it back as
+    /// `Last-Event-ID` to resume.
+    #[schema(example = "12.1", pattern = r"^[0-9]+\.[0-9]+$")]
+    pub id: String,
+    /// `state`, `ply` or `life`.
+    #[schema(example = "ply")]
+    pub event: String,
+    /// One line of JSON: a `StreamEventData`.
+    pub data: String,
+}
+
+/// The JSON of one event's `data` (the fields an event kind has; see `GET /v1/stream`).
+#[allow(dead_code)]
+#[derive(ToSchema)]
+pub struct StreamEventData {
+    /// `state`, `ply`: the plies committed; `life`: the plies committed before the event.
+    pub ply: u32,
+    /// `state`, `ply`: the position after the ply as the seat is told it.
+    pub position: Option<String>,
+    /// `state`, `ply`: whose turn.
+    pub to_move: Option<records::core::Seat>,
+    /// `ply`: the action as played, where positions hold no secret (Banqi, Three Kingdoms,
+    /// open and flip Luzhanqi); a dark Luzhanqi or xiangqi-3g seat learns positions only.
+    pub action: Option<String>,
+    /// `state`, the last `ply`: the seat's legal actions, on its turn.
+    pub actions: Option<Vec<String>>,
+    /// How the game ended, once it has.
+    pub end: Option<records::core::End>,
+    /// `life`: `draw_offer`, `draw_decline`, `draw_agreed`, `resign`, `abort`, `flag`,
+    /// `claim`.
+    pub event: Option<String>,
+    /// `life`: whose event.
+    pub seat: Option<records::core::Seat>,
+    /// `life`: when it was committed (Unix milliseconds).
+    pub at_ms: Option<i64>,
+    /// The game's life now (clocks, offers, status).
+    pub life: records::referee::LifeState,
+}
+
+fn stream_example() -> &'static str {
+    "id: 2.0\nevent: state\ndata: {\"ply\":2,\"position\":\"XXXX/XXXX/XXXX/XgXX/rXXX/XXXX/XXXX/XXXX r K1G2M2R2N2C2P5k1g1m2r1n2c2p5 0 2\",\"to_move\":\"player1\",\"actions\":[\"a1\",\"b1\"],\"life\":{\"status\":\"playing\",\"draw_offers\":[],\"abortable\":false,\"events\":0}}\n\n…"
+}
+
+/// A seat's event stream of a refereed game, as Server-Sent Events: each ply committed, as
+/// the seat may know it (`ply`), each event of the game's life (`life`: offers, declines, the
+/// ending), the clocks in each; first where the game stands (`state`), or, given
+/// `Last-Event-ID`, every event since that id. A comment line every 15 s keeps it open; it
+/// closes after the game's end. With JavaScript:
+/// `new EventSource((await post("/v1/stream-ticket", {game_id, token})).url)`.
+#[utoipa::path(get, path = "/v1/stream", tag = "positions", params(StreamQuery),
+    responses(
+        (status = 200, description = "The stream (`text/event-stream`): each event's `data` is one line of JSON.", body = StreamEvent, content_type = "text/event-stream", example = stream_example),
+        (status = 400, description = "A parameter missing or malformed.", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game in the ledger.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A ticket that does not open for the game, or has expired.", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The referee's ledger cannot be reached.", body = Problem, content_type = "application/problem+json")))]
+pub async fn stream(
+    req: HttpRequest,
+    query: web::Query<StreamQuery>,
+    settings: web::Data<Settings>,
+) -> Result<HttpResponse, Problem> {
+    let query = query.into_inner();
+    let kind = crate::routes::parse::game_kind(&query.game)?;
+    let last = req
+        .headers()
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+        .or(query.last_event_id);
+    let mark = last.and_then(|id| id.parse::<StreamMark>().ok());
+    let referee = referee::the_referee(&settings)?;
+    let (tx, rx) = mpsc::channel::<Result<Bytes, actix_web::Error>>(32);
+    let heartbeat = Duration::from_secs(settings.heartbeat_seconds.max(1));
+    let hub = settings.hub.clone();
+    let game_id = query.game_id;
+    let ticket = query.ticket;
+    with_game!(kind, G => {
+        let opened = {
+            let (referee, game_id) = (referee.clone(), game_id.clone());
+            web::block(move || -> Result<_, Problem> {
+                let token = referee.open_ticket::<G>(&game_id, &ticket)?;
+                let first = read::<G>(&referee, &game_id, &token, mark)?;
+                Ok((token, first))
+            })
+            .await
+            .map_err(|e| Problem::new(ProblemKind::Internal, e.to_string()))??
+        };
+        let (token, first) = opened;
+        let watch = hub.subscribe(&game_id);
+        actix_web::rt::spawn(pump::<G>(referee, game_id, token, first, watch, heartbeat, tx));
+    });
+    Ok(HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header(("cache-control", "no-cache"))
+        .insert_header(("x-accel-buffering", "no"))
+        .streaming(rx))
+}
+
+/// What a read of the game gives a stream: its new events as text, where it now stands,
+/// whether the game is over, and when the running clock's flag falls.
+struct Read {
+    text: String,
+    mark: StreamMark,
+    over: bool,
+    flag_at_ms: Option<i64>,
+}
+
+fn read<G: Rules>(
+    referee: &Referee,
+    game_id: &str,
+    token: &str,
+    mark: Option<StreamMark>,
+) -> Result<Read, Problem> {
+    Ok(referee.open::<G, _>(game_id, token, |game| {
+        let events = game.stream_since(mark)?;
+        let text: String = events.iter().map(|e| e.sse()).collect();
+        let life = game.life();
+        let flag_at_ms = life.clock.as_ref().and_then(|c| {
+            let running = c.running?;
+            Some(c.at_ms + c.left_ms[running.index()])
+        });
+        Ok(Read {
+            text,
+            mark: game.mark(),
+            over: game.over(),
+            flag_at_ms,
+        })
+    })?)
+}
+
+/// Sends a stream's events until its game is over or its client goes: it wakes on a commit
+/// (the hub), on its heartbeat (it then looks too, should a notice have been lost), and when
+/// the running clock's flag falls (the read lets it fall).
+async fn pump<G: Rules>(
+    referee: std::sync::Arc<Referee>,
+    game_id: String,
+    token: String,
+    first: Read,
+    mut watch: tokio::sync::watch::Receiver<u64>,
+    heartbeat: Duration,
+    mut tx: mpsc::Sender<Result<Bytes, actix_web::Error>>,
+) {
+    let mut mark = first.mark;
+    let mut over = first.over;
+    let mut flag_at = first.flag_at_ms;
+    if send(&mut tx, first.text).await.is_err() {
+        return;
+    }
+    while !over {
+        let now = referee.now_ms();
+        let until_flag = flag_at.map(|at| Duration::from_millis((at - now).max(0) as u64 + 5));
+        let woke = tokio::select! {
+            changed = watch.changed() => if changed.is_err() { return } else { Wake::Commit },
+            _ = tokio::time::sleep(heartbeat) => Wake::Heartbeat,
+            _ = tokio::time::sleep(until_flag.unwrap_or(Duration::MAX / 4)), if until_flag.is_some() => Wake::Commit,
+        };
+        if let Wake::Heartbeat = woke
+            && send(&mut tx, ": heartbeat\n\n".to_owned()).await.is_err()
+        {
+            return;
+        }
+        let (referee2, game_id2, token2) = (referee.clone(), game_id.clone(), token.clone());
+        let read = web::block(move || read::<G>(&referee2, &game_id2, &token2, Some(mark))).await;
+        let Ok(Ok(read)) = read else {
+            // The store is away: try again at the next wake.
+            continue;
+        };
+        mark = read.mark;
+        over = read.over;
+        flag_at = read.flag_at_ms;
+        if !read.text.is_empty() && send(&mut tx, read.text).await.is_err() {
+            return;
+        }
+    }
+}
+
+enum Wake {
+    Commit,
+    Heartbeat,
+}
+
+/// Sends on the stream's bounded channel, waiting while it is full (a slow client holds its
+/// own task only); an error once the client has gone.
+async fn send(
+    tx: &mut mpsc::Sender<Result<Bytes, actix_web::Error>>,
+    text: String,
+) -> Result<(), mpsc::SendError> {
+    std::future::poll_fn(|cx| tx.poll_ready(cx)).await?;
+    tx.start_send(Ok(Bytes::from(text)))
+}
