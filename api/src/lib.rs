@@ -12,6 +12,7 @@ use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::{App, web};
 use utoipa_swagger_ui::SwaggerUi;
 
+pub mod autoplay;
 pub mod body;
 pub mod contract;
 /// The examples the operations declare: the default game's.

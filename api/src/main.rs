@@ -254,6 +254,10 @@ async fn main() -> std::io::Result<()> {
     if records::store::listen(&config.database, move |game_id| hub.notify(game_id)).is_some() {
         tracing::info!("listening for the other instances' commits");
     }
+    // The engine takes up its seats in the games in play.
+    if let (Some(referee), Some(store)) = (&settings.referee, &settings.store) {
+        api::autoplay::resume(referee, store, &settings.hub);
+    }
     let mut server = HttpServer::new(move || {
         api::app(settings.clone()).wrap_fn(|req, srv| {
             let (method, path) = (req.method().clone(), req.path().to_owned());

@@ -125,3 +125,97 @@ async fn a_game_is_played_offered_refused_and_resigned_over_http() {
         "{problem}"
     );
 }
+
+/// Waits until the game has `ply` plies committed (the engine's move), asking with `token`.
+async fn until_ply<S, B>(app: &S, game: &str, game_id: &Value, token: &Value, ply: u64) -> Value
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let started = std::time::Instant::now();
+    loop {
+        let req = actix_test::TestRequest::post()
+            .uri("/v1/actions")
+            .insert_header(("content-type", "application/json"))
+            .set_payload(json!({"game": game, "game_id": game_id, "token": token}).to_string())
+            .to_request();
+        let res = actix_test::call_service(app, req).await;
+        let listed: Value = serde_json::from_slice(&actix_test::read_body(res).await).unwrap();
+        if listed["ply"].as_u64() >= Some(ply) || listed.get("end").is_some() {
+            return listed;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "the engine did not move: {listed}"
+        );
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
+#[actix_web::test]
+async fn the_engine_plays_its_seat_of_a_dark_luzhanqi_game() {
+    let app = actix_test::init_service(api::app(common::with_store(api::Limits::default()))).await;
+    let game = "luzhanqi";
+    let (status, dealt) = post!(
+        app,
+        "/v1/deal",
+        json!({"game": game, "players": ["ann", "Anqi engine"], "engines": {"player2": 20}})
+    );
+    assert_eq!(status, 200, "{dealt}");
+    let game_id = dealt["game_id"].clone();
+    let mine = dealt["seat_tokens"]["player1"].clone();
+    // The engine's seat is not ann's to play, and a deal that gives it every seat is refused.
+    let (status, refused) = post!(
+        app,
+        "/v1/deal",
+        json!({"game": game, "engines": {"player1": 20, "player2": 20}})
+    );
+    assert_eq!(
+        (status, &refused["field"]),
+        (422, &json!("engines")),
+        "{refused}"
+    );
+    for ply in (0..30).step_by(2) {
+        let listed = until_ply(&app, game, &game_id, &mine, ply).await;
+        if listed.get("end").is_some() {
+            break;
+        }
+        assert_eq!(listed["to_move"], "player1", "{listed}");
+        // Ann's position is masked: the engine's pieces are `?`.
+        assert!(
+            listed["position"].as_str().unwrap().contains('?'),
+            "{listed}"
+        );
+        let action = listed["actions"]
+            [(ply as usize * 7) % listed["count"].as_u64().unwrap() as usize]
+            .clone();
+        let (status, played) = post!(
+            app,
+            "/v1/play",
+            json!({"game": game, "game_id": game_id, "token": mine, "action": action, "ply": ply})
+        );
+        assert_eq!(status, 200, "{played}");
+        if played.get("end").is_some() {
+            break;
+        }
+        // The engine answers.
+        until_ply(&app, game, &game_id, &mine, ply + 2).await;
+    }
+    let (status, ended) = post!(
+        app,
+        "/v1/lifecycle",
+        json!({"game": game, "game_id": game_id, "token": mine, "action": "resign"})
+    );
+    assert!(status == 200 || status == 409, "{ended}");
+    // The game is stored, the engine's seat named as dealt.
+    let (_, view) = post!(
+        app,
+        "/v1/view",
+        json!({"game": game, "game_id": game_id, "token": mine, "player": "player1"})
+    );
+    assert_eq!(view["life"]["status"], "ended", "{view}");
+}

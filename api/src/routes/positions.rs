@@ -301,6 +301,12 @@ pub struct DealRequest {
     #[serde(default)]
     #[schema(example = 600_000, minimum = 0, maximum = 86_400_000)]
     pub claim_after_ms: Option<i64>,
+    /// Seats the service's engine plays, each with its milliseconds a move (1 to 10,000):
+    /// `{"player2": 300}`. It plays through the referee like any seat, told only what its
+    /// seat may know. Not every seat: a person plays one.
+    #[serde(default)]
+    #[schema(value_type = Object, example = json!({"player2": 300}))]
+    pub engines: std::collections::BTreeMap<Seat, u64>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -359,12 +365,16 @@ pub async fn deal(
     // Dealing writes a game in the store (the referee's ledger): the app's server deals, with
     // the write token when the service has one; players play with their seat tokens.
     crate::routes::games::authorize_write(&req, &settings, "dealing a game")?;
-    referee::run(
+    let engines = !request.engines.is_empty();
+    let dealt = referee::run(
         &settings,
         move |r| with_game!(kind, G => referee::deal::<G>(r, &request)),
     )
-    .await
-    .map(web::Json)
+    .await?;
+    if engines && let Some(r) = &settings.referee {
+        crate::autoplay::drive(r.clone(), settings.hub.clone(), kind, dealt.game_id.clone());
+    }
+    Ok(web::Json(dealt))
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -103,6 +103,7 @@ pub(crate) fn deal<G: Rules>(
             Some(0) => None,
             Some(ms) => Some(ms),
         },
+        engines: request.engines.clone(),
     })?;
     Ok(DealResponse {
         seed: dealt.seed,

@@ -59,8 +59,9 @@ fn ticket_example() -> Value {
 }
 
 fn ticket_response_example() -> Value {
+    let game = records::games::GameKind::default_name();
     json!({"ticket": "v1.ephemeral.Zm9yIGEgbWludXRlIG9ubHk", "expires_at_ms": 1_795_000_060_000_i64,
-           "url": "/v1/stream?game=banqi&game_id=9f2c4e1a7b3d5f60a1b2c3d4e5f60718&ticket=v1.ephemeral.Zm9yIGEgbWludXRlIG9ubHk"})
+           "url": format!("/v1/stream?game={game}&game_id=9f2c4e1a7b3d5f60a1b2c3d4e5f60718&ticket=v1.ephemeral.Zm9yIGEgbWludXRlIG9ubHk")})
 }
 
 /// A ticket for a seat's event stream (`GET /v1/stream`). A browser's `EventSource` cannot
@@ -106,7 +107,7 @@ pub async fn ticket(
 pub struct StreamQuery {
     /// The kind of game (default `banqi`).
     #[serde(default = "default_game")]
-    #[param(value_type = records::games::GameKind, example = "banqi")]
+    #[param(value_type = records::games::GameKind, example = records::games::GameKind::default_name)]
     pub game: String,
     /// The game id from `POST /v1/deal`.
     #[param(example = "9f2c4e1a7b3d5f60a1b2c3d4e5f60718")]

@@ -10,7 +10,7 @@ use super::life::{MAX_CLOCK_MS, TimeControl};
 use super::{Referee, RefereeError};
 use crate::core::play::deal;
 use crate::core::rules::{find_preset, overrides, ruleset};
-use crate::core::{Engine as _, Record, Rules};
+use crate::core::{Engine as _, Record, Rules, Seat};
 use crate::seal::{Binding, new_game_id};
 use crate::store::{LedgerRow, NewGame};
 
@@ -35,7 +35,13 @@ pub struct DealOrder<'a> {
     /// How long the seat to move may stay silent before another seat may claim the game
     /// (none: never); [`default_claim_after_ms`] is what a deal that says nothing gets.
     pub claim_after_ms: Option<i64>,
+    /// The seats the service's engine plays, each with its milliseconds a move (1 to
+    /// [`MAX_ENGINE_MS`]): the engine is told only what its seat may know.
+    pub engines: BTreeMap<Seat, u64>,
 }
+
+/// The most milliseconds the engine of an engine seat thinks a move.
+pub const MAX_ENGINE_MS: u64 = 10_000;
 
 /// The claim a deal that says nothing gets: ten minutes of silence in a game without a
 /// clock; none with a clock (its flag falls first).
@@ -72,6 +78,7 @@ impl Referee {
         let options = self.capped_options::<G>(order.preset, &order.options)?;
         let rules = ruleset::<G>(order.preset, &options).map_err(RefereeError::Ruleset)?;
         check_players(&order.players, G::seats(&rules))?;
+        check_engines(&order.engines, G::seats(&rules))?;
         let given = match order.layout {
             None => None,
             Some(value) => {
@@ -135,6 +142,7 @@ impl Referee {
             clock_increment_ms: order.clock.map(|c| c.increment_ms),
             claim_after_ms: order.claim_after_ms,
             events: 0,
+            engines: (!order.engines.is_empty()).then(|| engines_json(&order.engines)),
             game_id: game_id.clone(),
             game: G::NAME.to_owned(),
             preset: preset.to_owned(),
@@ -194,6 +202,41 @@ impl Referee {
         capped.insert("max_plies".into(), Value::from(cap));
         Ok(capped)
     }
+}
+
+/// Engine seats the game has, not all of them, each thinking 1 ms to [`MAX_ENGINE_MS`].
+fn check_engines(engines: &BTreeMap<Seat, u64>, seats: u8) -> Result<(), RefereeError> {
+    let refuse = |detail: String| {
+        Err(RefereeError::Deal {
+            field: "engines",
+            detail,
+        })
+    };
+    if let Some(seat) = engines.keys().find(|s| s.index() >= seats as usize) {
+        return refuse(format!("a game of {seats} seats has no {}", seat.code()));
+    }
+    if engines.len() >= seats as usize {
+        return refuse("the engine plays some seats, not every seat: a person plays one".into());
+    }
+    if let Some((seat, ms)) = engines
+        .iter()
+        .find(|(_, ms)| !(1..=MAX_ENGINE_MS).contains(*ms))
+    {
+        return refuse(format!(
+            "{}'s engine thinks {ms} ms a move: give 1 to {MAX_ENGINE_MS}",
+            seat.code()
+        ));
+    }
+    Ok(())
+}
+
+/// Engine seats as the ledger keeps them: `{"player2": 100}`.
+pub(super) fn engines_json(engines: &BTreeMap<Seat, u64>) -> String {
+    let map: serde_json::Map<String, Value> = engines
+        .iter()
+        .map(|(s, ms)| (s.code().to_owned(), Value::from(*ms)))
+        .collect();
+    Value::Object(map).to_string()
 }
 
 /// A clock of 1 ms to a day a seat, an increment of at most a day, a claim after 1 ms to a

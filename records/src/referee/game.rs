@@ -126,6 +126,16 @@ impl<'a, G: Rules> Refereed<'a, G> {
         &self.kept.game_id
     }
 
+    /// The seat the service's engine plays, with its milliseconds a move, when that seat is
+    /// to move in a game going on.
+    pub fn engine_to_move(&self) -> Option<(Seat, u64)> {
+        if self.kept.over() {
+            return None;
+        }
+        let to_move = self.kept.current.position().to_move();
+        self.kept.engines.get(&to_move).map(|ms| (to_move, *ms))
+    }
+
     /// The preset the game is played under.
     pub fn preset(&self) -> &'static str {
         self.kept.preset

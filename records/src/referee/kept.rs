@@ -42,6 +42,18 @@ pub(super) struct Kept<G: Rules> {
     pub finished: Option<Vec<String>>,
     /// Its clocks, events and how they ended it.
     pub life: Life,
+    /// The seats the service's engine plays, with its milliseconds a move.
+    pub engines: std::collections::BTreeMap<Seat, u64>,
+}
+
+/// The seats the service's engine plays in `row`'s game (none when the row says nothing
+/// readable).
+pub(super) fn engine_seats(row: &LedgerRow) -> std::collections::BTreeMap<Seat, u64> {
+    let parsed: Option<std::collections::BTreeMap<String, u64>> =
+        (row.engines.as_deref()).and_then(|text| serde_json::from_str(text).ok());
+    (parsed.into_iter().flatten())
+        .filter_map(|(code, ms)| Some((code.parse::<Seat>().ok()?, ms)))
+        .collect()
 }
 
 /// One kept game's place: empty until a request loads it, emptied when a request leaves it
@@ -279,6 +291,7 @@ impl<G: Rules> Kept<G> {
             plies: 0,
             finished: None,
             life,
+            engines: engine_seats(row),
         };
         match finished {
             Some(record) => {

@@ -41,10 +41,25 @@ use crate::core::{Record, Rules, RulesetError, Seat, Violation};
 use crate::seal::{Binding, Keys, TokenError};
 use crate::store::{Store, StoreError};
 
-pub use deal::{DealOrder, Dealt, MAX_NAME_CHARS, default_claim_after_ms};
+pub use deal::{DealOrder, Dealt, MAX_ENGINE_MS, MAX_NAME_CHARS, default_claim_after_ms};
 pub use game::{Actions, Played, Refereed, Stated};
 pub use life::{Clocks, EventKind, LifeState, MAX_CLOCK_MS, Request, TimeControl};
 pub use stream::{StreamEvent, StreamMark, TICKET_MS};
+
+/// What the service's engine has to do in a game ([`Referee::engine_turn`]).
+pub enum EngineTurn<G: Rules> {
+    /// Play ply `ply + 1` for `seat`, thinking `millis`, from `m`.
+    Move {
+        seat: Seat,
+        millis: u64,
+        m: G::Match,
+        ply: u32,
+    },
+    /// Another seat is to move.
+    Wait,
+    /// The game is over.
+    Over,
+}
 
 /// How the referee runs.
 #[derive(Clone, Copy, Debug)]
@@ -202,7 +217,7 @@ impl Referee {
         token: &str,
         work: impl FnOnce(&mut Refereed<'_, G>) -> Result<T, RefereeError>,
     ) -> Result<T, RefereeError> {
-        let mut row = self.row(game_id)?;
+        let row = self.row(game_id)?;
         let binding = |seat: Option<&'static str>| Binding {
             game: &row.game,
             preset: &row.preset,
@@ -221,6 +236,20 @@ impl Referee {
                     .ok_or(game_token)?,
             ),
         };
+        self.open_as(row, seat, work)
+    }
+
+    /// Runs `work` on the ledger's game `row` for `seat` (None: every seat), the game
+    /// locked: [`Referee::open`] once the token says who speaks, and the service's engine
+    /// for its own seats.
+    fn open_as<G: Rules, T>(
+        &self,
+        mut row: crate::store::LedgerRow,
+        seat: Option<Seat>,
+        work: impl FnOnce(&mut Refereed<'_, G>) -> Result<T, RefereeError>,
+    ) -> Result<T, RefereeError> {
+        let game_id = row.game_id.clone();
+        let game_id = game_id.as_str();
         // The token is the game's: only now may its holder learn what kind of game it is.
         if row.game != G::NAME {
             return Err(RefereeError::Conflict {
@@ -267,6 +296,46 @@ impl Referee {
             *guard = None;
         }
         answer
+    }
+
+    /// What the service's engine has to do in `game_id`: play for its seat to move (the
+    /// match as that seat's own answers would see it: the engine is then told only what the
+    /// seat may know, `G::decide` with the seat), wait for another seat, or nothing more.
+    pub fn engine_turn<G: Rules>(&self, game_id: &str) -> Result<EngineTurn<G>, RefereeError> {
+        let row = self.row(game_id)?;
+        self.open_as::<G, _>(row, None, |game| {
+            if game.over() {
+                return Ok(EngineTurn::Over);
+            }
+            let Some((seat, millis)) = game.engine_to_move() else {
+                return Ok(EngineTurn::Wait);
+            };
+            let ply = game.plies();
+            Ok(EngineTurn::Move {
+                seat,
+                millis,
+                m: game.match_at(ply)?,
+                ply,
+            })
+        })
+    }
+
+    /// Plays `action` at ply `at` for the engine's `seat` (judged as that seat's own play).
+    pub fn engine_play<G: Rules>(
+        &self,
+        game_id: &str,
+        seat: Seat,
+        action: &str,
+        at: u32,
+    ) -> Result<Played, RefereeError> {
+        let row = self.row(game_id)?;
+        if !kept::engine_seats(&row).contains_key(&seat) {
+            return Err(RefereeError::WrongSeat(format!(
+                "the service's engine does not play {}",
+                seat.code()
+            )));
+        }
+        self.open_as::<G, _>(row, Some(seat), |game| game.play(action, at))
     }
 
     /// The ledger's row of `game_id`.

@@ -40,6 +40,9 @@ pub struct LedgerRow {
     pub claim_after_ms: Option<i64>,
     /// Events committed (what is not a ply: offers, resignations …).
     pub events: i32,
+    /// The seats the service's engine plays, with its milliseconds a move, as a JSON object
+    /// (`{"player2": 100}`); None: none.
+    pub engines: Option<String>,
 }
 
 /// An event of a refereed game that is not a ply, as the ledger holds it.
@@ -388,6 +391,18 @@ impl Store {
                     .execute(conn)?;
                 Ok(())
             })
+        })
+    }
+
+    /// The games in play with a seat the service's engine plays: their ids and kinds (a
+    /// restarted service takes their engines up again).
+    pub fn ledger_engine_games(&self) -> Result<Vec<(String, String)>, StoreError> {
+        with_connection!(self, |conn| {
+            Ok(ledger::table
+                .filter(ledger::engines.is_not_null())
+                .filter(ledger::result.is_null())
+                .select((ledger::game_id, ledger::game))
+                .load(conn)?)
         })
     }
 

@@ -66,6 +66,7 @@ diesel::table! {
         clock_increment_ms -> Nullable<BigInt>,
         claim_after_ms -> Nullable<BigInt>,
         events -> Integer,
+        engines -> Nullable<Text>,
     }
 }
 

@@ -81,6 +81,7 @@ pub fn older_row<G: Rules>(
             clock_increment_ms: None,
             claim_after_ms: None,
             events: 0,
+            engines: None,
         })
         .unwrap();
     keys.token(binding)
