@@ -37,6 +37,9 @@ pub struct GameInfo {
     pub status: &'static str,
     /// The presets of a supported game.
     pub presets: Vec<&'static str>,
+    /// How many seats play it (a supported game's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seats: Option<u8>,
 }
 
 /// The games of the toolkit and whether the service plays them yet.
@@ -59,6 +62,7 @@ fn game_list() -> Vec<GameInfo> {
             title: kind.title(),
             status: "supported",
             presets: with_game!(*kind, G => G::PRESETS.iter().map(|p| p.name).collect()),
+            seats: Some(with_game!(*kind, G => G::seats(&G::PRESETS[0].ruleset))),
         })
         .collect();
     list.extend(PLANNED.iter().map(|(game, title)| GameInfo {
@@ -66,6 +70,7 @@ fn game_list() -> Vec<GameInfo> {
         title,
         status: "planned",
         presets: vec![],
+        seats: None,
     }));
     list
 }

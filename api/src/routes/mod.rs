@@ -11,6 +11,7 @@ pub mod games;
 pub mod lifecycle;
 pub mod meta;
 pub mod parse;
+pub mod play;
 pub mod players;
 pub mod positions;
 pub mod records_routes;
@@ -67,7 +68,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(get("/v1/players", web::get().to(players::leaderboard)))
         .service(get("/v1/players/{name}", web::get().to(players::player)))
         .service(get("/view/", web::get().to(viewer::page)))
-        .service(get("/view", web::get().to(viewer::redirect)));
+        .service(get("/view", web::get().to(viewer::redirect)))
+        .service(get("/play/", web::get().to(play::page)))
+        .service(get("/play", web::get().to(play::redirect)));
     crate::games::routes(cfg);
 }
 

@@ -39,6 +39,11 @@ pub struct RenderRequest {
     #[schema(minimum = 64, maximum = 2048)]
     #[serde(default)]
     pub width: Option<u32>,
+    /// SVG only: also lay an invisible circle over every point of the board, named as actions
+    /// write it (`<circle data-point="b6" …>`), for a page to take clicks on (`/play/`).
+    #[param(example = false)]
+    #[serde(default)]
+    pub points: bool,
 }
 
 /// A position as an SVG picture: the 4×8 board (rank 8 at the top), pieces as Chinese
@@ -233,7 +238,22 @@ fn svg_of<G: Rules>(request: &RenderRequest) -> Result<String, Problem> {
             Told::Position(position::<G>(None, &rules, None)?)
         }
     };
-    Ok(told.svg(last.as_ref()))
+    let mut svg = told.svg(last.as_ref());
+    if request.points
+        && let Some(end) = svg.rfind("</svg>")
+    {
+        use std::fmt::Write;
+        let mut layer = String::from(r#"<g class="points">"#);
+        for (name, x, y, r) in G::points() {
+            let _ = write!(
+                layer,
+                r##"<circle data-point="{name}" cx="{x}" cy="{y}" r="{r}" fill="#000" fill-opacity="0" pointer-events="all"/>"##
+            );
+        }
+        layer.push_str("</g>");
+        svg.insert_str(end, &layer);
+    }
+    Ok(svg)
 }
 
 impl GameBody for RenderRequest {

@@ -290,6 +290,11 @@ pub trait Scoring: Game {
 pub trait Pictures: Truth {
     /// The position as an SVG picture, the last action's squares marked.
     fn svg(pos: &Self::Position, last: Option<&Self::Action>) -> String;
+
+    /// Where each point of the board is on [`Pictures::svg`]'s picture, in its own
+    /// coordinates: its name (as actions write it), its centre, and how far from the centre a
+    /// click still means it (the page `/play/` lays its hit areas over the picture).
+    fn points() -> Vec<(String, u32, u32, u32)>;
 }
 
 /// A kind of game, all its parts: what the game-generic layer (replay, scoring, views, the

@@ -127,6 +127,16 @@ pub fn svg(pos: &Position, options: &RenderOptions) -> String {
     s
 }
 
+/// Every square's name, centre and half a cell (`Pictures::points`).
+pub fn points() -> Vec<(String, u32, u32, u32)> {
+    Square::all()
+        .map(|sq| {
+            let (x, y) = corner(sq);
+            (sq.to_string(), x + CELL / 2, y + CELL / 2, CELL / 2)
+        })
+        .collect()
+}
+
 /// The top-left corner of a square's cell: rank 8 at the top, file a at the left.
 fn corner(sq: Square) -> (u32, u32) {
     (

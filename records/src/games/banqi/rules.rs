@@ -108,4 +108,8 @@ impl Pictures for Banqi {
         let options = last.map(RenderOptions::last_action).unwrap_or_default();
         svg(pos, &options)
     }
+
+    fn points() -> Vec<(String, u32, u32, u32)> {
+        super::render::points()
+    }
 }

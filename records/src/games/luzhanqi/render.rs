@@ -42,6 +42,16 @@ impl Shown {
     }
 }
 
+/// Every point's name, centre and how far a click on it may land (`Pictures::points`).
+pub fn points() -> Vec<(String, u32, u32, u32)> {
+    Point::all()
+        .map(|p| {
+            let (x, y) = centre(p);
+            (p.to_string(), x, y, GAP_Y / 2 - 2)
+        })
+        .collect()
+}
+
 fn centre(p: Point) -> (u32, u32) {
     if p.is_mountain() {
         let x = MARGIN + p.file() as u32 * GAP_X;

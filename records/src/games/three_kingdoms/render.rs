@@ -33,6 +33,16 @@ fn marked(last: Option<&Action>) -> Vec<Point> {
     }
 }
 
+/// Every point's name, centre and how far a click on it may land (`Pictures::points`).
+pub fn points() -> Vec<(String, u32, u32, u32)> {
+    Point::all()
+        .map(|p| {
+            let (x, y) = centre(p);
+            (p.to_string(), x, y, GAP / 2 - 2)
+        })
+        .collect()
+}
+
 fn centre(p: Point) -> (u32, u32) {
     (
         MARGIN + p.file() as u32 * GAP,

@@ -178,4 +178,7 @@ impl Pictures for ThreeKingdoms {
     fn svg(pos: &Position, last: Option<&Action>) -> String {
         svg(pos, last)
     }
+    fn points() -> Vec<(String, u32, u32, u32)> {
+        super::render::points()
+    }
 }

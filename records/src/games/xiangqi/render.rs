@@ -15,6 +15,16 @@ use super::position::Position;
 const GAP: u32 = 56;
 const MARGIN: u32 = 40;
 
+/// Every point's name, centre and how far a click on it may land (`Pictures::points`).
+pub fn points() -> Vec<(String, u32, u32, u32)> {
+    Square::all()
+        .map(|p| {
+            let (x, y) = centre(p);
+            (p.to_string(), x, y, GAP / 2)
+        })
+        .collect()
+}
+
 fn centre(s: Square) -> (u32, u32) {
     (
         MARGIN + s.file() as u32 * GAP,

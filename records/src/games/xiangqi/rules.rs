@@ -340,6 +340,9 @@ impl Pictures for Xiangqi3g {
     fn svg(pos: &Position, last: Option<&Action>) -> String {
         super::render::svg(pos, last)
     }
+    fn points() -> Vec<(String, u32, u32, u32)> {
+        super::render::points()
+    }
 }
 
 impl Position {

@@ -1,0 +1,30 @@
+//! The page to play on, `GET /play/`: one self-contained page (its style and script inline, no
+//! other origin) that deals a game (against the service's engine, or a friend with a link per
+//! seat) and plays it for one seat with that seat's token only: its legal actions, clicks on
+//! the board picture (`/v1/render.svg?points=true`), its event stream, its clocks and the
+//! game's life (resign, draw, abort). The token travels in the address's `#fragment`, which
+//! no request carries.
+
+use actix_web::HttpResponse;
+use actix_web::http::header;
+
+const PAGE: &str = include_str!("play.html");
+
+pub async fn page() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        // Nothing but this page's own inline script and style, and the service itself.
+        .insert_header((
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' data:",
+        ))
+        .insert_header((header::REFERRER_POLICY, "no-referrer"))
+        .body(PAGE)
+}
+
+/// `/play` without its slash.
+pub async fn redirect() -> HttpResponse {
+    HttpResponse::PermanentRedirect()
+        .insert_header((header::LOCATION, "/play/"))
+        .finish()
+}
