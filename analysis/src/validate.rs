@@ -154,6 +154,9 @@ fn describe(
                     .map_or("an unstated reason".to_owned(), |r| ending(r.code())),
                 v.plies
             ),
+            None if stated.and_then(|s| s.reason) == Some(records::core::Reason::ABORTED) => {
+                format!("aborted after {} plies (no result)", v.plies)
+            }
             None => format!("ongoing after {} plies", v.plies),
         },
         Status::Ended { end, ply } => match kind {

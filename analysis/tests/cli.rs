@@ -52,10 +52,20 @@ fn valid_records_in_every_format_pass() {
         "c.json",
         r#"{"preset": "olympiad", "actions": ["a1(K)"], "result": {"outcome": "ongoing"}}"#,
     );
+    // A game the referee aborted has no result, and says so.
+    write(
+        &dir,
+        "d.json",
+        r#"{"actions": ["a1(K)"], "result": {"outcome": "ongoing", "reason": "aborted"}}"#,
+    );
     let (code, out) = anqi(&["validate", dir.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}");
     assert!(
-        out.contains("4 games: 4 valid, 0 invalid, 0 unreadable"),
+        out.contains("5 games: 5 valid, 0 invalid, 0 unreadable"),
+        "{out}"
+    );
+    assert!(
+        out.contains("d.json\tvalid\taborted after 1 plies (no result)"),
         "{out}"
     );
     assert!(
