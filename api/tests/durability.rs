@@ -360,3 +360,42 @@ fn pictures_are_bounded_and_stop_when_their_client_goes() {
         String::from_utf8_lossy(&answer[..40])
     );
 }
+
+/// A game whose first seat the service's engine plays, the service killed while the engine
+/// thinks its first move: restarted, the engine takes its seat up again and moves.
+#[test]
+fn the_engine_takes_its_seats_up_again_after_a_restart() {
+    let db = fresh_db("durability-engine.db");
+    let _ = std::fs::remove_file(format!("{}.seal-key", db.display()));
+    let server = start(&db, &[], &[]);
+    let (status, deal) = post(
+        &server.addr,
+        "/v1/deal",
+        &json!({"players": ["Anqi engine", "ann"], "engines": {"player1": 2000}}),
+    );
+    assert_eq!(status, 200, "{deal}");
+    let ask = |addr: &str| {
+        post(
+            addr,
+            "/v1/actions",
+            &json!({"game_id": deal["game_id"], "token": deal["seat_tokens"]["player2"]}),
+        )
+        .1
+    };
+    assert_eq!(ask(&server.addr)["ply"], 0, "the engine is still thinking");
+    drop(server);
+    let server = start(&db, &[], &[]);
+    let started = std::time::Instant::now();
+    loop {
+        let listed = ask(&server.addr);
+        if listed["ply"] == 1 {
+            assert_eq!(listed["to_move"], "player2", "{listed}");
+            break;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(15),
+            "the engine did not move after the restart: {listed}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}

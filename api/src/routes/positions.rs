@@ -305,8 +305,26 @@ pub struct DealRequest {
     /// `{"player2": 300}`. It plays through the referee like any seat, told only what its
     /// seat may know. Not every seat: a person plays one.
     #[serde(default)]
-    #[schema(value_type = Object, example = json!({"player2": 300}))]
+    #[schema(value_type = EngineSeats, example = json!({"player2": 300}))]
     pub engines: std::collections::BTreeMap<Seat, u64>,
+}
+
+/// The seats the service's engine plays, each with its milliseconds a move (the deal's
+/// `engines`; the schema only: the deal reads it as a map of seats).
+#[allow(dead_code)]
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EngineSeats {
+    #[schema(minimum = 1, maximum = 10_000)]
+    #[serde(default)]
+    pub player1: u64,
+    #[schema(minimum = 1, maximum = 10_000)]
+    #[serde(default)]
+    pub player2: u64,
+    /// Three Kingdoms' third seat.
+    #[schema(minimum = 1, maximum = 10_000)]
+    #[serde(default)]
+    pub player3: u64,
 }
 
 #[derive(Serialize, ToSchema)]

@@ -56,6 +56,8 @@ CROSS_FIELD = {
     "pixels (its width) stay within the service's pixel budget",
     ("invalid-deal", "players"): "at most one name per seat: two or three, as the game named in "
     "`game` has",
+    ("invalid-deal", "engines"): "the engine plays some seats, not all, and only seats the "
+    "game named in `game` has",
     ("invalid-deal", "options.max_plies"): "a game's cap may not exceed the service's "
     "configuration (`--max-plies`)",
 }
