@@ -247,7 +247,7 @@ fn every_seat_sees_each_ply_arrive_and_a_stream_resumes() {
     assert_eq!(status, 200);
     for s in [&mut first, &mut back] {
         let event = s.next().unwrap();
-        assert_eq!(event.data["event"], "resign");
+        assert_eq!(event.data["event"], "resign", "{event:?}");
         assert_eq!(event.data["life"]["status"], "ended");
         assert!(s.next().is_none(), "the stream closes after the end");
     }

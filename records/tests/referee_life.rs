@@ -341,3 +341,40 @@ fn an_event_committed_on_one_instance_is_seen_on_another() {
         assert_eq!(life.status, "ended", "{url}");
     }
 }
+
+#[test]
+fn a_reader_never_sees_the_game_go_back_while_events_commit() {
+    // A request that read the ledger's row before another request committed an event used
+    // to load the game again as that older row said: a ply behind, and a stream's mark ahead
+    // of the game.
+    for url in urls("life_monotone") {
+        let referee = referee(&url, Settings::default());
+        let dealt = deal_with::<Banqi>(&referee, None, None);
+        std::thread::scope(|s| {
+            let (referee, dealt) = (&referee, &dealt);
+            let writer = s.spawn(move || {
+                for _ in 0..40 {
+                    play::<Banqi>(referee, dealt, 1);
+                    let seat = referee
+                        .open::<Banqi, _>(&dealt.game_id, &dealt.token, |g| {
+                            Ok(g.actions(g.plies())?.to_move)
+                        })
+                        .unwrap();
+                    let _ = ask::<Banqi>(referee, dealt, seat.code(), Request::OfferDraw);
+                }
+            });
+            let mut last = (0, 0);
+            while !writer.is_finished() {
+                let token = &dealt.seat_tokens["player2"];
+                let mark = referee
+                    .open::<Banqi, _>(&dealt.game_id, token, |g| {
+                        let m = g.mark();
+                        Ok((m.plies, m.events))
+                    })
+                    .unwrap();
+                assert!(mark >= last, "{url}: {mark:?} after {last:?}");
+                last = mark;
+            }
+        });
+    }
+}

@@ -263,8 +263,9 @@ impl Referee {
         let mut guard = kept::lock(&slot);
         let in_step = match guard.as_mut() {
             Some(kept) => {
-                if kept.plies > row.plies as u32 {
-                    // This instance committed since the row was read: read it again.
+                if kept.plies > row.plies as u32 || kept.life.events.len() > row.events as usize {
+                    // This instance committed (a ply or an event) since the row was read:
+                    // read it again, or the game would be loaded again as the older row says.
                     row = self.row(game_id)?;
                 }
                 // A game that cannot be brought up to date is loaded again (whatever failed
