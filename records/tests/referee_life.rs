@@ -378,3 +378,47 @@ fn a_reader_never_sees_the_game_go_back_while_events_commit() {
         });
     }
 }
+
+#[test]
+fn a_game_that_ends_while_others_read_it_is_stored_once_and_whole() {
+    // A request that read the ledger's row just before another stored the game used to store
+    // it again from the compacted ledger: a second record with no actions, in its place.
+    for url in urls("life_stored_once") {
+        for round in 0..5 {
+            let referee = referee(&url, Settings::default());
+            let dealt = deal_with::<Banqi>(&referee, None, None);
+            let done = std::sync::atomic::AtomicBool::new(false);
+            std::thread::scope(|s| {
+                let (referee, dealt, done) = (&referee, &dealt, &done);
+                s.spawn(move || {
+                    play::<Banqi>(referee, dealt, 6);
+                    ask::<Banqi>(referee, dealt, "player1", Request::Resign).unwrap();
+                    done.store(true, std::sync::atomic::Ordering::Relaxed);
+                });
+                for _ in 0..3 {
+                    s.spawn(move || {
+                        while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                            let token = &dealt.seat_tokens["player2"];
+                            let _ =
+                                referee.open::<Banqi, _>(&dealt.game_id, token, |g| Ok(g.mark()));
+                        }
+                    });
+                }
+            });
+            let store = Store::open(&url).unwrap();
+            let record = stored(&url, &dealt);
+            assert_eq!(record.actions.len(), 6, "{url}, round {round}");
+            let (row, _) = store.ledger_game(&dealt.game_id).unwrap().unwrap();
+            assert_eq!(
+                store
+                    .get(row.stored_game.unwrap())
+                    .unwrap()
+                    .unwrap()
+                    .1
+                    .actions
+                    .len(),
+                6
+            );
+        }
+    }
+}

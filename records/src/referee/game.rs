@@ -479,8 +479,7 @@ impl<'a, G: Rules> Refereed<'a, G> {
         self.doubt = false;
         self.referee.committed(&self.kept.game_id);
         if finished.is_some() {
-            let record = finished_record(self.referee, self.kept)?;
-            self.referee.store_finished(&self.kept.game_id, record)?;
+            self.referee.store_finished(self.kept)?;
         }
         Ok(played.with(self.life()))
     }

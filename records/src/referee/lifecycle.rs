@@ -291,8 +291,8 @@ impl<G: Rules> Refereed<'_, G> {
         std::mem::swap(&mut self.kept_mut().life, &mut after);
         self.referee().committed(&game_id);
         if result.is_some() {
-            let record = super::game::finished_record(self.referee(), self.kept())?;
-            self.referee().store_finished(&game_id, record)?;
+            let referee = self.referee();
+            referee.store_finished(self.kept_mut())?;
         }
         Ok(())
     }

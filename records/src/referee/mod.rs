@@ -37,7 +37,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use serde_json::{Map, Value};
 use thiserror::Error;
 
-use crate::core::{Record, Rules, RulesetError, Seat, Violation};
+use crate::core::{Rules, RulesetError, Seat, Violation};
 use crate::seal::{Binding, Keys, TokenError};
 use crate::store::{Store, StoreError};
 
@@ -276,14 +276,21 @@ impl Referee {
         };
         if !in_step {
             *guard = None;
+            // Loaded from the row as it is now, under the lock: a row read before a commit
+            // of this instance finished (a game stored and its ledger rows compacted since)
+            // would load a game that is no longer there.
+            row = self.row(game_id)?;
             *guard = Some(kept::Kept::load(self, &row)?);
         }
         let kept = guard.as_mut().expect("loaded");
-        if row.result.is_some() && row.stored_game.is_none() {
+        if row.result.is_some() && row.stored_game.is_none() && kept.finished.is_none() {
             // It ended, but storing its record did not happen (the process stopped between
-            // the two): store it now (storing is idempotent).
-            let record = game::finished_record(self, kept)?;
-            self.store_finished(&kept.game_id, record)?;
+            // the two)? Asked again under the lock: the row may have been read before this
+            // instance stored it. Then store it now (storing is idempotent).
+            let now = self.row(game_id)?;
+            if now.result.is_some() && now.stored_game.is_none() {
+                self.store_finished(kept)?;
+            }
         }
         let mut game = Refereed::new(self, kept, seat);
         // A clock that ran out ends the game before anything is asked of it.
@@ -346,8 +353,17 @@ impl Referee {
             .ok_or_else(|| RefereeError::NotFound(game_id.to_owned()))
     }
 
-    /// Stores a finished game's record in the store's games and compacts its ledger row.
-    fn store_finished(&self, game_id: &str, record: Record) -> Result<(), RefereeError> {
+    /// Stores a finished game's record in the store's games, compacts its ledger row, and
+    /// marks the kept game stored (its actions now the record's).
+    fn store_finished<G: Rules>(&self, kept: &mut kept::Kept<G>) -> Result<(), RefereeError> {
+        let record = game::finished_record(self, kept)?;
+        if record.actions.len() != kept.plies as usize {
+            // The ledger's actions are gone (stored and compacted by a request this one did
+            // not see): never store a game short of its plies.
+            return Err(kept.corrupt());
+        }
+        let game_id = kept.game_id.clone();
+        let actions = record.actions.clone();
         let imported = self.store.import(&[crate::store::Incoming {
             record,
             source: format!("referee:{game_id}"),
@@ -357,10 +373,11 @@ impl Referee {
                 crate::store::Imported::Stored { id, .. }
                 | crate::store::Imported::Duplicate { id, .. },
             ) => {
-                self.store.ledger_compact(game_id, *id)?;
+                self.store.ledger_compact(&game_id, *id)?;
+                kept.finished = Some(actions);
                 Ok(())
             }
-            _ => Err(RefereeError::Corrupt(game_id.to_owned())),
+            _ => Err(RefereeError::Corrupt(game_id)),
         }
     }
 
