@@ -294,12 +294,6 @@ async fn pump<G: Rules>(
             continue;
         };
         if read.mark.plies < mark.plies || read.mark.events < mark.events {
-            eprintln!(
-                "STALE read {} after {} : {}",
-                read.mark,
-                mark,
-                read.text.replace('\n', " | ")
-            );
             // A view older than what the stream has sent (a read that raced a commit): the
             // next wake reads again; a stream never goes back.
             continue;
