@@ -422,3 +422,64 @@ fn a_game_that_ends_while_others_read_it_is_stored_once_and_whole() {
         }
     }
 }
+
+#[test]
+fn a_stream_ticket_opens_for_a_minute_and_for_its_game_only() {
+    static NOW: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(1_795_000_000_000);
+    let now = || NOW.load(std::sync::atomic::Ordering::Relaxed);
+    for url in urls("life_tickets") {
+        let referee = referee(
+            &url,
+            Settings {
+                now_ms: now,
+                ..Settings::default()
+            },
+        );
+        let dealt = deal_with::<Banqi>(&referee, None, None);
+        let other = deal_with::<Banqi>(&referee, None, None);
+        let token = &dealt.seat_tokens["player1"];
+        let (ticket, expires) = referee.ticket::<Banqi>(&dealt.game_id, token).unwrap();
+        assert_eq!(expires, now() + records::referee::TICKET_MS);
+        assert!(
+            !ticket.contains(token.as_str()),
+            "the token is sealed, not carried"
+        );
+        assert_eq!(
+            &referee
+                .open_ticket::<Banqi>(&dealt.game_id, &ticket)
+                .unwrap(),
+            token
+        );
+        // Not another game's; not a token in a ticket's place.
+        assert!(
+            referee
+                .open_ticket::<Banqi>(&other.game_id, &ticket)
+                .is_err()
+        );
+        assert!(referee.open_ticket::<Banqi>(&dealt.game_id, token).is_err());
+        // A token that does not open for the game gets no ticket.
+        assert!(
+            referee
+                .ticket::<Banqi>(&dealt.game_id, &other.seat_tokens["player1"])
+                .is_err()
+        );
+        NOW.fetch_add(
+            records::referee::TICKET_MS - 1,
+            std::sync::atomic::Ordering::Relaxed,
+        );
+        assert!(
+            referee
+                .open_ticket::<Banqi>(&dealt.game_id, &ticket)
+                .is_ok()
+        );
+        NOW.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let expired = referee
+            .open_ticket::<Banqi>(&dealt.game_id, &ticket)
+            .unwrap_err();
+        assert!(expired.to_string().contains("expired"), "{expired}");
+        NOW.fetch_sub(
+            records::referee::TICKET_MS,
+            std::sync::atomic::Ordering::Relaxed,
+        );
+    }
+}
