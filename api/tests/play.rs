@@ -15,18 +15,7 @@ use common::Server;
 
 #[test]
 fn people_play_on_the_page_by_clicks() {
-    let missing = ["/usr/bin/chromium", "/usr/bin/chromedriver"]
-        .into_iter()
-        .find(|tool| !Path::new(tool).exists())
-        .map(|tool| format!("{tool} is not installed"))
-        .or_else(|| {
-            let selenium = Command::new("python3")
-                .args(["-c", "import selenium"])
-                .status()
-                .is_ok_and(|s| s.success());
-            (!selenium).then(|| "Selenium is not installed".to_owned())
-        });
-    if let Some(why) = missing {
+    if let Some(why) = common::browser_missing() {
         assert!(
             std::env::var_os("ANQI_REQUIRE_BROWSER").is_none(),
             "ANQI_REQUIRE_BROWSER is set but {why}"

@@ -23,23 +23,6 @@ const SCREENSHOT: &str = concat!(
     "/../docs/screenshots/viewer.png"
 );
 
-/// Why the browser test cannot run here, if it cannot.
-fn missing() -> Option<String> {
-    for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] {
-        if !Path::new(tool).exists() {
-            return Some(format!(
-                "{tool} is not installed (Debian: chromium chromium-driver)"
-            ));
-        }
-    }
-    let selenium = Command::new("python3")
-        .args(["-c", "import selenium"])
-        .status()
-        .is_ok_and(|s| s.success());
-    (!selenium)
-        .then(|| "Selenium is not installed (pip: api/tests/browser/requirements.txt)".into())
-}
-
 /// A dark Luzhanqi game refereed by the service, two plies in, and what black's seat token
 /// is told at each ply: the viewer opened with that token must show exactly these.
 fn dark_luzhanqi_seat(server: &Server) -> serde_json::Value {
@@ -115,7 +98,7 @@ fn differing(a: &[u8], b: &[u8]) -> f64 {
 
 #[test]
 fn the_viewer_steps_through_a_stored_game_of_every_game() {
-    if let Some(why) = missing() {
+    if let Some(why) = common::browser_missing() {
         assert!(
             std::env::var_os("ANQI_REQUIRE_BROWSER").is_none(),
             "ANQI_REQUIRE_BROWSER is set but {why}"

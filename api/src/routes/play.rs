@@ -11,15 +11,7 @@ use actix_web::http::header;
 const PAGE: &str = include_str!("play.html");
 
 pub async fn page() -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("text/html; charset=utf-8")
-        // Nothing but this page's own inline script and style, and the service itself.
-        .insert_header((
-            header::CONTENT_SECURITY_POLICY,
-            "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' data:",
-        ))
-        .insert_header((header::REFERRER_POLICY, "no-referrer"))
-        .body(PAGE)
+    super::viewer::self_contained(PAGE)
 }
 
 /// `/play` without its slash.

@@ -9,14 +9,20 @@ use actix_web::http::header;
 const PAGE: &str = include_str!("viewer.html");
 
 pub async fn page() -> HttpResponse {
+    self_contained(PAGE)
+}
+
+/// One of the service's own pages: nothing but its inline script and style, and the service
+/// itself (its content security policy); no referrer sent along.
+pub fn self_contained(page: &'static str) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")
-        // Nothing but this page's own inline script and style, and the service itself.
         .insert_header((
             header::CONTENT_SECURITY_POLICY,
             "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' data:",
         ))
-        .body(PAGE)
+        .insert_header((header::REFERRER_POLICY, "no-referrer"))
+        .body(page)
 }
 
 /// `/view` without its slash.

@@ -189,3 +189,21 @@ pub fn command(db: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> std
     }
     command
 }
+
+/// Why a browser test cannot run here, if it cannot: Debian's Chromium and chromedriver, and
+/// Selenium (`api/tests/browser/requirements.txt`).
+pub fn browser_missing() -> Option<String> {
+    for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] {
+        if !std::path::Path::new(tool).exists() {
+            return Some(format!(
+                "{tool} is not installed (Debian: chromium chromium-driver)"
+            ));
+        }
+    }
+    let selenium = Command::new("python3")
+        .args(["-c", "import selenium"])
+        .status()
+        .is_ok_and(|s| s.success());
+    (!selenium)
+        .then(|| "Selenium is not installed (pip: api/tests/browser/requirements.txt)".into())
+}

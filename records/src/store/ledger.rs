@@ -189,19 +189,8 @@ impl Store {
         from: u32,
         to: u32,
     ) -> Result<Vec<String>, StoreError> {
-        let (from, to) = (
-            i32::try_from(from).unwrap_or(i32::MAX),
-            i32::try_from(to).unwrap_or(i32::MAX),
-        );
-        with_connection!(self, |conn| {
-            Ok(ledger_actions::table
-                .filter(ledger_actions::game_id.eq(game_id))
-                .filter(ledger_actions::ply.ge(from))
-                .filter(ledger_actions::ply.lt(to))
-                .order(ledger_actions::ply)
-                .select(ledger_actions::action)
-                .load(conn)?)
-        })
+        let timed = self.ledger_actions_timed(game_id, from, to)?;
+        Ok(timed.into_iter().map(|(action, _)| action).collect())
     }
 
     /// [`Store::ledger_actions`] with when each was committed (Unix milliseconds; None for
