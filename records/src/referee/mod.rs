@@ -61,6 +61,9 @@ pub enum EngineTurn<G: Rules> {
     Over,
 }
 
+/// What is told the id of each game the referee commits in ([`Referee::on_commit`]).
+type CommitListener = Box<dyn Fn(&str) + Send + Sync>;
+
 /// How the referee runs.
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
@@ -107,7 +110,7 @@ pub struct Referee {
     /// When expired games were last swept (Unix seconds).
     last_sweep: AtomicI64,
     /// Told each committed game's id, after the commit (the service's streams).
-    on_commit: std::sync::OnceLock<Box<dyn Fn(&str) + Send + Sync>>,
+    on_commit: std::sync::OnceLock<CommitListener>,
 }
 
 /// Why the referee refuses a request. Every message names only what the asking seat may know.

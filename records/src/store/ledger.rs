@@ -118,7 +118,7 @@ pub fn listen(
                 let listening = PgConnection::establish(&url).and_then(|mut conn| {
                     diesel::sql_query(format!("LISTEN {LEDGER_CHANNEL}"))
                         .execute(&mut conn)
-                        .map_err(|e| diesel::ConnectionError::CouldntSetupConfiguration(e))?;
+                        .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
                     Ok(conn)
                 });
                 let Ok(mut conn) = listening else {
