@@ -34,13 +34,4 @@ impl Hub {
             }
         }
     }
-
-    /// Games with a stream open (or closed since their last commit).
-    pub fn len(&self) -> usize {
-        self.games.lock().unwrap_or_else(|e| e.into_inner()).len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }

@@ -8,7 +8,7 @@
 //! elsewhere, without them, the test says so and passes.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 mod common;
 use common::Server;
@@ -26,15 +26,7 @@ fn people_play_on_the_page_by_clicks() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-play");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_anqi-api"));
-    command
-        .env("DATABASE_URL", dir.join("store.db"))
-        .env("ANQI_PORT", "0")
-        .env("ANQI_LOG", "warn")
-        .env_remove("ANQI_TOKEN")
-        .env_remove("ANQI_HOST")
-        .stderr(Stdio::null());
-    let server = Server::spawn(command);
+    let server = Server::spawn(common::command(&dir.join("store.db"), &[], &[]));
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/play.py");
     let out = Command::new("python3")
         .arg(script)

@@ -286,6 +286,22 @@ fn a_ticket_opens_one_games_stream_only() {
         let problem: Value = serde_json::from_str(&body).unwrap();
         assert_eq!(problem["type"], "/problems/invalid-token", "{body}");
     }
+    // A made-up resume point (ahead of the game, or not one at all) gets where the game
+    // stands, as the seat is told it: nothing more.
+    for made_up in ["99.99", "0.7", "x"] {
+        let url = stream_url(a, &deal, &deal["seat_tokens"]["player2"]);
+        let mut s = Sse::open(a, &url, &format!("Last-Event-ID: {made_up}\r\n")).unwrap();
+        let first = s.next().unwrap();
+        assert_eq!(
+            (first.kind.as_str(), first.id.as_str()),
+            ("state", "0.0"),
+            "{made_up}"
+        );
+        assert!(
+            first.data.get("actions").is_none(),
+            "not player 2's turn: {first:?}"
+        );
+    }
     // A token that does not open gets no ticket.
     let (status, _) = post_json(
         a,

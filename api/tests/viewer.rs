@@ -8,7 +8,7 @@
 //! elsewhere, without them, the test says so and passes.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use records::core::scoring::steps;
 use records::games::GameKind;
@@ -109,15 +109,7 @@ fn the_viewer_steps_through_a_stored_game_of_every_game() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-viewer");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_anqi-api"));
-    command
-        .env("DATABASE_URL", dir.join("store.db"))
-        .env("ANQI_PORT", "0")
-        .env("ANQI_LOG", "warn")
-        .env_remove("ANQI_TOKEN")
-        .env_remove("ANQI_HOST")
-        .stderr(Stdio::null());
-    let server = Server::spawn(command);
+    let server = Server::spawn(common::command(&dir.join("store.db"), &[], &[]));
     let mut games = Vec::new();
     for (i, kind) in GameKind::ALL.iter().enumerate() {
         let (record, final_position) = with_game!(*kind, G => {

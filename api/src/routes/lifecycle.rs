@@ -134,8 +134,7 @@ fn answer<G: Rules>(
         &Stated::default(),
         |game, _| {
             let life = game.request(asked, request.player)?;
-            let ply = game.plies();
-            Ok((life, game.actions(ply)?.end, ply))
+            Ok((life, game.end(), game.plies()))
         },
     )?;
     Ok(LifecycleResponse { life, end, ply })

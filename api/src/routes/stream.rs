@@ -293,11 +293,6 @@ async fn pump<G: Rules>(
             // The store is away: try again at the next wake.
             continue;
         };
-        if read.mark.plies < mark.plies || read.mark.events < mark.events {
-            // A view older than what the stream has sent (a read that raced a commit): the
-            // next wake reads again; a stream never goes back.
-            continue;
-        }
         mark = read.mark;
         over = read.over;
         flag_at = read.flag_at_ms;

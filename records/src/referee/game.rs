@@ -136,6 +136,11 @@ impl<'a, G: Rules> Refereed<'a, G> {
         self.kept.engines.get(&to_move).map(|ms| (to_move, *ms))
     }
 
+    /// How the game has ended, by its rules or its life (none once aborted, or going on).
+    pub fn end(&self) -> Option<End> {
+        self.kept.end()
+    }
+
     /// The preset the game is played under.
     pub fn preset(&self) -> &'static str {
         self.kept.preset

@@ -98,11 +98,6 @@ impl EventKind {
     pub fn from_code(code: &str) -> Option<EventKind> {
         EventKind::ALL.into_iter().find(|k| k.code() == code)
     }
-
-    /// Whether the event ends the game.
-    pub fn ends(self) -> bool {
-        !matches!(self, EventKind::DrawOffer | EventKind::DrawDecline)
-    }
 }
 
 /// One committed event.

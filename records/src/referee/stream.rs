@@ -198,9 +198,6 @@ impl<G: Rules> Refereed<'_, G> {
     fn state_event(&self, now: StreamMark, life: Value) -> Result<StreamEvent, RefereeError> {
         let mut data = self.ply_data(&self.kept().current, now.plies, None);
         data = self.with_own_actions(data)?;
-        if let Some(end) = self.kept().end() {
-            data["end"] = serde_json::to_value(end).expect("an end serialises");
-        }
         data["life"] = life;
         Ok(StreamEvent {
             id: now,
