@@ -73,6 +73,10 @@ struct Config {
     /// a request costs the same at any length); the least recently used go first.
     #[arg(long, env = "ANQI_KEPT_GAMES", default_value_t = 4096)]
     kept_games: usize,
+    /// Seconds between an event stream's heartbeats (a comment line that keeps proxies from
+    /// closing an idle stream).
+    #[arg(long, env = "ANQI_STREAM_HEARTBEAT", default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    stream_heartbeat: u64,
     /// Seconds to let requests in flight finish after SIGINT or SIGTERM.
     #[arg(long, env = "ANQI_SHUTDOWN_TIMEOUT", default_value_t = 10)]
     shutdown_timeout: u64,
@@ -237,7 +241,7 @@ async fn main() -> std::io::Result<()> {
         pictures: api::pictures(config.picture_slots),
         ratings: Default::default(),
         hub: Default::default(),
-        heartbeat_seconds: 15,
+        heartbeat_seconds: config.stream_heartbeat,
         analyses: api::routes::analysis::Analyses::new(
             records::core::analysis::Limits {
                 depth: Some(64),

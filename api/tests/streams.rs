@@ -28,6 +28,8 @@ struct Sse {
     reader: BufReader<TcpStream>,
     text: String,
     ended: bool,
+    /// Heartbeats (comment lines) read so far.
+    heartbeats: usize,
 }
 
 impl Sse {
@@ -65,6 +67,7 @@ impl Sse {
             reader,
             text: String::new(),
             ended: false,
+            heartbeats: 0,
         };
         if code != 200 {
             let mut body = String::new();
@@ -91,6 +94,10 @@ impl Sse {
                     }
                 }
                 if kind.is_empty() {
+                    self.heartbeats += block
+                        .lines()
+                        .filter(|l| l.starts_with(": heartbeat"))
+                        .count();
                     continue;
                 }
                 return Some(Event {
@@ -341,4 +348,28 @@ fn a_ply_committed_on_one_instance_reaches_a_stream_on_another() {
             started.elapsed()
         );
     }
+}
+
+#[test]
+fn an_idle_stream_beats_and_still_delivers() {
+    let db = fresh_db("anqi-streams-heartbeat.db");
+    let server = Server::spawn(command(
+        &db,
+        &[],
+        &[("ANQI_SEAL_KEY", KEY), ("ANQI_STREAM_HEARTBEAT", "1")],
+    ));
+    let a = &server.addr;
+    let (_, deal) = post_json(a, "/v1/deal", &json!({}));
+    let token = deal["seat_tokens"]["player2"].clone();
+    let mut s = Sse::open(a, &stream_url(a, &deal, &token), "").unwrap();
+    assert_eq!(s.next().unwrap().kind, "state");
+    // Nothing happens for 2.5 s: the stream beats; then a ply still arrives.
+    std::thread::sleep(Duration::from_millis(2500));
+    let played = play(a, &deal);
+    let event = s.next().unwrap();
+    assert_eq!(
+        (event.kind.as_str(), &event.data["position"]),
+        ("ply", &played["position"])
+    );
+    assert!(s.heartbeats >= 2, "{} heartbeats", s.heartbeats);
 }
