@@ -35,6 +35,13 @@ pub fn run(paths: &[PathBuf], options: &Options) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let depth = match store.explorer_depth() {
+        Ok(depth) => depth,
+        Err(e) => {
+            eprintln!("anqi import: {e}");
+            return ExitCode::from(2);
+        }
+    };
     // Read on a thread of its own, parsed and replayed on every core, written on a thread of
     // its own while the next chunks are replayed: memory holds a few chunks ([`AHEAD`]),
     // whatever the inputs' size or the batch size. The bar counts bytes read (its rate and ETA hold for one large file).
@@ -61,7 +68,7 @@ pub fn run(paths: &[PathBuf], options: &Options) -> ExitCode {
                 left_in_batch = batch;
             }
             let chunk = Chunk {
-                games: prepare(games),
+                games: prepare(games, depth),
                 ends_batch,
             };
             if to_writer.send(chunk).is_err() {
@@ -136,8 +143,9 @@ struct Prepared {
     game: Result<Result<NewGame, ReplayError>, LoadError>,
 }
 
-/// Parses, validates and scores a batch on every core, keeping its order.
-fn prepare(batch: Vec<inputs::Raw>) -> Vec<Prepared> {
+/// Parses, validates and scores a batch on every core, keeping its order, each game walked
+/// to the explorer's `depth`.
+fn prepare(batch: Vec<inputs::Raw>, depth: u32) -> Vec<Prepared> {
     use rayon::prelude::*;
     let now = now_rfc3339();
     batch
@@ -146,7 +154,7 @@ fn prepare(batch: Vec<inputs::Raw>) -> Vec<Prepared> {
             let entry = raw.parse();
             let game = entry
                 .record
-                .map(|record| NewGame::from_record(&record, &entry.source, &now));
+                .map(|record| NewGame::from_record(&record, &entry.source, &now, depth));
             Prepared {
                 source: entry.source,
                 game,

@@ -82,7 +82,9 @@ fn prepare(c: &mut Criterion) {
         b.iter(|| {
             lines
                 .iter()
-                .filter(|l| records::store::NewGame::from_record(&parse(l), "bench", "now").is_ok())
+                .filter(|l| {
+                    records::store::NewGame::from_record(&parse(l), "bench", "now", 16).is_ok()
+                })
                 .count()
         })
     });

@@ -113,6 +113,13 @@ pub trait Game: Sized + Send + Sync + 'static {
 
     /// A short code for what an action did (`flip`, `move`, `capture` …).
     fn effect_code(effect: &Self::Effect) -> &'static str;
+
+    /// Whether no position before a ply with `effect` can come back (a flip, a capture): what
+    /// repetition rules forget, and the opening explorer's history with them. By default
+    /// anything but a plain move.
+    fn irreversible(effect: &Self::Effect) -> bool {
+        Self::effect_code(effect) != "move"
+    }
 }
 
 /// The engine, as methods on a game's match (the position with the history its rules need):
@@ -232,6 +239,24 @@ pub trait Truth: Game {
     fn told(m: &Self::Match, seat: Seat) -> Told<Self> {
         let _ = seat;
         Told::Position(m.position().clone())
+    }
+
+    /// What every seat sees of `pos` under `rules` (the opening explorer's position): the
+    /// position itself unless positions hold what some seat may not see.
+    fn public(rules: &Self::Ruleset, pos: &Self::Position) -> Told<Self> {
+        let _ = rules;
+        Told::Position(pos.clone())
+    }
+
+    /// `action`, played with `effect`, as every seat saw it: by default its notation with the
+    /// identities it revealed (a flip's piece, which every seat then sees).
+    fn public_action(
+        rules: &Self::Ruleset,
+        action: &Self::Action,
+        effect: &Self::Effect,
+    ) -> String {
+        let _ = (rules, effect);
+        action.to_string()
     }
 }
 

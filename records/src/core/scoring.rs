@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::explorer::{Counts, Step, Walk};
 use super::outcome::{Outcome, Reason};
 use super::record::Record;
 use super::replay::{Ply, ReplayError, Replayed, Status, Steps, Verdict, prepare, run};
@@ -132,11 +133,48 @@ pub struct Summary {
     pub result: Option<ScoredResult>,
     pub seats: Vec<SeatSummary>,
     pub opening: Opening,
+    /// The first plies as every seat saw them, to the depth asked ([`summarize_to`]).
+    pub steps: Vec<Step>,
+    /// Whether the game is played for coins ([`Scoring::COINS`]).
+    pub coins: bool,
+}
+
+impl Summary {
+    /// What the game credits the seat to move at each of its [`Summary::steps`]; nothing for
+    /// an unfinished game.
+    pub fn credits(&self) -> impl Iterator<Item = (&Step, Counts)> + '_ {
+        let points: Vec<i64> = self.seats.iter().map(|s| s.points as i64).collect();
+        let outcome = self.result.map(|r| r.outcome);
+        self.steps.iter().filter_map(move |step| {
+            let counts = Counts::of(
+                outcome?,
+                step.mover,
+                &points,
+                self.coins,
+                self.opening.doubles_stake,
+            );
+            Some((step, counts))
+        })
+    }
 }
 
 /// Replays, scores and summarises `record`.
 pub fn summarize<G: Rules>(record: &Record) -> Result<Summary, ReplayError> {
-    let scored = score::<G>(record, |_| {})?;
+    summarize_to::<G>(record, 0)
+}
+
+/// [`summarize`], with the first `depth` plies as every seat saw them (the opening explorer's
+/// [`Summary::steps`]) walked in the same replay.
+pub fn summarize_to<G: Rules>(record: &Record, depth: u32) -> Result<Summary, ReplayError> {
+    let mut walk = (depth > 0)
+        .then(|| super::rules::ruleset::<G>(record.preset.as_deref(), &record.options).ok())
+        .flatten()
+        .map(|rules| Walk::<G>::new(rules, depth));
+    let scored = score::<G>(record, |ply| {
+        if let Some(walk) = walk.as_mut() {
+            walk.ply(ply)
+        }
+    })?;
     let seats = Seat::all(scored.seats)
         .map(|seat| SeatSummary {
             seat,
@@ -154,6 +192,8 @@ pub fn summarize<G: Rules>(record: &Record) -> Result<Summary, ReplayError> {
         result: scored.result,
         seats,
         verdict: scored.verdict,
+        steps: walk.map(|w| w.steps).unwrap_or_default(),
+        coins: G::COINS,
     })
 }
 

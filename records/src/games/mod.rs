@@ -385,8 +385,13 @@ pub fn replay(record: &Record) -> (Vec<String>, Verdict) {
 
 /// Replays, scores and summarises a record of any game (the record store keeps this).
 pub fn summarize(record: &Record) -> Result<Summary, ReplayError> {
+    summarize_to(record, 0)
+}
+
+/// [`summarize`], with the first `depth` plies as every seat saw them (the opening explorer's).
+pub fn summarize_to(record: &Record, depth: u32) -> Result<Summary, ReplayError> {
     let kind = GameKind::of(record)?;
-    with_game!(kind, G => crate::core::summarize::<G>(record))
+    with_game!(kind, G => crate::core::scoring::summarize_to::<G>(record, depth))
 }
 
 /// The record in canonical form, as JSON (see [`crate::core::canonical_json`]); an error

@@ -114,7 +114,7 @@ impl Referee {
         }
         // The store must keep the record this game ends with: what it refuses of an empty
         // record (names, options) it would refuse then.
-        if let Err(e) = NewGame::from_record(&dealt.record, "referee", "") {
+        if let Err(e) = NewGame::from_record(&dealt.record, "referee", "", 0) {
             let field = if e.code() == "invalid_players" {
                 "players"
             } else {

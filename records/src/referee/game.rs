@@ -453,7 +453,7 @@ impl<'a, G: Rules> Refereed<'a, G> {
                 let mut record = record_at(self.referee, self.kept, at)?;
                 record.actions.push(played.action.clone());
                 record.result = Some(stated_result(Some(end)));
-                NewGame::from_record(&record, "referee", "").map_err(|_| self.kept.corrupt())?;
+                NewGame::from_record(&record, "referee", "", 0).map_err(|_| self.kept.corrupt())?;
                 Some(record)
             }
         };

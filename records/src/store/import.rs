@@ -13,6 +13,7 @@ use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
+use super::explorer::{self, ExplorerRow};
 use super::players::{MeetingRow, add_meetings_postgres, add_meetings_sqlite, tally};
 use super::schema::{games, seats};
 use super::{
@@ -34,16 +35,17 @@ impl Store {
     /// Validates and stores `records` in one transaction. Each gets its outcome, in order:
     /// stored (new), already stored (same content hash), or invalid (not stored).
     pub fn import(&self, records: &[Incoming]) -> Result<Vec<Imported>, StoreError> {
-        self.write(Store::prepare(records, &now_rfc3339()))
+        let depth = self.explorer_depth()?;
+        self.write(Store::prepare(records, &now_rfc3339(), depth))
     }
 
     /// Validates and scores `records` on every core, keeping their order: what [`Store::write`]
     /// stores. Needs no connection.
-    fn prepare(records: &[Incoming], now: &str) -> Vec<Result<NewGame, ReplayError>> {
+    fn prepare(records: &[Incoming], now: &str, depth: u32) -> Vec<Result<NewGame, ReplayError>> {
         use rayon::prelude::*;
         records
             .par_iter()
-            .map(|i| NewGame::from_record(&i.record, &i.source, now))
+            .map(|i| NewGame::from_record(&i.record, &i.source, now, depth))
             .collect()
     }
 
@@ -81,8 +83,9 @@ impl Store {
                     while let Some((chunk, context)) = next() {
                         let write =
                             |unique: Vec<NewGame>| sqlite_write(conn, unique, &mut stored_before);
-                        let (chunk_outcomes, met) = outcomes(chunk, write)?;
+                        let (chunk_outcomes, met, explored) = outcomes(chunk, write)?;
                         add_meetings_sqlite(conn, &met)?;
+                        explorer::add_sqlite(conn, &explored)?;
                         written(chunk_outcomes, context);
                     }
                     Ok(())
@@ -95,10 +98,11 @@ impl Store {
             Store::Postgres(pool) => pool.get()?.write_transaction(|conn| {
                 let mut stored_before = false;
                 while let Some((chunk, context)) = next() {
-                    let (chunk_outcomes, met) = outcomes(chunk, |mut unique| {
+                    let (chunk_outcomes, met, explored) = outcomes(chunk, |mut unique| {
                         postgres_write(conn, &mut unique, &mut stored_before)
                     })?;
                     add_meetings_postgres(conn, &met)?;
+                    explorer::add_postgres(conn, &explored)?;
                     written(chunk_outcomes, context);
                 }
                 Ok(())
@@ -109,11 +113,11 @@ impl Store {
 
 /// Writes a chunk's games with `write` (each hash once: the first game that has it) and gives
 /// every game its outcome, in order, and what the games it stored add to the players'
-/// counts (`meetings`).
+/// counts (`meetings`) and to the opening explorer.
 fn outcomes(
     chunk: Vec<Result<NewGame, ReplayError>>,
     write: impl FnOnce(Vec<NewGame>) -> Result<Ids, StoreError>,
-) -> Result<(Vec<Imported>, Vec<MeetingRow>), StoreError> {
+) -> Result<(Vec<Imported>, Vec<MeetingRow>, Vec<ExplorerRow>), StoreError> {
     let mut order: Vec<Result<String, ReplayError>> = Vec::with_capacity(chunk.len());
     let mut unique: Vec<NewGame> = Vec::with_capacity(chunk.len());
     let mut seen = std::collections::HashSet::with_capacity(chunk.len());
@@ -130,11 +134,22 @@ fn outcomes(
         .iter()
         .filter_map(|g| Some((g.row.content_hash.clone(), MeetingRow::of(g)?)))
         .collect();
+    let explored: Vec<(String, Vec<ExplorerRow>)> = unique
+        .iter_mut()
+        .filter(|g| !g.explorer.is_empty())
+        .map(|g| (g.row.content_hash.clone(), std::mem::take(&mut g.explorer)))
+        .collect();
     let ids = write(unique)?;
+    let stored = |hash: &String| ids.get(hash).filter(|&&(_, new)| new).map(|&(id, _)| id);
     let met = tally(
         met.into_iter()
-            .filter(|(hash, _)| ids.get(hash).is_some_and(|&(_, new)| new))
+            .filter(|(hash, _)| stored(hash).is_some())
             .map(|(_, row)| row),
+    );
+    let explored = explorer::tally(
+        explored
+            .iter()
+            .filter_map(|(hash, rows)| Some((&rows[..], stored(hash)?))),
     );
     let mut reported = std::collections::HashSet::with_capacity(seen.len());
     let outcomes = order
@@ -151,7 +166,7 @@ fn outcomes(
             }
         })
         .collect();
-    Ok((outcomes, met))
+    Ok((outcomes, met, explored))
 }
 
 /// The ids of the stored games among `$hashes`, on either backend's connection.

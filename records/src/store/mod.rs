@@ -14,6 +14,8 @@ use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+mod explore;
+mod explorer;
 mod import;
 mod ledger;
 mod model;
@@ -21,6 +23,10 @@ mod players;
 mod ratings;
 pub mod schema;
 
+pub use explore::{
+    ExploreError, Explored, ExplorerMove, FILTER_SCAN, Filtered, Lookup, corrected_z, wilson,
+};
+pub use explorer::{DepthError, ExplorerRow};
 pub use ledger::{Commit, LEDGER_CHANNEL, LedgerEvent, LedgerRow, listen, unix_now, unix_now_ms};
 pub use model::{
     GameInsert, GameRow, NewGame, RowId, SeatInsert, StoredSeat, content_hash, iso_date,
@@ -141,6 +147,7 @@ impl Store {
         };
         store.migrate()?;
         store.backfill_sides()?;
+        store.build_explorer_if_needed()?;
         Ok(store)
     }
 

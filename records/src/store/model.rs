@@ -12,13 +12,18 @@ use sha2::{Digest, Sha256};
 use super::schema::{games, seats};
 use crate::core::replay::{ReplayError, Status};
 use crate::core::{Record, Seat, Summary};
-use crate::games::summarize;
+use crate::games::summarize_to;
+
+use super::explorer::ExplorerRow;
 
 /// A validated record ready to insert: the game's row and its seats' rows.
 #[derive(Clone, Debug)]
 pub struct NewGame {
     pub row: GameInsert,
     pub seats: Vec<SeatInsert>,
+    /// What the game adds to the opening explorer (its first plies; `first_game` and
+    /// `last_game` set once it has an id); nothing while unfinished.
+    pub explorer: Vec<ExplorerRow>,
 }
 
 // `None` is written as NULL (not DEFAULT): what `COPY` needs, and the same for these columns.
@@ -217,13 +222,20 @@ fn hash_json(canonical: &str) -> String {
 }
 
 impl NewGame {
-    /// Validates and scores `record`; an invalid record gives its replay error.
+    /// Validates and scores `record`, walking its first `depth` plies for the opening
+    /// explorer (the store's [`Store::explorer_depth`](super::Store::explorer_depth)); an
+    /// invalid record gives its replay error.
     pub fn from_record(
         record: &Record,
         source: &str,
         imported_at: &str,
+        depth: u32,
     ) -> Result<NewGame, ReplayError> {
-        let summary: Summary = summarize(record)?;
+        let summary: Summary = summarize_to(record, depth)?;
+        let explorer = summary
+            .credits()
+            .map(|(step, counts)| ExplorerRow::new(summary.game, summary.preset, step, &counts))
+            .collect();
         let canonical = crate::games::canonical_json(record)?;
         let (derived_outcome, derived_reason) = match summary.verdict.derived {
             Status::Ended { end, .. } => {
@@ -278,7 +290,11 @@ impl NewGame {
             imported_at: imported_at.to_owned(),
             record: canonical,
         };
-        Ok(NewGame { row, seats })
+        Ok(NewGame {
+            row,
+            seats,
+            explorer,
+        })
     }
 }
 

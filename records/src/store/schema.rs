@@ -101,3 +101,31 @@ diesel::allow_tables_to_appear_in_same_query!(
     ledger_actions,
     ledger_events
 );
+
+diesel::table! {
+    explorer (node, action) {
+        node -> BigInt,
+        action -> Text,
+        next -> BigInt,
+        game -> Text,
+        preset -> Text,
+        ply -> Integer,
+        games -> BigInt,
+        wins -> BigInt,
+        draws -> BigInt,
+        losses -> BigInt,
+        points -> BigInt,
+        coin_stakes -> BigInt,
+        coin_margins -> BigInt,
+        first_game -> BigInt,
+        last_game -> BigInt,
+    }
+}
+
+diesel::table! {
+    explorer_settings (id) {
+        id -> Integer,
+        depth -> Integer,
+        built -> Bool,
+    }
+}

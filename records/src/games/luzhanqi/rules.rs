@@ -278,6 +278,44 @@ impl Truth for Luzhanqi {
     fn told(m: &Match, seat: Seat) -> Told<Self> {
         super::view::told(m, seat)
     }
+
+    /// A dark game's public position: every piece's place and side, a flag once shown.
+    fn public(rules: &Ruleset, pos: &Position) -> Told<Self> {
+        if rules.mode == Mode::Dark {
+            Told::Masked(super::view::masked_position(rules, pos, None))
+        } else {
+            Told::Position(pos.clone())
+        }
+    }
+
+    /// A dark game's move as every seat saw it: the points, and for an attack what the
+    /// referee announced (`c6-c7:win`, `:loss`, `:both_die`), `:flag` added when a 司令 died
+    /// and its side's flag was shown.
+    fn public_action(rules: &Ruleset, action: &Action, effect: &Effect) -> String {
+        let (Mode::Dark, Action::Move { from, to, .. }) = (rules.mode, action) else {
+            return action.to_string();
+        };
+        let Effect::Attack {
+            attacker,
+            defender,
+            combat,
+            ..
+        } = *effect
+        else {
+            return format!("{from}-{to}");
+        };
+        let marshal_died = match combat {
+            Combat::Win => defender.role == Role::Marshal,
+            Combat::Loss => attacker.role == Role::Marshal,
+            Combat::Both => attacker.role == Role::Marshal || defender.role == Role::Marshal,
+        };
+        let flag = if marshal_died && rules.flag_reveal {
+            ":flag"
+        } else {
+            ""
+        };
+        format!("{from}-{to}:{}{flag}", combat.code())
+    }
 }
 
 impl Pictures for Luzhanqi {

@@ -114,11 +114,16 @@ pub fn seat_view(m: &Match, seat: Seat) -> SeatView {
 /// The position as a seat playing `own` is told it (`own` None: before a flip game's first
 /// flip).
 fn masked(m: &Match, own: Option<Side>) -> MaskedPosition {
-    let pos = &m.pos;
+    masked_position(&m.rules, &m.pos, own)
+}
+
+/// `pos` under `rules` as a seat playing `own` sees it; `own` None: what every seat sees (the
+/// pieces' places and sides, and a flag once shown).
+pub fn masked_position(rules: &Ruleset, pos: &Position, own: Option<Side>) -> MaskedPosition {
     let shown = |p: Point| match pos.cell(p) {
         Cell::Empty => Shown::Empty,
         Cell::Covered => Shown::Covered,
-        Cell::Piece(piece) if visible(&m.rules, pos, own, piece) => Shown::Piece(piece),
+        Cell::Piece(piece) if visible(rules, pos, own, piece) => Shown::Piece(piece),
         Cell::Piece(piece) => Shown::Unknown(piece.side),
     };
     let full = pos.to_string();

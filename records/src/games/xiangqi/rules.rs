@@ -252,6 +252,12 @@ impl Game for Xiangqi3g {
             Effect::DoubleFlip { correct: false } => "wrong_double_flip",
         }
     }
+
+    /// Only a capture: a flip can be flipped back (and the repetition count goes on across
+    /// flips, as the match keeps it).
+    fn irreversible(effect: &Effect) -> bool {
+        matches!(effect, Effect::Move { captured: Some(_) })
+    }
 }
 
 impl Truth for Xiangqi3g {
@@ -332,6 +338,15 @@ impl Truth for Xiangqi3g {
             super::view::masked(&m.pos, seat)
         } else {
             m.pos.clone()
+        })
+    }
+
+    /// With backs, every seat sees the faces and the backs a flip showed.
+    fn public(rules: &Ruleset, pos: &Position) -> Told<Self> {
+        Told::Position(if rules.backs {
+            pos.masked(Side::Red).masked(Side::Black)
+        } else {
+            pos.clone()
         })
     }
 }

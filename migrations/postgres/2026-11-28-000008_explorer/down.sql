@@ -1,0 +1,2 @@
+DROP TABLE explorer_settings;
+DROP TABLE explorer;

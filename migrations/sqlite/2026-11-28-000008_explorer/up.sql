@@ -1,0 +1,33 @@
+-- The opening explorer: what stored games played next from each public position, to a depth.
+--
+-- `node`: the public position (what every seat sees, with the history its rules read) in its
+-- variant, as a 64-bit hash (records::core::explorer). One row per node and action as every
+-- seat saw it: the games, their results for the side to move, points, the coin settlement's
+-- terms, and the first and last stored game that played it. Kept in the transaction that
+-- stores a game; stored games are never deleted, so the counts only grow.
+CREATE TABLE explorer (
+    node BIGINT NOT NULL,
+    action TEXT NOT NULL,
+    next BIGINT NOT NULL,
+    game TEXT NOT NULL,
+    preset TEXT NOT NULL,
+    ply INTEGER NOT NULL,
+    games BIGINT NOT NULL,
+    wins BIGINT NOT NULL,
+    draws BIGINT NOT NULL,
+    losses BIGINT NOT NULL,
+    points BIGINT NOT NULL,
+    coin_stakes BIGINT NOT NULL,
+    coin_margins BIGINT NOT NULL,
+    first_game BIGINT NOT NULL,
+    last_game BIGINT NOT NULL,
+    PRIMARY KEY (node, action)
+) WITHOUT ROWID;
+-- How deep the explorer follows games, and whether the stored games are in it: the games
+-- stored before this migration are walked (in Rust) when the store is next opened.
+CREATE TABLE explorer_settings (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    depth INTEGER NOT NULL,
+    built BOOLEAN NOT NULL
+);
+INSERT INTO explorer_settings (id, depth, built) VALUES (1, 16, FALSE);

@@ -1,0 +1,302 @@
+//! An explorer request answered: the position it names (a public position, or the actions
+//! every seat saw from the start), the actions the stored games played from there and how
+//! they scored for the side to move, with intervals. Unfiltered, a few primary-key lookups;
+//! filtered by players or dates, a walk of the matching games (the most recent first, at most
+//! [`FILTER_SCAN`]).
+
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::schema::{games, seats};
+use super::{ExplorerRow, NewGame, Store, StoreError, with_connection};
+use crate::core::explorer::{NoPosition, Node, root};
+use crate::core::rules::{RulesetError, ruleset};
+use crate::core::{Record, Table};
+use crate::games::{GameKind, UnknownGame};
+
+/// Games a filtered request walks at most (the most recent first).
+pub const FILTER_SCAN: i64 = 20_000;
+
+/// What an explorer request names.
+#[derive(Clone, Debug, Default)]
+pub struct Lookup {
+    pub game: String,
+    pub preset: Option<String>,
+    /// Options over the preset's (a record's `options`).
+    pub options: serde_json::Map<String, serde_json::Value>,
+    /// A public position (as every seat sees it); None: the start.
+    pub position: Option<String>,
+    /// Actions from the position, as every seat saw them.
+    pub actions: Vec<String>,
+    /// The coin table to settle at (games played for coins).
+    pub table: Table,
+    /// Only games these players played (any seat).
+    pub players: Vec<String>,
+    pub date_from: Option<String>,
+    pub date_to: Option<String>,
+}
+
+/// Why a request names no position of the explorer.
+#[derive(Debug, thiserror::Error)]
+pub enum ExploreError {
+    #[error(transparent)]
+    Game(#[from] UnknownGame),
+    #[error(transparent)]
+    Ruleset(#[from] RulesetError),
+    #[error(transparent)]
+    Position(#[from] NoPosition),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl ExploreError {
+    /// The machine-readable code of the problem.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ExploreError::Game(_) => "unknown_game",
+            ExploreError::Ruleset(RulesetError::UnknownPreset { .. }) => "unknown_preset",
+            ExploreError::Ruleset(_) => "invalid_ruleset",
+            ExploreError::Position(NoPosition::Position(_)) => "invalid_position",
+            ExploreError::Position(NoPosition::NoCommonStart(_)) => "position_required",
+            ExploreError::Store(_) => "store_unavailable",
+        }
+    }
+}
+
+/// The explorer's answer for one position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Explored {
+    pub game: String,
+    pub preset: String,
+    /// The position's node (16 hex digits): the public position with the history its rules
+    /// read, in its variant.
+    pub node: String,
+    /// Of the actions asked, how many stored games played in turn; when fewer than all, no
+    /// stored game went on with `actions[followed]` there, and nothing is listed.
+    pub followed: usize,
+    /// Games through this position (those that went on from it within the explorer's depth).
+    pub games: i64,
+    /// For the side to move: placed first alone, placed first with another, placed lower.
+    pub wins: i64,
+    pub draws: i64,
+    pub losses: i64,
+    /// The actions played from here, the most played first.
+    pub moves: Vec<ExplorerMove>,
+    /// Whether players or dates filtered the games, and how many were walked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filtered: Option<Filtered>,
+    /// How deep the explorer follows games (plies).
+    pub depth: u32,
+}
+
+/// A filtered request: the games walked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Filtered {
+    /// Games that passed the filters and were walked (the most recent first).
+    pub walked: i64,
+    /// Whether more games passed the filters than a request walks ([`FILTER_SCAN`]).
+    pub truncated: bool,
+}
+
+/// One action played from the position, and how it scored for the side that played it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ExplorerMove {
+    /// As every seat saw it (a flip with the piece it revealed).
+    pub action: String,
+    pub games: i64,
+    pub wins: i64,
+    pub draws: i64,
+    pub losses: i64,
+    /// (wins + draws / 2) / games.
+    pub score: f64,
+    /// The score's Wilson interval at 95%, corrected for the number of actions listed
+    /// (Bonferroni): what the games support.
+    pub interval: [f64; 2],
+    /// The mover's average points (Banqi: 棋點).
+    pub average_points: f64,
+    /// Games played for coins: the mover's average coins at the table asked (stake, bonus per
+    /// point; draws carried from earlier games left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub average_coins: Option<f64>,
+    /// Stored games that played it (ids: the first and the last stored).
+    pub examples: Vec<i64>,
+    /// The node it leads to.
+    pub next: String,
+}
+
+impl Store {
+    /// Answers an explorer request.
+    pub fn explore(&self, lookup: &Lookup) -> Result<Explored, ExploreError> {
+        let kind: GameKind = lookup.game.parse()?;
+        let (start, preset, coins) = crate::with_game!(kind, G => {
+            let rules = ruleset::<G>(lookup.preset.as_deref(), &lookup.options)?;
+            let preset = crate::core::rules::find_preset(G::PRESETS, lookup.preset.as_deref())?;
+            (root::<G>(&rules, lookup.position.as_deref())?, preset.name, G::COINS)
+        });
+        let depth = self.explorer_depth()?;
+        let mut node = start;
+        let mut followed = 0;
+        for action in &lookup.actions {
+            match self.explorer_next(node, action.trim())? {
+                Some(next) => {
+                    node = next;
+                    followed += 1;
+                }
+                None => break,
+            }
+        }
+        let filtering =
+            !lookup.players.is_empty() || lookup.date_from.is_some() || lookup.date_to.is_some();
+        let (rows, filtered) = if followed < lookup.actions.len() {
+            (Vec::new(), None)
+        } else if filtering {
+            let (rows, filtered) = self.filtered_rows(kind, preset, lookup, node, depth)?;
+            (rows, Some(filtered))
+        } else {
+            (self.explorer_rows(node)?, None)
+        };
+        let table = coins.then_some(lookup.table);
+        Ok(answer(
+            kind, preset, node, followed, depth, &rows, table, filtered,
+        ))
+    }
+
+    /// The rows of `node` counted over the games that pass the filters, walked again.
+    fn filtered_rows(
+        &self,
+        kind: GameKind,
+        preset: &str,
+        lookup: &Lookup,
+        node: Node,
+        depth: u32,
+    ) -> Result<(Vec<ExplorerRow>, Filtered), StoreError> {
+        let found: Vec<(i64, String)> = with_connection!(self, |conn| {
+            let mut query = games::table
+                .filter(games::game.eq(kind.name()))
+                .filter(games::preset.eq(preset))
+                .order(games::id.desc())
+                .limit(FILTER_SCAN + 1)
+                .select((games::id, games::record))
+                .into_boxed();
+            if let Some(from) = &lookup.date_from {
+                query = query.filter(games::played_on.ge(from.clone()));
+            }
+            if let Some(to) = &lookup.date_to {
+                query = query.filter(games::played_on.le(to.clone()));
+            }
+            if !lookup.players.is_empty() {
+                query = query.filter(
+                    games::id.eq_any(
+                        seats::table
+                            .filter(seats::name.eq_any(lookup.players.clone()))
+                            .filter(seats::named.eq(true))
+                            .select(seats::game_id),
+                    ),
+                );
+            }
+            query.load(conn)?
+        });
+        let truncated = found.len() as i64 > FILTER_SCAN;
+        let walked: Vec<(Vec<ExplorerRow>, i64)> = found
+            .iter()
+            .take(FILTER_SCAN as usize)
+            .filter_map(|(id, json)| {
+                let record: Record = serde_json::from_str(json).ok()?;
+                let game = NewGame::from_record(&record, "", "", depth).ok()?;
+                let rows = game
+                    .explorer
+                    .into_iter()
+                    .filter(|row| row.node == node.stored())
+                    .collect();
+                Some((rows, *id))
+            })
+            .collect();
+        let mut rows = super::explorer::tally(walked.iter().map(|(rows, id)| (&rows[..], *id)));
+        rows.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.action.cmp(&b.action)));
+        let filtered = Filtered {
+            walked: found.len().min(FILTER_SCAN as usize) as i64,
+            truncated,
+        };
+        Ok((rows, filtered))
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn answer(
+    kind: GameKind,
+    preset: &str,
+    node: Node,
+    followed: usize,
+    depth: u32,
+    rows: &[ExplorerRow],
+    table: Option<Table>,
+    filtered: Option<Filtered>,
+) -> Explored {
+    let z = corrected_z(rows.len());
+    let moves = rows
+        .iter()
+        .map(|row| {
+            let games = row.games.max(1) as f64;
+            let won = row.wins as f64 + row.draws as f64 / 2.0;
+            let (low, high) = wilson(won, games, z);
+            let mut examples = vec![row.first_game];
+            if row.last_game != row.first_game {
+                examples.push(row.last_game);
+            }
+            ExplorerMove {
+                action: row.action.clone(),
+                games: row.games,
+                wins: row.wins,
+                draws: row.draws,
+                losses: row.losses,
+                score: won / games,
+                interval: [low, high],
+                average_points: row.points as f64 / games,
+                average_coins: table.map(|t| {
+                    (t.stake as f64 * row.coin_stakes as f64
+                        + t.bonus_per_point as f64 * row.coin_margins as f64)
+                        / games
+                }),
+                examples,
+                next: Node::from_stored(row.next).to_string(),
+            }
+        })
+        .collect();
+    let sum = |f: fn(&ExplorerRow) -> i64| rows.iter().map(f).sum::<i64>();
+    Explored {
+        game: kind.name().to_owned(),
+        preset: preset.to_owned(),
+        node: node.to_string(),
+        followed,
+        games: sum(|r| r.games),
+        wins: sum(|r| r.wins),
+        draws: sum(|r| r.draws),
+        losses: sum(|r| r.losses),
+        moves,
+        filtered,
+        depth,
+    }
+}
+
+/// The normal quantile of a 95% interval corrected for `tries` intervals (Bonferroni:
+/// 1 − 0.05 / tries).
+pub fn corrected_z(tries: usize) -> f64 {
+    use statrs::distribution::{ContinuousCDF, Normal};
+    let alpha = 0.05 / tries.max(1) as f64;
+    Normal::standard().inverse_cdf(1.0 - alpha / 2.0)
+}
+
+/// The Wilson interval of `k` successes in `n` at `z`.
+pub fn wilson(k: f64, n: f64, z: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 1.0);
+    }
+    let p = k / n;
+    let denominator = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denominator;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denominator;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}

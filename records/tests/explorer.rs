@@ -1,0 +1,322 @@
+//! The opening explorer against an independent count, for every game and preset, on SQLite
+//! and (when configured) PostgreSQL: games dealt from a few seeds and played among the first
+//! legal actions (so that openings are shared, and transpose), imported in chunks with
+//! duplicates; the test walks the same records itself (public positions as strings, the
+//! history as a set of strings, no hashing, no store) and every position's counts in the
+//! store equal its own. Then transpositions by name, a new depth, and a store built from the
+//! games it holds.
+#![cfg(feature = "store")]
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use records::core::record::StatedResult;
+use records::core::replay::replay_with;
+use records::core::rules::parts::*;
+use records::core::rules::ruleset;
+use records::core::{Outcome, Reason, Record, Seat};
+use records::store::{Imported, Incoming, Lookup, Store, test_databases};
+
+/// Games of `G` under `preset`: deals from three seeds, each ply one of the first two legal
+/// actions, 1 to 12 plies, then a stated result (a resignation or an agreed draw).
+fn games_of<G: Rules>(preset: &'static records::core::Preset<G::Ruleset>, n: u64) -> Vec<Record> {
+    (0..n)
+        .map(|i| {
+            let mut rng = StdRng::seed_from_u64(i);
+            let mut deal_rng = StdRng::seed_from_u64(i % 3);
+            let rules = preset.ruleset;
+            let hidden = G::deal(&rules, &mut deal_rng);
+            let mut m = G::Match::from_position(rules, G::start(&rules, Some(&hidden)).unwrap());
+            let (mut actions, mut legal) = (Vec::new(), Vec::new());
+            let plies = rng.random_range(1..=12);
+            while actions.len() < plies && m.end().is_none() {
+                m.legal_actions(&mut legal);
+                let pick = legal[rng.random_range(0..legal.len().min(2))].clone();
+                let action = G::reveal(pick, m.position(), Some(&hidden)).unwrap();
+                m.play(&action).unwrap();
+                actions.push(action.to_string());
+            }
+            let mut record = Record::new(G::NAME, preset.name, actions);
+            record.layout = G::visibility(&rules)
+                .has_hidden()
+                .then(|| G::hidden_value(&hidden));
+            record.players = vec!["ann".into(), "bo".into(), "cy".into()];
+            record.players.truncate(G::seats(&rules) as usize);
+            let seats = G::seats(&rules);
+            let result = match rng.random_range(0..4) {
+                0 => StatedResult::ended(Outcome::draw(seats), Reason::AGREEMENT, None),
+                k => {
+                    let seat = Seat::new(k as usize % seats as usize).unwrap();
+                    StatedResult::ended(Outcome::win(seat, seats), Reason::RESIGNATION, None)
+                }
+            };
+            record.result = Some(result);
+            record.metadata.insert("n".into(), i.into());
+            record
+        })
+        .collect()
+}
+
+/// A public position with its history, as the test keys it: strings, no hashing.
+type Key = (String, BTreeSet<String>);
+
+/// Per position, a public start and the actions from it that reach it.
+type Paths = BTreeMap<Key, (String, Vec<String>)>;
+
+/// Per position and action: games, wins, draws, losses, points of the mover.
+type Count = [i64; 5];
+
+/// The independent count: every record walked to `depth`, with the first path that reached
+/// each position (its public start and the actions from there).
+fn count<G: Rules>(
+    records: &[Record],
+    depth: usize,
+) -> (BTreeMap<Key, BTreeMap<String, Count>>, Paths) {
+    let mut counts: BTreeMap<Key, BTreeMap<String, Count>> = BTreeMap::new();
+    let mut paths: Paths = BTreeMap::new();
+    for record in records {
+        let rules = ruleset::<G>(record.preset.as_deref(), &record.options).unwrap();
+        let summary = records::games::summarize(record).unwrap();
+        let outcome = summary.result.unwrap().outcome;
+        let mut since: BTreeSet<String> = BTreeSet::new();
+        let mut key: Option<Key> = None;
+        let mut path = Vec::new();
+        let mut start: Option<String> = None;
+        replay_with::<G>(record, |ply| {
+            if ply.number > depth {
+                return;
+            }
+            let before = G::public(&rules, ply.before).to_string();
+            let here = key
+                .take()
+                .unwrap_or_else(|| (before.clone(), BTreeSet::new()));
+            let start = start.get_or_insert_with(|| before.clone()).clone();
+            paths
+                .entry(here.clone())
+                .or_insert_with(|| (start, path.clone()));
+            let action = G::public_action(&rules, ply.action, &ply.effect);
+            let mover = ply.mover;
+            let first: Vec<Seat> = Seat::all(outcome.seats())
+                .filter(|s| outcome.place(*s) == 1)
+                .collect();
+            let c = counts
+                .entry(here)
+                .or_default()
+                .entry(action.clone())
+                .or_default();
+            c[0] += 1;
+            match (outcome.place(mover), first.len()) {
+                (1, 1) => c[1] += 1,
+                (1, _) => c[2] += 1,
+                _ => c[3] += 1,
+            }
+            c[4] += summary.seats[mover.index()].points as i64;
+            if G::irreversible(&ply.effect) {
+                since.clear();
+            } else {
+                since.insert(before);
+            }
+            path.push(action);
+            key = Some((G::public(&rules, ply.after).to_string(), since.clone()));
+        });
+    }
+    (counts, paths)
+}
+
+/// Imports the games in three chunks (the second repeated: duplicates count once) and
+/// checks every position's rows against the test's own count.
+fn check_game<G: Rules>(store: &Store, n: u64) -> usize {
+    let mut positions = 0;
+    for preset in G::PRESETS {
+        let records = games_of::<G>(preset, n);
+        let incoming: Vec<Incoming> = records
+            .iter()
+            .map(|record| Incoming {
+                record: record.clone(),
+                source: "explorer-test".into(),
+            })
+            .collect();
+        let third = incoming.len() / 3;
+        let mut valid = Vec::new();
+        for (i, chunk) in [&incoming[..third], &incoming[third..], &incoming[third..]]
+            .iter()
+            .enumerate()
+        {
+            let outcomes = store.import(chunk).unwrap();
+            for (incoming, outcome) in chunk.iter().zip(&outcomes) {
+                match outcome {
+                    Imported::Stored { .. } => valid.push(incoming.record.clone()),
+                    Imported::Duplicate { .. } => assert_eq!(i, 2, "{:?}", incoming.record),
+                    Imported::Invalid { error } => panic!("{} {}: {error}", G::NAME, preset.name),
+                }
+            }
+        }
+        let (counts, paths) = count::<G>(&valid, 16);
+        for (key, actions) in &counts {
+            let (start, path) = &paths[key];
+            let explored = store
+                .explore(&Lookup {
+                    game: G::NAME.into(),
+                    preset: Some(preset.name.into()),
+                    position: Some(start.clone()),
+                    actions: path.clone(),
+                    ..Lookup::default()
+                })
+                .unwrap();
+            assert_eq!(explored.followed, path.len(), "{} {path:?}", preset.name);
+            let stored: BTreeMap<String, Count> = explored
+                .moves
+                .iter()
+                .map(|m| {
+                    let points = (m.average_points * m.games as f64).round() as i64;
+                    (
+                        m.action.clone(),
+                        [m.games, m.wins, m.draws, m.losses, points],
+                    )
+                })
+                .collect();
+            assert_eq!(
+                &stored,
+                actions,
+                "{} {} after {path:?}",
+                G::NAME,
+                preset.name
+            );
+            positions += 1;
+        }
+    }
+    positions
+}
+
+#[test]
+fn the_explorer_counts_what_an_independent_walk_counts_for_every_game() {
+    for url in test_databases(&std::env::temp_dir().join("anqi-tests"), "explorer_counts") {
+        let store = Store::open(&url).unwrap();
+        let mut positions = 0;
+        for kind in records::games::GameKind::ALL {
+            positions += records::with_game!(*kind, G => check_game::<G>(&store, 90));
+        }
+        assert!(positions > 2000, "{positions} positions checked");
+    }
+}
+
+/// A Banqi game of `actions` that player 1 won by resignation.
+fn banqi(actions: &[&str], n: u64) -> Incoming {
+    let mut record = Record::new(
+        "banqi",
+        "tcga",
+        actions.iter().map(|a| a.to_string()).collect(),
+    );
+    record.result = Some(StatedResult::ended(
+        Outcome::win(Seat::FIRST, 2),
+        Reason::RESIGNATION,
+        None,
+    ));
+    record.metadata.insert("n".into(), n.into());
+    Incoming {
+        record,
+        source: "transposition".into(),
+    }
+}
+
+fn banqi_lookup(actions: &[&str]) -> Lookup {
+    Lookup {
+        game: "banqi".into(),
+        preset: Some("tcga".into()),
+        actions: actions.iter().map(|a| a.to_string()).collect(),
+        ..Lookup::default()
+    }
+}
+
+#[test]
+fn two_flip_orders_to_one_board_share_their_counts() {
+    for url in test_databases(
+        &std::env::temp_dir().join("anqi-tests"),
+        "explorer_transpositions",
+    ) {
+        let store = Store::open(&url).unwrap();
+        let one = ["a1(K)", "b1(k)", "c1(G)", "d1(g)", "a2(P)"];
+        let other = ["c1(G)", "d1(g)", "a1(K)", "b1(k)", "a2(P)"];
+        let outcomes = store.import(&[banqi(&one, 1), banqi(&other, 2)]).unwrap();
+        assert!(
+            outcomes
+                .iter()
+                .all(|o| matches!(o, Imported::Stored { .. })),
+            "{outcomes:?}"
+        );
+        let a = store.explore(&banqi_lookup(&one[..4])).unwrap();
+        let b = store.explore(&banqi_lookup(&other[..4])).unwrap();
+        assert_eq!(a, b, "one node, one answer");
+        assert_eq!((a.followed, a.games), (4, 2));
+        assert_eq!(a.moves.len(), 1);
+        let played = &a.moves[0];
+        assert_eq!((played.action.as_str(), played.games), ("a2(P)", 2));
+        // Player 1 is to move and won both: its score is 1, its interval wide on two games.
+        assert_eq!((played.wins, played.score), (2, 1.0));
+        assert!(
+            played.interval[0] < 0.5 && played.interval[1] == 1.0,
+            "{:?}",
+            played.interval
+        );
+        assert_eq!(played.examples.len(), 2);
+        // Before they meet, each order is its own line.
+        let first = store.explore(&banqi_lookup(&one[..2])).unwrap();
+        assert_eq!((first.games, first.moves[0].action.as_str()), (1, "c1(G)"));
+        // A line no game played is followed as far as games went, and lists nothing.
+        let unplayed = store.explore(&banqi_lookup(&["a1(K)", "d8(p)"])).unwrap();
+        assert_eq!((unplayed.followed, unplayed.games), (1, 0));
+        assert!(unplayed.moves.is_empty());
+        // The start given as a position is the start.
+        let start = store.explore(&banqi_lookup(&[])).unwrap();
+        let mut given = banqi_lookup(&[]);
+        given.position = Some(records::games::banqi::Position::start().to_string());
+        assert_eq!(store.explore(&given).unwrap(), start);
+        assert_eq!(start.games, 2);
+    }
+}
+
+#[test]
+fn a_new_depth_walks_the_stored_games_again_and_a_store_builds_what_it_holds() {
+    for url in test_databases(&std::env::temp_dir().join("anqi-tests"), "explorer_depth") {
+        let store = Store::open(&url).unwrap();
+        assert_eq!(store.explorer_depth().unwrap(), 16);
+        let one = ["a1(K)", "b1(k)", "c1(G)", "d1(g)", "a2(P)"];
+        store.import(&[banqi(&one, 1)]).unwrap();
+        store.set_explorer_depth(2).unwrap();
+        assert_eq!(store.explorer_depth().unwrap(), 2);
+        let at = |n: usize| store.explore(&banqi_lookup(&one[..n])).unwrap();
+        assert_eq!((at(1).games, at(2).games), (1, 0), "two plies followed");
+        // Games stored at depth 2 are walked to 2.
+        store.import(&[banqi(&one, 2)]).unwrap();
+        assert_eq!((at(1).games, at(2).games), (2, 0));
+        store.set_explorer_depth(16).unwrap();
+        assert_eq!((at(1).games, at(4).games), (2, 2));
+        assert!(store.set_explorer_depth(0).is_err());
+        assert!(store.set_explorer_depth(65).is_err());
+        // A store whose explorer was never built (one migrated from before it) builds it when
+        // opened.
+        drop(store);
+        unbuild(&url);
+        let store = Store::open(&url).unwrap();
+        assert_eq!(store.explore(&banqi_lookup(&one[..4])).unwrap().games, 2);
+    }
+}
+
+/// Empties the explorer and marks it unbuilt, as the migration leaves a store that held games.
+fn unbuild(url: &str) {
+    use diesel::Connection;
+    use diesel::connection::SimpleConnection;
+    let sql = "DELETE FROM explorer; UPDATE explorer_settings SET built = FALSE;";
+    if url.starts_with("postgres") {
+        diesel::PgConnection::establish(url)
+            .unwrap()
+            .batch_execute(sql)
+            .unwrap();
+    } else {
+        diesel::SqliteConnection::establish(url)
+            .unwrap()
+            .batch_execute(sql)
+            .unwrap();
+    }
+}
