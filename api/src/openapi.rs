@@ -6,7 +6,7 @@ use utoipa::Modify;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
 use crate::routes::{
-    analysis, games, lifecycle, meta, players, positions, records_routes, render, stream,
+    analysis, explorer, games, lifecycle, meta, players, positions, records_routes, render, stream,
 };
 
 #[derive(OpenApi)]
@@ -26,6 +26,7 @@ use crate::routes::{
         render::replay_png,
         games::create, games::get, games::list,
         players::leaderboard, players::player,
+        explorer::explorer,
     ),
     modifiers(&Description, &BearerToken, &GameExamples),
     components(schemas(crate::problem::Problem, stream::StreamEventData)),

@@ -7,6 +7,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use crate::problem::{Problem, ProblemKind};
 
 pub mod analysis;
+pub mod explorer;
 pub mod games;
 pub mod lifecycle;
 pub mod meta;
@@ -66,6 +67,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         )
         .service(get("/v1/games/{id}", web::get().to(games::get)))
         .service(get("/v1/players", web::get().to(players::leaderboard)))
+        .service(get("/v1/explorer", web::get().to(explorer::explorer)))
         .service(get("/v1/players/{name}", web::get().to(players::player)))
         .service(get("/view/", web::get().to(viewer::page)))
         .service(get("/view", web::get().to(viewer::redirect)))

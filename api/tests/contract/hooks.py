@@ -86,6 +86,12 @@ SEMANTIC = {
     "GET /v1/presets/{name}": {
         "not-found": "a preset name is a string: which names exist depends on the game",
     },
+    "GET /v1/explorer": {
+        **GAME_SEMANTICS,
+        "bad-parameter": "`options` is a JSON object written in a query string (a pattern "
+        "cannot check JSON), and a date's pattern checks its digits, not that its month and "
+        "day exist",
+    },
     "GET /v1/players": {
         "unknown-preset": "a preset is a string: which names exist depends on the game",
     },

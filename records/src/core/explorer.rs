@@ -74,16 +74,17 @@ fn hash_of(value: impl fmt::Display) -> u64 {
 }
 
 /// The variant's hash: the game's name and its whole ruleset (a preset and the same options
-/// written out are one variant).
+/// written out are one variant), but for the ply cap (`max_plies`): a cap changes nothing
+/// before it, and the referee caps every game it deals (docs/rules.md 58).
 pub fn variant<G: Game>(rules: &G::Ruleset) -> u64 {
+    let mut fields = serde_json::to_value(rules).expect("a ruleset serialises");
+    if let Some(fields) = fields.as_object_mut() {
+        fields.remove("max_plies");
+    }
     let mut h = Xxh3::new();
     h.update(G::NAME.as_bytes());
     h.update(&[0]);
-    h.update(
-        serde_json::to_string(rules)
-            .expect("a ruleset serialises")
-            .as_bytes(),
-    );
+    h.update(fields.to_string().as_bytes());
     h.digest()
 }
 
@@ -182,7 +183,7 @@ impl<G: Rules> Walk<G> {
 pub enum NoPosition {
     /// The position string is not one of the game's (as a seat is told it).
     #[error("position: {0}")]
-    Position(String),
+    Position(super::rules::PositionProblem),
     /// The game's games start from positions every seat sees and which differ from game to
     /// game (open Luzhanqi's setups): the start must be given.
     #[error(
@@ -197,7 +198,7 @@ pub fn root<G: Rules>(rules: &G::Ruleset, position: Option<&str>) -> Result<Node
     let variant = variant::<G>(rules);
     let public = match position {
         Some(text) => {
-            Told::<G>::parse(text.trim()).map_err(|e| NoPosition::Position(e.to_string()))?
+            Told::<G>::parse(text.trim()).map_err(NoPosition::Position)?
         }
         None => common_start::<G>(rules).ok_or(NoPosition::NoCommonStart(G::TITLE))?,
     };

@@ -1,0 +1,172 @@
+//! The opening explorer over HTTP: what the stored games played next from a public position,
+//! and how it scored for the side to move ([`records::store::Store::explore`]).
+
+use actix_web::web;
+use records::core::Table;
+use records::core::explorer::NoPosition;
+use records::games::GameKind;
+use records::store::{ExploreError, Explored, Lookup};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use utoipa::IntoParams;
+
+use super::games::{blocking, store};
+use crate::Settings;
+use crate::problem::{Problem, ProblemKind};
+
+#[derive(Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ExplorerQuery {
+    /// The kind of game (default the registry's first).
+    #[param(value_type = Option<GameKind>, example = records::games::GameKind::default_name)]
+    #[serde(default)]
+    pub game: Option<String>,
+    /// A preset of the game (default its first).
+    #[param(example = "tcga")]
+    #[serde(default)]
+    pub preset: Option<String>,
+    /// Options over the preset's, as a JSON object (a record's `options`): the variant.
+    #[param(example = "{\"chain_capture\": true}")]
+    #[serde(default)]
+    pub options: Option<String>,
+    /// The position as every seat sees it (a position string; a dark Luzhanqi game's masked
+    /// one); default the start, when every game starts from the same public position.
+    #[param(example = start_example)]
+    #[serde(default)]
+    pub position: Option<String>,
+    /// Actions from the position as every seat saw them, comma-separated: flips with the piece
+    /// they revealed (`b6(K)`), moves, dark Luzhanqi's attacks with the referee's announcement
+    /// (`c6-c7:win`).
+    #[param(example = "a1(K),b1(k)")]
+    #[serde(default)]
+    pub actions: Option<String>,
+    /// Games played for coins: the table's stake S for the average coins (default 100).
+    #[param(minimum = 0, example = 100)]
+    #[serde(default)]
+    pub stake: Option<u64>,
+    /// Games played for coins: the table's coins per point of margin B (default 5).
+    #[param(minimum = 0, example = 5)]
+    #[serde(default)]
+    pub bonus_per_point: Option<u64>,
+    /// Only games these players played (comma-separated names, any seat).
+    #[param(example = "chan")]
+    #[serde(default)]
+    pub players: Option<String>,
+    /// Only games played on or after this date (YYYY-MM-DD).
+    #[param(example = "2022-01-01", pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
+    #[serde(default)]
+    pub date_from: Option<String>,
+    /// Only games played on or before this date (YYYY-MM-DD).
+    #[param(example = "2022-12-31", pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
+    #[serde(default)]
+    pub date_to: Option<String>,
+}
+
+/// The default game's start, as a position example.
+fn start_example() -> String {
+    records::with_game!(GameKind::DEFAULT, G => G::start(&G::PRESETS[0].ruleset, None)
+        .map(|pos| pos.to_string())
+        .unwrap_or_default())
+}
+
+fn explored_example() -> Value {
+    json!({
+        "game": GameKind::DEFAULT.name(), "preset": "tcga", "node": "5d1f0c2e9a7b3344",
+        "followed": 0, "games": 2, "wins": 1, "draws": 0, "losses": 1, "depth": 16,
+        "moves": [{"action": "a1(K)", "games": 2, "wins": 1, "draws": 0, "losses": 1,
+            "score": 0.5, "interval": [0.095, 0.905], "average_points": 11.5,
+            "average_coins": 0.0, "examples": [1, 2], "next": "9c4be1d07a2f6e15"}]
+    })
+}
+
+/// A list of comma-separated values, empty ones left out.
+fn list(text: Option<&str>) -> Vec<String> {
+    text.unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A date parameter: YYYY-MM-DD, a month 01–12 and a day 01–31.
+fn date(text: Option<String>, field: &str) -> Result<Option<String>, Problem> {
+    let Some(t) = text else { return Ok(None) };
+    let number = |range: std::ops::Range<usize>| t.get(range).and_then(|s| s.parse::<u32>().ok());
+    let valid = records::store::iso_date(&t).as_deref() == Some(t.as_str())
+        && number(5..7).is_some_and(|m| (1..=12).contains(&m))
+        && number(8..10).is_some_and(|d| (1..=31).contains(&d));
+    if valid {
+        Ok(Some(t))
+    } else {
+        Err(Problem::new(
+            ProblemKind::BadParameter,
+            format!("{field} is a date, YYYY-MM-DD; {t:?} is not"),
+        )
+        .field(field))
+    }
+}
+
+/// The opening explorer: for a game, a preset (or options) and a public position — the start,
+/// a position string, or the actions every seat saw from it — the actions the stored games
+/// played next, each with its games, wins, draws and losses for the side that played it, its
+/// score with a 95% interval corrected for the number of actions listed, the average points
+/// (and coins, for games played for coins), and example game ids. Positions are what every
+/// seat sees, with the history the rules read: two orders of flips that reach the same board
+/// share their counts. Kept as games are stored (imports and refereed games), to the store's
+/// depth (16 plies by default). Filtered by players or dates, the matching games (the most
+/// recent 20,000) are walked instead.
+#[utoipa::path(get, path = "/v1/explorer", tag = "games",
+    params(ExplorerQuery),
+    responses(
+        (status = 200, description = "What the stored games played from the position.", body = Explored, example = explored_example),
+        (status = 400, description = "A malformed position, options or date.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "No such game or preset, an impossible position, or a start that must be given.", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "No record store.", body = Problem, content_type = "application/problem+json")))]
+pub async fn explorer(
+    query: web::Query<ExplorerQuery>,
+    settings: web::Data<Settings>,
+) -> Result<web::Json<Explored>, Problem> {
+    let store = store(&settings)?;
+    let query = query.into_inner();
+    let options: Map<String, Value> = match query.options.as_deref() {
+        None => Map::new(),
+        Some(text) => serde_json::from_str(text).map_err(|e| {
+            Problem::new(
+                ProblemKind::BadParameter,
+                format!("options is a JSON object: {e}"),
+            )
+            .field("options")
+        })?,
+    };
+    let default = Table::default();
+    let lookup = Lookup {
+        game: query.game.unwrap_or_else(super::parse::default_game),
+        preset: query.preset,
+        options,
+        position: query.position,
+        actions: list(query.actions.as_deref()),
+        table: Table {
+            stake: query.stake.unwrap_or(default.stake),
+            bonus_per_point: query.bonus_per_point.unwrap_or(default.bonus_per_point),
+        },
+        players: list(query.players.as_deref()),
+        date_from: date(query.date_from, "date_from")?,
+        date_to: date(query.date_to, "date_to")?,
+    };
+    super::parse::game_kind(&lookup.game)?;
+    let explored = blocking(move || Ok(store.explore(&lookup))).await?;
+    explored.map(web::Json).map_err(problem)
+}
+
+fn problem(e: ExploreError) -> Problem {
+    match e {
+        ExploreError::Game(e) => Problem::new(ProblemKind::UnknownGame, e.to_string()).field("game"),
+        ExploreError::Ruleset(e) => super::parse::ruleset_problem(e),
+        ExploreError::Position(NoPosition::Position(e)) => super::parse::position_problem(e),
+        ExploreError::Position(e @ NoPosition::NoCommonStart(_)) => {
+            Problem::new(ProblemKind::InvalidPosition, e.to_string()).field("position")
+        }
+        ExploreError::Store(e) => Problem::new(ProblemKind::StoreUnavailable, e.to_string()),
+    }
+}

@@ -1,0 +1,130 @@
+//! `GET /v1/explorer` on the real `anqi-api` binary over TCP: games imported over HTTP are
+//! counted by the actions every seat saw, transpositions share their counts, filters walk the
+//! matching games, a refereed game counts once it ends, and bad requests get their problems.
+//! Hidden information: a dark Luzhanqi position is asked as every seat sees it, and the
+//! answer holds only announced results.
+
+use serde_json::{Value, json};
+
+mod common;
+use common::{Server, command, fresh_db, play_on, post_json, request};
+
+fn get(addr: &str, path: &str) -> (u16, Value) {
+    let (status, _, text) = request(addr, "GET", path, "application/json", "");
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+fn banqi(actions: &[&str], players: [&str; 2], outcome: &str, date: &str) -> Value {
+    json!({
+        "game": "banqi", "preset": "tcga", "players": players, "actions": actions,
+        "result": {"outcome": outcome, "reason": if outcome == "draw" { "agreement" } else { "resignation" }},
+        "metadata": {"date": date}
+    })
+}
+
+/// Percent-encodes what a query value may not hold as it is.
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b',' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[test]
+fn the_explorer_answers_from_the_stored_games() {
+    let server = Server::spawn(command(&fresh_db("explorer.db"), &[], &[]));
+    let addr = &server.addr;
+    let one = ["a1(K)", "b1(k)", "c1(G)", "d1(g)", "a2(P)"];
+    let other = ["c1(G)", "d1(g)", "a1(K)", "b1(k)", "a2(P)"];
+    let log = [
+        banqi(&one, ["ann", "bo"], "player1", "2022-01-10"),
+        banqi(&other, ["cy", "bo"], "player2", "2023-05-01"),
+        banqi(&["a1(K)", "b2(p)"], ["ann", "cy"], "draw", "2023-06-01"),
+    ];
+    let ndjson: String = log.iter().map(|r| format!("{r}\n")).collect();
+    let (status, _, text) = request(addr, "POST", "/v1/games", "application/x-ndjson", &ndjson);
+    assert_eq!(status, 200, "{text}");
+
+    // The start: two first flips, the most played first.
+    let (status, start) = get(addr, "/v1/explorer?game=banqi&preset=tcga");
+    assert_eq!(status, 200, "{start}");
+    assert_eq!((start["games"].as_i64(), start["depth"].as_i64()), (Some(3), Some(16)));
+    assert_eq!(start["moves"][0]["action"], "a1(K)");
+    assert_eq!(start["moves"][0]["games"], 2);
+    assert_eq!(start["moves"][0]["wins"], 1, "player 1 won one, drew one");
+    assert_eq!(start["moves"][0]["draws"], 1);
+    assert_eq!(start["moves"][1]["action"], "c1(G)");
+
+    // Two orders, one board: one answer, both games.
+    let (_, a) = get(addr, "/v1/explorer?actions=a1(K),b1(k),c1(G),d1(g)");
+    let (_, b) = get(addr, "/v1/explorer?actions=c1(G),d1(g),a1(K),b1(k)");
+    assert_eq!(a, b);
+    assert_eq!((a["followed"].as_i64(), a["games"].as_i64()), (Some(4), Some(2)));
+    assert_eq!(a["moves"][0]["examples"], json!([1, 2]));
+
+    // Filters walk the matching games.
+    let (_, ann) = get(addr, "/v1/explorer?players=ann");
+    assert_eq!(ann["games"], 2);
+    assert_eq!(ann["filtered"], json!({"walked": 2, "truncated": false}));
+    let (_, recent) = get(addr, "/v1/explorer?date_from=2023-01-01&date_to=2023-05-31");
+    assert_eq!((recent["games"].as_i64(), recent["moves"][0]["action"].as_str()), (Some(1), Some("c1(G)")));
+
+    // Coins at the table asked: of the two games through this board, player 1 (to move) won
+    // one and lost one, no piece captured: the stakes cancel at any stake.
+    let (_, coins) = get(addr, "/v1/explorer?actions=a1(K),b1(k),c1(G),d1(g)&stake=300");
+    assert_eq!(coins["moves"][0]["average_coins"], 0.0, "{coins}");
+
+    // A line no stored game played.
+    let (status, none) = get(addr, "/v1/explorer?actions=d8(p)");
+    assert_eq!((status, none["followed"].as_i64(), none["games"].as_i64()), (200, Some(0), Some(0)));
+
+    // Problems.
+    for (path, kind, field) in [
+        ("/v1/explorer?game=chess", "unknown-game", "game"),
+        ("/v1/explorer?preset=nope", "unknown-preset", "preset"),
+        ("/v1/explorer?options=%7B", "bad-parameter", "options"),
+        ("/v1/explorer?options=%7B%22x%22%3A1%7D", "invalid-ruleset", "options"),
+        ("/v1/explorer?position=zzz", "malformed-position", "position"),
+        ("/v1/explorer?date_from=2022-13-45", "bad-parameter", "date_from"),
+        ("/v1/explorer?game=luzhanqi&preset=open", "invalid-position", "position"),
+        ("/v1/explorer?depth=3", "malformed-query", ""),
+    ] {
+        let (status, problem) = get(addr, path);
+        assert!(status == 400 || status == 422, "{path}: {status} {problem}");
+        if field.is_empty() {
+            continue;
+        }
+        assert_eq!(problem["type"], format!("/problems/{kind}"), "{path}: {problem}");
+        assert_eq!(problem["field"], field, "{path}: {problem}");
+    }
+}
+
+/// A dark Luzhanqi game the referee deals and plays: once it ends it is in the explorer, its
+/// first move as every seat saw it, asked from the start as every seat sees it (the pieces'
+/// places and sides, no identity).
+#[test]
+fn a_refereed_dark_game_counts_once_it_ends_and_says_only_what_was_announced() {
+    let server = Server::spawn(command(&fresh_db("explorer-referee.db"), &[], &[]));
+    let addr = &server.addr;
+    let game = json!("luzhanqi");
+    let (status, deal) = post_json(
+        addr,
+        "/v1/deal",
+        &json!({"game": "luzhanqi", "preset": "dark", "seed": 5, "options": {"max_plies": 8}}),
+    );
+    assert_eq!(status, 200, "{deal}");
+    let (_, empty) = get(addr, "/v1/explorer?game=luzhanqi&preset=dark");
+    assert_eq!(empty["games"], 0);
+    play_on(addr, &game, &deal, u64::MAX).expect("the cap ends it");
+    let (status, start) = get(addr, "/v1/explorer?game=luzhanqi&preset=dark");
+    assert_eq!(status, 200, "{start}");
+    assert_eq!(start["games"], 1);
+    let first = start["moves"][0]["action"].as_str().unwrap().to_owned();
+    assert!(!first.contains('('), "no identity in a dark game's action: {first}");
+    let (_, followed) = get(addr, &format!("/v1/explorer?game=luzhanqi&preset=dark&actions={}", encode(&first)));
+    assert_eq!((followed["followed"].as_i64(), followed["games"].as_i64()), (Some(1), Some(1)));
+}
