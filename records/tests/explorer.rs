@@ -292,14 +292,19 @@ fn a_new_depth_walks_the_stored_games_again_and_a_store_builds_what_it_holds() {
         assert_eq!((at(1).games, at(2).games), (2, 0));
         store.set_explorer_depth(16).unwrap();
         assert_eq!((at(1).games, at(4).games), (2, 2));
-        assert!(store.set_explorer_depth(0).is_err());
         assert!(store.set_explorer_depth(65).is_err());
+        // Off: nothing kept, nothing added.
+        store.set_explorer_depth(0).unwrap();
+        store.import(&[banqi(&one, 3)]).unwrap();
+        assert_eq!(at(0).games, 0);
+        store.set_explorer_depth(16).unwrap();
+        assert_eq!(at(0).games, 3);
         // A store whose explorer was never built (one migrated from before it) builds it when
         // opened.
         drop(store);
         unbuild(&url);
         let store = Store::open(&url).unwrap();
-        assert_eq!(store.explore(&banqi_lookup(&one[..4])).unwrap().games, 2);
+        assert_eq!(store.explore(&banqi_lookup(&one[..4])).unwrap().games, 3);
     }
 }
 

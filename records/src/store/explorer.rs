@@ -162,7 +162,7 @@ pub(crate) fn add_postgres(
 /// Why the explorer's depth cannot be set.
 #[derive(Debug, thiserror::Error)]
 pub enum DepthError {
-    #[error("the explorer's depth is 1 to {MAX_DEPTH} plies; {0} is not")]
+    #[error("the explorer's depth is 0 (off) to {MAX_DEPTH} plies; {0} is not")]
     OutOfRange(u32),
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -181,10 +181,10 @@ impl Store {
         Ok(depth.map_or(DEFAULT_DEPTH, |d| d as u32))
     }
 
-    /// Sets the explorer's depth; a new depth walks every stored game again (in one
-    /// transaction: until it commits, the explorer answers at the old depth).
+    /// Sets the explorer's depth (0: off, nothing kept); a new depth walks every stored game
+    /// again (in one transaction: until it commits, the explorer answers at the old depth).
     pub fn set_explorer_depth(&self, depth: u32) -> Result<(), DepthError> {
-        if !(1..=MAX_DEPTH).contains(&depth) {
+        if depth > MAX_DEPTH {
             return Err(DepthError::OutOfRange(depth));
         }
         if self.explorer_depth()? != depth {
@@ -211,7 +211,7 @@ impl Store {
         with_connection!(self, |conn| conn.write_transaction(|conn| {
             diesel::delete(explorer::table).execute(conn)?;
             let mut after = 0i64;
-            loop {
+            while depth > 0 {
                 let chunk: Vec<(i64, String)> = games::table
                     .filter(games::id.gt(after))
                     .order(games::id)
