@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod analyze;
 mod clock;
+mod explore;
 mod export;
 mod games;
 mod import;
@@ -45,6 +46,15 @@ enum Command {
     /// records) and prints where the picture went.
     #[command(display_order = 7)]
     Render(render::Order),
+    /// The opening explorer: what games played from a position, and how it scored.
+    ///
+    /// For a game, a preset (or options) and a public position (the start, a position string,
+    /// or the actions every seat saw from it), the actions played next with their games, wins,
+    /// draws and losses for the side to move, the score with its 95% interval corrected for the
+    /// number of actions listed, average points (and coins), and example game ids. Reads a
+    /// record store (--database), or files, imported first into a temporary store.
+    #[command(display_order = 4)]
+    Explore(explore::Order),
     /// Count the positions N plies ahead (perft), the move generator's reference test.
     ///
     /// From xiangqi's start, 44, 1,920, 79,666 and 3,290,240 for depths 1–4. Prints the count
@@ -283,6 +293,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Validate { paths, json, quiet } => validate::run(&paths, json, quiet),
         Command::Analyze(order) => analyze::run(&order),
+        Command::Explore(order) => explore::run(&order),
         Command::Tune {
             game,
             options,

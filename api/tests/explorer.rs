@@ -52,7 +52,10 @@ fn the_explorer_answers_from_the_stored_games() {
     // The start: two first flips, the most played first.
     let (status, start) = get(addr, "/v1/explorer?game=banqi&preset=tcga");
     assert_eq!(status, 200, "{start}");
-    assert_eq!((start["games"].as_i64(), start["depth"].as_i64()), (Some(3), Some(16)));
+    assert_eq!(
+        (start["games"].as_i64(), start["depth"].as_i64()),
+        (Some(3), Some(16))
+    );
     assert_eq!(start["moves"][0]["action"], "a1(K)");
     assert_eq!(start["moves"][0]["games"], 2);
     assert_eq!(start["moves"][0]["wins"], 1, "player 1 won one, drew one");
@@ -63,7 +66,10 @@ fn the_explorer_answers_from_the_stored_games() {
     let (_, a) = get(addr, "/v1/explorer?actions=a1(K),b1(k),c1(G),d1(g)");
     let (_, b) = get(addr, "/v1/explorer?actions=c1(G),d1(g),a1(K),b1(k)");
     assert_eq!(a, b);
-    assert_eq!((a["followed"].as_i64(), a["games"].as_i64()), (Some(4), Some(2)));
+    assert_eq!(
+        (a["followed"].as_i64(), a["games"].as_i64()),
+        (Some(4), Some(2))
+    );
     assert_eq!(a["moves"][0]["examples"], json!([1, 2]));
 
     // Filters walk the matching games.
@@ -71,26 +77,54 @@ fn the_explorer_answers_from_the_stored_games() {
     assert_eq!(ann["games"], 2);
     assert_eq!(ann["filtered"], json!({"walked": 2, "truncated": false}));
     let (_, recent) = get(addr, "/v1/explorer?date_from=2023-01-01&date_to=2023-05-31");
-    assert_eq!((recent["games"].as_i64(), recent["moves"][0]["action"].as_str()), (Some(1), Some("c1(G)")));
+    assert_eq!(
+        (
+            recent["games"].as_i64(),
+            recent["moves"][0]["action"].as_str()
+        ),
+        (Some(1), Some("c1(G)"))
+    );
 
     // Coins at the table asked: of the two games through this board, player 1 (to move) won
     // one and lost one, no piece captured: the stakes cancel at any stake.
-    let (_, coins) = get(addr, "/v1/explorer?actions=a1(K),b1(k),c1(G),d1(g)&stake=300");
+    let (_, coins) = get(
+        addr,
+        "/v1/explorer?actions=a1(K),b1(k),c1(G),d1(g)&stake=300",
+    );
     assert_eq!(coins["moves"][0]["average_coins"], 0.0, "{coins}");
 
     // A line no stored game played.
     let (status, none) = get(addr, "/v1/explorer?actions=d8(p)");
-    assert_eq!((status, none["followed"].as_i64(), none["games"].as_i64()), (200, Some(0), Some(0)));
+    assert_eq!(
+        (status, none["followed"].as_i64(), none["games"].as_i64()),
+        (200, Some(0), Some(0))
+    );
 
     // Problems.
     for (path, kind, field) in [
         ("/v1/explorer?game=chess", "unknown-game", "game"),
         ("/v1/explorer?preset=nope", "unknown-preset", "preset"),
         ("/v1/explorer?options=%7B", "bad-parameter", "options"),
-        ("/v1/explorer?options=%7B%22x%22%3A1%7D", "invalid-ruleset", "options"),
-        ("/v1/explorer?position=zzz", "malformed-position", "position"),
-        ("/v1/explorer?date_from=2022-13-45", "bad-parameter", "date_from"),
-        ("/v1/explorer?game=luzhanqi&preset=open", "invalid-position", "position"),
+        (
+            "/v1/explorer?options=%7B%22x%22%3A1%7D",
+            "invalid-ruleset",
+            "options",
+        ),
+        (
+            "/v1/explorer?position=zzz",
+            "malformed-position",
+            "position",
+        ),
+        (
+            "/v1/explorer?date_from=2022-13-45",
+            "bad-parameter",
+            "date_from",
+        ),
+        (
+            "/v1/explorer?game=luzhanqi&preset=open",
+            "invalid-position",
+            "position",
+        ),
         ("/v1/explorer?depth=3", "malformed-query", ""),
     ] {
         let (status, problem) = get(addr, path);
@@ -98,7 +132,11 @@ fn the_explorer_answers_from_the_stored_games() {
         if field.is_empty() {
             continue;
         }
-        assert_eq!(problem["type"], format!("/problems/{kind}"), "{path}: {problem}");
+        assert_eq!(
+            problem["type"],
+            format!("/problems/{kind}"),
+            "{path}: {problem}"
+        );
         assert_eq!(problem["field"], field, "{path}: {problem}");
     }
 }
@@ -124,7 +162,19 @@ fn a_refereed_dark_game_counts_once_it_ends_and_says_only_what_was_announced() {
     assert_eq!(status, 200, "{start}");
     assert_eq!(start["games"], 1);
     let first = start["moves"][0]["action"].as_str().unwrap().to_owned();
-    assert!(!first.contains('('), "no identity in a dark game's action: {first}");
-    let (_, followed) = get(addr, &format!("/v1/explorer?game=luzhanqi&preset=dark&actions={}", encode(&first)));
-    assert_eq!((followed["followed"].as_i64(), followed["games"].as_i64()), (Some(1), Some(1)));
+    assert!(
+        !first.contains('('),
+        "no identity in a dark game's action: {first}"
+    );
+    let (_, followed) = get(
+        addr,
+        &format!(
+            "/v1/explorer?game=luzhanqi&preset=dark&actions={}",
+            encode(&first)
+        ),
+    );
+    assert_eq!(
+        (followed["followed"].as_i64(), followed["games"].as_i64()),
+        (Some(1), Some(1))
+    );
 }

@@ -61,20 +61,19 @@ fn games_of<G: Rules>(preset: &'static records::core::Preset<G::Ruleset>, n: u64
 /// A public position with its history, as the test keys it: strings, no hashing.
 type Key = (String, BTreeSet<String>);
 
-/// Per position, a public start and the actions from it that reach it.
-type Paths = BTreeMap<Key, (String, Vec<String>)>;
+/// A way to a position: a public start and the actions from it.
+type Path = (String, Vec<String>);
 
-/// Per position and action: games, wins, draws, losses, points of the mover.
-type Count = [i64; 5];
+/// Per action played from a position: games, wins, draws, losses, points of the mover.
+type Counts = BTreeMap<String, [i64; 5]>;
 
-/// The independent count: every record walked to `depth`, with the first path that reached
-/// each position (its public start and the actions from there).
-fn count<G: Rules>(
-    records: &[Record],
-    depth: usize,
-) -> (BTreeMap<Key, BTreeMap<String, Count>>, Paths) {
-    let mut counts: BTreeMap<Key, BTreeMap<String, Count>> = BTreeMap::new();
-    let mut paths: Paths = BTreeMap::new();
+/// The independent count: per position, what every game played from it (`.0`), and what the
+/// games that came by each way played (`.1`).
+type Count = BTreeMap<Key, (Counts, BTreeMap<Path, Counts>)>;
+
+/// Every record walked to `depth`, by public position and by the way each game came.
+fn count<G: Rules>(records: &[Record], depth: usize) -> Count {
+    let mut counts: Count = BTreeMap::new();
     for record in records {
         let rules = ruleset::<G>(record.preset.as_deref(), &record.options).unwrap();
         let summary = records::games::summarize(record).unwrap();
@@ -92,26 +91,24 @@ fn count<G: Rules>(
                 .take()
                 .unwrap_or_else(|| (before.clone(), BTreeSet::new()));
             let start = start.get_or_insert_with(|| before.clone()).clone();
-            paths
-                .entry(here.clone())
-                .or_insert_with(|| (start, path.clone()));
             let action = G::public_action(&rules, ply.action, &ply.effect);
             let mover = ply.mover;
-            let first: Vec<Seat> = Seat::all(outcome.seats())
+            let first = Seat::all(outcome.seats())
                 .filter(|s| outcome.place(*s) == 1)
-                .collect();
-            let c = counts
-                .entry(here)
-                .or_default()
-                .entry(action.clone())
-                .or_default();
-            c[0] += 1;
-            match (outcome.place(mover), first.len()) {
-                (1, 1) => c[1] += 1,
-                (1, _) => c[2] += 1,
-                _ => c[3] += 1,
-            }
-            c[4] += summary.seats[mover.index()].points as i64;
+                .count();
+            let add = |c: &mut [i64; 5]| {
+                c[0] += 1;
+                match (outcome.place(mover), first) {
+                    (1, 1) => c[1] += 1,
+                    (1, _) => c[2] += 1,
+                    _ => c[3] += 1,
+                }
+                c[4] += summary.seats[mover.index()].points as i64;
+            };
+            let (all, by_path) = counts.entry(here).or_default();
+            add(all.entry(action.clone()).or_default());
+            let way = by_path.entry((start, path.clone())).or_default();
+            add(way.entry(action.clone()).or_default());
             if G::irreversible(&ply.effect) {
                 since.clear();
             } else {
@@ -121,13 +118,21 @@ fn count<G: Rules>(
             key = Some((G::public(&rules, ply.after).to_string(), since.clone()));
         });
     }
-    (counts, paths)
+    counts
+}
+
+/// Whether `a` counts no more than `b`, action by action and count by count.
+fn within(a: &Counts, b: &Counts) -> bool {
+    a.iter().all(|(action, x)| {
+        b.get(action)
+            .is_some_and(|y| x.iter().zip(y).all(|(x, y)| x <= y))
+    })
 }
 
 /// Imports the games in three chunks (the second repeated: duplicates count once) and
 /// checks every position's rows against the test's own count.
 fn check_game<G: Rules>(store: &Store, n: u64) -> usize {
-    let mut positions = 0;
+    let (mut positions, mut transposed) = (0, 0);
     for preset in G::PRESETS {
         let records = games_of::<G>(preset, n);
         let incoming: Vec<Incoming> = records
@@ -152,40 +157,51 @@ fn check_game<G: Rules>(store: &Store, n: u64) -> usize {
                 }
             }
         }
-        let (counts, paths) = count::<G>(&valid, 16);
-        for (key, actions) in &counts {
-            let (start, path) = &paths[key];
-            let explored = store
-                .explore(&Lookup {
-                    game: G::NAME.into(),
-                    preset: Some(preset.name.into()),
-                    position: Some(start.clone()),
-                    actions: path.clone(),
-                    ..Lookup::default()
-                })
-                .unwrap();
-            assert_eq!(explored.followed, path.len(), "{} {path:?}", preset.name);
-            let stored: BTreeMap<String, Count> = explored
-                .moves
-                .iter()
-                .map(|m| {
-                    let points = (m.average_points * m.games as f64).round() as i64;
-                    (
-                        m.action.clone(),
-                        [m.games, m.wins, m.draws, m.losses, points],
-                    )
-                })
-                .collect();
-            assert_eq!(
-                &stored,
-                actions,
-                "{} {} after {path:?}",
-                G::NAME,
-                preset.name
-            );
-            positions += 1;
+        for (key, (all, by_path)) in count::<G>(&valid, 16) {
+            for ((start, path), came) in &by_path {
+                let explored = store
+                    .explore(&Lookup {
+                        game: G::NAME.into(),
+                        preset: Some(preset.name.into()),
+                        position: Some(start.clone()),
+                        actions: path.clone(),
+                        ..Lookup::default()
+                    })
+                    .unwrap();
+                assert_eq!(explored.followed, path.len(), "{} {path:?}", preset.name);
+                let stored: Counts = explored
+                    .moves
+                    .iter()
+                    .map(|m| {
+                        let points = (m.average_points * m.games as f64).round() as i64;
+                        (
+                            m.action.clone(),
+                            [m.games, m.wins, m.draws, m.losses, points],
+                        )
+                    })
+                    .collect();
+                let at = format!("{} {} after {path:?}", G::NAME, preset.name);
+                if by_path.len() == 1 {
+                    // One way to the position: every game that reached it.
+                    assert_eq!(stored, all, "{at}");
+                } else {
+                    // Several ways (docs/rules.md 60): at least the games that came this way,
+                    // at most every game; all of them where the ways met at positions other
+                    // games had reached.
+                    assert!(
+                        within(came, &stored) && within(&stored, &all),
+                        "{at}: {stored:?} {came:?} {all:?} {key:?}"
+                    );
+                    transposed += usize::from(stored == all);
+                }
+                positions += 1;
+            }
         }
     }
+    eprintln!(
+        "{}: {positions} ways to positions checked, {transposed} transposed ones whole",
+        G::NAME
+    );
     positions
 }
 
@@ -236,9 +252,16 @@ fn two_flip_orders_to_one_board_share_their_counts() {
         "explorer_transpositions",
     ) {
         let store = Store::open(&url).unwrap();
+        // Two games each way: the ways are positions several games went through.
         let one = ["a1(K)", "b1(k)", "c1(G)", "d1(g)", "a2(P)"];
         let other = ["c1(G)", "d1(g)", "a1(K)", "b1(k)", "a2(P)"];
-        let outcomes = store.import(&[banqi(&one, 1), banqi(&other, 2)]).unwrap();
+        let games = [
+            banqi(&one, 1),
+            banqi(&one, 2),
+            banqi(&other, 3),
+            banqi(&other, 4),
+        ];
+        let outcomes = store.import(&games).unwrap();
         assert!(
             outcomes
                 .iter()
@@ -248,21 +271,21 @@ fn two_flip_orders_to_one_board_share_their_counts() {
         let a = store.explore(&banqi_lookup(&one[..4])).unwrap();
         let b = store.explore(&banqi_lookup(&other[..4])).unwrap();
         assert_eq!(a, b, "one node, one answer");
-        assert_eq!((a.followed, a.games), (4, 2));
+        assert_eq!((a.followed, a.games), (4, 4));
         assert_eq!(a.moves.len(), 1);
         let played = &a.moves[0];
-        assert_eq!((played.action.as_str(), played.games), ("a2(P)", 2));
-        // Player 1 is to move and won both: its score is 1, its interval wide on two games.
-        assert_eq!((played.wins, played.score), (2, 1.0));
+        assert_eq!((played.action.as_str(), played.games), ("a2(P)", 4));
+        // Player 1 is to move and won them all: its score is 1, its interval short of 1 below.
+        assert_eq!((played.wins, played.score), (4, 1.0));
         assert!(
-            played.interval[0] < 0.5 && played.interval[1] == 1.0,
+            played.interval[0] < 0.6 && played.interval[1] == 1.0,
             "{:?}",
             played.interval
         );
-        assert_eq!(played.examples.len(), 2);
+        assert_eq!(played.examples, [1, 4]);
         // Before they meet, each order is its own line.
         let first = store.explore(&banqi_lookup(&one[..2])).unwrap();
-        assert_eq!((first.games, first.moves[0].action.as_str()), (1, "c1(G)"));
+        assert_eq!((first.games, first.moves[0].action.as_str()), (2, "c1(G)"));
         // A line no game played is followed as far as games went, and lists nothing.
         let unplayed = store.explore(&banqi_lookup(&["a1(K)", "d8(p)"])).unwrap();
         assert_eq!((unplayed.followed, unplayed.games), (1, 0));
@@ -272,7 +295,16 @@ fn two_flip_orders_to_one_board_share_their_counts() {
         let mut given = banqi_lookup(&[]);
         given.position = Some(records::games::banqi::Position::start().to_string());
         assert_eq!(store.explore(&given).unwrap(), start);
-        assert_eq!(start.games, 2);
+        assert_eq!(start.games, 4);
+
+        // A lone game that meets the others' board by a third order, deeper than any other
+        // game went its way (docs/rules.md 60): asked along its own way, the board counts it
+        // with the others; asked along theirs, they do not know of it.
+        let third = ["a1(K)", "d1(g)", "c1(G)", "b1(k)", "a2(P)"];
+        store.import(&[banqi(&third, 5)]).unwrap();
+        let own = store.explore(&banqi_lookup(&third[..4])).unwrap();
+        assert_eq!((own.node.as_str(), own.games), (a.node.as_str(), 5));
+        assert_eq!(store.explore(&banqi_lookup(&one[..4])).unwrap().games, 4);
     }
 }
 

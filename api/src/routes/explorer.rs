@@ -161,7 +161,9 @@ pub async fn explorer(
 
 fn problem(e: ExploreError) -> Problem {
     match e {
-        ExploreError::Game(e) => Problem::new(ProblemKind::UnknownGame, e.to_string()).field("game"),
+        ExploreError::Game(e) => {
+            Problem::new(ProblemKind::UnknownGame, e.to_string()).field("game")
+        }
         ExploreError::Ruleset(e) => super::parse::ruleset_problem(e),
         ExploreError::Position(NoPosition::Position(e)) => super::parse::position_problem(e),
         ExploreError::Position(e @ NoPosition::NoCommonStart(_)) => {

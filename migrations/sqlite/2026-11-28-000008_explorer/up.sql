@@ -3,7 +3,8 @@
 -- `node`: the public position (what every seat sees, with the history its rules read) in its
 -- variant, as a 64-bit hash (records::core::explorer). One row per node and action as every
 -- seat saw it: the games, their results for the side to move, points, the coin settlement's
--- terms, and the first and last stored game that played it. Kept in the transaction that
+-- terms, and the first and last stored game that played it, for positions several games went
+-- on from. Kept in the transaction that
 -- stores a game; stored games are never deleted, so the counts only grow.
 CREATE TABLE explorer (
     node BIGINT NOT NULL,
@@ -22,6 +23,12 @@ CREATE TABLE explorer (
     first_game BIGINT NOT NULL,
     last_game BIGINT NOT NULL,
     PRIMARY KEY (node, action)
+) WITHOUT ROWID;
+-- Positions only one stored game went on from: the game's id, its record says the rest
+-- (records/src/store/grow.rs). A position has rows or a tail, never both.
+CREATE TABLE explorer_tails (
+    node BIGINT NOT NULL PRIMARY KEY,
+    game_id BIGINT NOT NULL
 ) WITHOUT ROWID;
 -- How deep the explorer follows games, and whether the stored games are in it: the games
 -- stored before this migration are walked (in Rust) when the store is next opened.

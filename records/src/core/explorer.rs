@@ -197,9 +197,7 @@ pub enum NoPosition {
 pub fn root<G: Rules>(rules: &G::Ruleset, position: Option<&str>) -> Result<Node, NoPosition> {
     let variant = variant::<G>(rules);
     let public = match position {
-        Some(text) => {
-            Told::<G>::parse(text.trim()).map_err(NoPosition::Position)?
-        }
+        Some(text) => Told::<G>::parse(text.trim()).map_err(NoPosition::Position)?,
         None => common_start::<G>(rules).ok_or(NoPosition::NoCommonStart(G::TITLE))?,
     };
     Ok(node(variant, position_hash(&public), &[]))

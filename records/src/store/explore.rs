@@ -137,17 +137,8 @@ impl Store {
             (root::<G>(&rules, lookup.position.as_deref())?, preset.name, G::COINS)
         });
         let depth = self.explorer_depth()?;
-        let mut node = start;
-        let mut followed = 0;
-        for action in &lookup.actions {
-            match self.explorer_next(node, action.trim())? {
-                Some(next) => {
-                    node = next;
-                    followed += 1;
-                }
-                None => break,
-            }
-        }
+        let line = self.explorer_line(start, &lookup.actions)?;
+        let (node, followed) = (line.node, line.followed);
         let filtering =
             !lookup.players.is_empty() || lookup.date_from.is_some() || lookup.date_to.is_some();
         let (rows, filtered) = if followed < lookup.actions.len() {
@@ -156,7 +147,7 @@ impl Store {
             let (rows, filtered) = self.filtered_rows(kind, preset, lookup, node, depth)?;
             (rows, Some(filtered))
         } else {
-            (self.explorer_rows(node)?, None)
+            (line.rows, None)
         };
         let table = coins.then_some(lookup.table);
         Ok(answer(
@@ -200,21 +191,23 @@ impl Store {
             query.load(conn)?
         });
         let truncated = found.len() as i64 > FILTER_SCAN;
-        let walked: Vec<(Vec<ExplorerRow>, i64)> = found
+        let walked = found
             .iter()
             .take(FILTER_SCAN as usize)
             .filter_map(|(id, json)| {
                 let record: Record = serde_json::from_str(json).ok()?;
                 let game = NewGame::from_record(&record, "", "", depth).ok()?;
-                let rows = game
+                let row = game
                     .explorer
                     .into_iter()
-                    .filter(|row| row.node == node.stored())
-                    .collect();
-                Some((rows, *id))
-            })
-            .collect();
-        let mut rows = super::explorer::tally(walked.iter().map(|(rows, id)| (&rows[..], *id)));
+                    .find(|row| row.node == node.stored())?;
+                Some(ExplorerRow {
+                    first_game: *id,
+                    last_game: *id,
+                    ..row
+                })
+            });
+        let mut rows = super::explorer::tally(walked);
         rows.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.action.cmp(&b.action)));
         let filtered = Filtered {
             walked: found.len().min(FILTER_SCAN as usize) as i64,

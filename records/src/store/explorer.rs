@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use diesel::prelude::*;
 use diesel::upsert::excluded;
 
-use super::schema::{explorer, explorer_settings, games};
+use super::grow::{ExplorerConnection, Grower, stored_steps};
+use super::schema::{explorer, explorer_settings, explorer_staging, explorer_tails, games};
 use super::{NewGame, Store, StoreError, WriteTransaction, with_connection};
 use crate::core::explorer::{Counts, DEFAULT_DEPTH, MAX_DEPTH, Node, Step};
 
@@ -82,35 +83,31 @@ impl ExplorerRow {
     }
 }
 
-/// The rows the games just stored add (`stored`: each game and its id), added up by node and
-/// action, in key order: one upsert per key, written in the order of the table's pages (a
-/// B-tree filled in key order touches each page once), and concurrent writers take the rows'
-/// locks in the same order (no deadlock between two PostgreSQL imports).
-pub(crate) fn tally<'a>(
-    stored: impl Iterator<Item = (&'a [ExplorerRow], i64)>,
-) -> Vec<ExplorerRow> {
-    let mut rows: HashMap<(i64, &'a str), ExplorerRow> = HashMap::new();
-    for (game, id) in stored {
-        for row in game {
-            let row_with_id = || ExplorerRow {
-                first_game: id,
-                last_game: id,
-                ..row.clone()
-            };
-            rows.entry((row.node, row.action.as_str()))
-                .and_modify(|kept| kept.merge(&row_with_id()))
-                .or_insert_with(row_with_id);
+/// Rows (their games' ids set) added up by node and action, in key order: one upsert per
+/// key, written in the order of the table's pages, and concurrent writers take the rows'
+/// locks in the same order.
+pub(crate) fn tally(rows: impl Iterator<Item = ExplorerRow>) -> Vec<ExplorerRow> {
+    let mut sums: HashMap<(i64, String), ExplorerRow> = HashMap::new();
+    for row in rows {
+        match sums.get_mut(&(row.node, row.action.clone())) {
+            Some(kept) => kept.merge(&row),
+            None => {
+                sums.insert((row.node, row.action.clone()), row);
+            }
         }
     }
-    let mut rows: Vec<ExplorerRow> = rows.into_values().collect();
+    let mut rows: Vec<ExplorerRow> = sums.into_values().collect();
     rows.sort_unstable_by(|a, b| (a.node, &a.action).cmp(&(b.node, &b.action)));
     rows
 }
 
-/// The upsert that adds a row to the stored one; `$least` and `$greatest` are the backend's
-/// two-argument minimum and maximum.
+/// The upsert that adds a row to the stored one. The first game stays; the last is the new
+/// one: games are added in id order (SQLite has one writer; PostgreSQL's writers of the
+/// explorer take turns from before they number their games, `import.rs`). Plain column
+/// expressions, so that the statement is prepared once and kept (a literal SQL fragment
+/// made diesel parse it again for every row: 16 µs a row).
 macro_rules! upsert {
-    ($values:expr, $least:literal, $greatest:literal) => {
+    ($values:expr) => {
         diesel::insert_into(explorer::table)
             .values($values)
             .on_conflict((explorer::node, explorer::action))
@@ -124,27 +121,101 @@ macro_rules! upsert {
                 explorer::coin_stakes.eq(explorer::coin_stakes + excluded(explorer::coin_stakes)),
                 explorer::coin_margins
                     .eq(explorer::coin_margins + excluded(explorer::coin_margins)),
-                explorer::first_game.eq(diesel::dsl::sql::<diesel::sql_types::BigInt>(concat!(
-                    $least,
-                    "(explorer.first_game, excluded.first_game)"
-                ))),
-                explorer::last_game.eq(diesel::dsl::sql::<diesel::sql_types::BigInt>(concat!(
-                    $greatest,
-                    "(explorer.last_game, excluded.last_game)"
-                ))),
+                explorer::last_game.eq(excluded(explorer::last_game)),
             ))
     };
 }
 
-/// Adds `rows` ([`tally`]) to the counts, a prepared statement per row.
+/// Rows per multi-row insert on SQLite.
+const ROWS: usize = 64;
+
+/// The columns of `explorer`, in order.
+const COLUMNS: &str = "node, action, next, game, preset, ply, games, wins, draws, losses, points, \
+    coin_stakes, coin_margins, first_game, last_game";
+
+/// Adds `rows` ([`tally`]) to the counts on SQLite: they are copied into a temporary table 64
+/// rows a statement, then added by one upsert (diesel writes no multi-row upsert for SQLite;
+/// one statement per row cost 12 µs a row).
 pub(crate) fn add_sqlite(
     conn: &mut SqliteConnection,
     rows: &[ExplorerRow],
 ) -> Result<(), StoreError> {
-    for row in rows {
-        upsert!(row, "min", "max").execute(conn)?;
+    use diesel::connection::SimpleConnection;
+    if rows.is_empty() {
+        return Ok(());
     }
+    conn.batch_execute(
+        "CREATE TEMP TABLE IF NOT EXISTS explorer_staging (node BIGINT NOT NULL, \
+         action TEXT NOT NULL, next BIGINT NOT NULL, game TEXT NOT NULL, preset TEXT NOT NULL, \
+         ply INTEGER NOT NULL, games BIGINT NOT NULL, wins BIGINT NOT NULL, \
+         draws BIGINT NOT NULL, losses BIGINT NOT NULL, points BIGINT NOT NULL, \
+         coin_stakes BIGINT NOT NULL, coin_margins BIGINT NOT NULL, \
+         first_game BIGINT NOT NULL, last_game BIGINT NOT NULL)",
+    )?;
+    let mut parts = rows.chunks_exact(ROWS);
+    for part in &mut parts {
+        let part: &[ExplorerRow; ROWS] = part.try_into().expect("ROWS rows");
+        diesel::insert_into(explorer_staging::table)
+            .values(part.clone().map(Staged))
+            .execute(conn)?;
+    }
+    for row in parts.remainder() {
+        diesel::insert_into(explorer_staging::table)
+            .values(Staged(row.clone()))
+            .execute(conn)?;
+    }
+    conn.batch_execute(&format!(
+        "INSERT INTO explorer ({COLUMNS}) SELECT {COLUMNS} FROM explorer_staging WHERE true \
+         ORDER BY node, action ON CONFLICT (node, action) DO UPDATE SET \
+         games = games + excluded.games, wins = wins + excluded.wins, \
+         draws = draws + excluded.draws, losses = losses + excluded.losses, \
+         points = points + excluded.points, coin_stakes = coin_stakes + excluded.coin_stakes, \
+         coin_margins = coin_margins + excluded.coin_margins, last_game = excluded.last_game; \
+         DELETE FROM explorer_staging;"
+    ))?;
     Ok(())
+}
+
+/// A row for the temporary table of [`add_sqlite`].
+#[derive(Insertable, Clone)]
+#[diesel(table_name = explorer_staging)]
+struct Staged {
+    node: i64,
+    action: String,
+    next: i64,
+    game: String,
+    preset: String,
+    ply: i32,
+    games: i64,
+    wins: i64,
+    draws: i64,
+    losses: i64,
+    points: i64,
+    coin_stakes: i64,
+    coin_margins: i64,
+    first_game: i64,
+    last_game: i64,
+}
+
+#[allow(non_snake_case)]
+fn Staged(r: ExplorerRow) -> Staged {
+    Staged {
+        node: r.node,
+        action: r.action,
+        next: r.next,
+        game: r.game,
+        preset: r.preset,
+        ply: r.ply,
+        games: r.games,
+        wins: r.wins,
+        draws: r.draws,
+        losses: r.losses,
+        points: r.points,
+        coin_stakes: r.coin_stakes,
+        coin_margins: r.coin_margins,
+        first_game: r.first_game,
+        last_game: r.last_game,
+    }
 }
 
 /// Adds `rows` ([`tally`]) to the counts, a statement per 1,000 rows (15 columns: under
@@ -154,7 +225,7 @@ pub(crate) fn add_postgres(
     rows: &[ExplorerRow],
 ) -> Result<(), StoreError> {
     for part in rows.chunks(1000) {
-        upsert!(part, "LEAST", "GREATEST").execute(conn)?;
+        upsert!(part).execute(conn)?;
     }
     Ok(())
 }
@@ -210,8 +281,19 @@ impl Store {
     fn build_explorer(&self, depth: u32) -> Result<(), StoreError> {
         with_connection!(self, |conn| conn.write_transaction(|conn| {
             diesel::delete(explorer::table).execute(conn)?;
+            diesel::delete(explorer_tails::table).execute(conn)?;
+            diesel::update(explorer_settings::table)
+                .set((
+                    explorer_settings::depth.eq(depth as i32),
+                    explorer_settings::built.eq(false),
+                ))
+                .execute(conn)?;
+            let mut grower = Grower::new();
             let mut after = 0i64;
-            while depth > 0 {
+            loop {
+                if depth == 0 {
+                    break;
+                }
                 let chunk: Vec<(i64, String)> = games::table
                     .filter(games::id.gt(after))
                     .order(games::id)
@@ -222,45 +304,77 @@ impl Store {
                     break;
                 };
                 after = last;
-                let walked: Vec<(NewGame, i64)> = chunk
+                let walked: Vec<(i64, Vec<ExplorerRow>)> = chunk
                     .iter()
                     .filter_map(|(id, json)| {
                         let record = serde_json::from_str(json).ok()?;
-                        Some((NewGame::from_record(&record, "", "", depth).ok()?, *id))
+                        let game = NewGame::from_record(&record, "", "", depth).ok()?;
+                        Some((*id, game.explorer))
                     })
                     .collect();
-                let rows = tally(walked.iter().map(|(g, id)| (&g.explorer[..], *id)));
-                add_rows(conn, &rows)?;
+                grower.add(conn, walked)?;
             }
             diesel::update(explorer_settings::table)
-                .set((
-                    explorer_settings::depth.eq(depth as i32),
-                    explorer_settings::built.eq(true),
-                ))
+                .set(explorer_settings::built.eq(true))
                 .execute(conn)?;
             Ok(())
         }))
     }
 
-    /// The rows played from `node`, most played first.
+    /// The rows played from `node`, most played first: its rows, or the one its tail's game
+    /// played.
     pub fn explorer_rows(&self, node: Node) -> Result<Vec<ExplorerRow>, StoreError> {
-        let mut rows: Vec<ExplorerRow> = with_connection!(self, |conn| explorer::table
-            .filter(explorer::node.eq(node.stored()))
-            .select(ExplorerRow::as_select())
-            .load(conn)?);
-        rows.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.action.cmp(&b.action)));
-        Ok(rows)
+        Ok(self.explorer_line(node, &[])?.rows)
     }
 
-    /// The node `action` leads to from `node`, when a stored game played it.
-    pub fn explorer_next(&self, node: Node, action: &str) -> Result<Option<Node>, StoreError> {
-        let next: Option<i64> = with_connection!(self, |conn| explorer::table
-            .filter(explorer::node.eq(node.stored()))
-            .filter(explorer::action.eq(action))
-            .select(explorer::next)
-            .first(conn)
-            .optional()?);
-        Ok(next.map(Node::from_stored))
+    /// Follows `actions` from `node` as far as stored games played them: through the rows of
+    /// positions several games went on from, then along the one game's own steps below its
+    /// tail; and what was played from where it stopped.
+    pub fn explorer_line(&self, node: Node, actions: &[String]) -> Result<Line, StoreError> {
+        let mut line = Line {
+            node,
+            followed: 0,
+            rows: Vec::new(),
+        };
+        // The steps of the game whose tail the line went through: below its tail it is in no
+        // position's rows, so it is added to them while the line follows it.
+        let mut tail: Option<Vec<ExplorerRow>> = None;
+        with_connection!(self, |conn| {
+            loop {
+                let here = line.node.stored();
+                let mut rows: Vec<ExplorerRow> = explorer::table
+                    .filter(explorer::node.eq(here))
+                    .select(ExplorerRow::as_select())
+                    .load(conn)?;
+                if rows.is_empty() && tail.is_none() {
+                    tail = Some(tail_steps(conn, line.node)?).filter(|s| !s.is_empty());
+                }
+                let step = tail
+                    .as_deref()
+                    .and_then(|steps| steps.iter().find(|s| s.node == here));
+                match step {
+                    Some(step) => match rows.iter_mut().find(|r| r.action == step.action) {
+                        Some(row) => row.merge(step),
+                        None => rows.push(step.clone()),
+                    },
+                    None => tail = None,
+                }
+                let Some(action) = actions.get(line.followed) else {
+                    line.rows = rows;
+                    break;
+                };
+                match rows.iter().find(|r| r.action == action.trim()) {
+                    Some(row) => {
+                        line.node = Node::from_stored(row.next);
+                        line.followed += 1;
+                    }
+                    None => break,
+                }
+            }
+        });
+        line.rows
+            .sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.action.cmp(&b.action)));
+        Ok(line)
     }
 
     /// Every row, in key order, `limit` at a time after `after` (the export's stream).
@@ -287,23 +401,24 @@ impl Store {
     }
 }
 
-/// Adds `rows` on either backend's connection.
-pub(crate) trait AddRows {
-    fn add_rows(&mut self, rows: &[ExplorerRow]) -> Result<(), StoreError>;
+/// The steps of the game whose tail is `node` (none when it has no tail).
+fn tail_steps(
+    conn: &mut impl ExplorerConnection,
+    node: Node,
+) -> Result<Vec<ExplorerRow>, StoreError> {
+    let Some(&(_, game)) = conn.tails(&[node.stored()])?.first() else {
+        return Ok(Vec::new());
+    };
+    let depth = conn.depth()?;
+    stored_steps(conn, game, depth)
 }
 
-impl AddRows for SqliteConnection {
-    fn add_rows(&mut self, rows: &[ExplorerRow]) -> Result<(), StoreError> {
-        add_sqlite(self, rows)
-    }
-}
-
-impl AddRows for PgConnection {
-    fn add_rows(&mut self, rows: &[ExplorerRow]) -> Result<(), StoreError> {
-        add_postgres(self, rows)
-    }
-}
-
-fn add_rows(conn: &mut impl AddRows, rows: &[ExplorerRow]) -> Result<(), StoreError> {
-    conn.add_rows(rows)
+/// Where a line of actions led ([`Store::explorer_line`]).
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub node: Node,
+    /// How many of the actions stored games played in turn.
+    pub followed: usize,
+    /// What was played from `node`, most played first (nothing when the line stopped short).
+    pub rows: Vec<ExplorerRow>,
 }

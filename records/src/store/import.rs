@@ -13,7 +13,8 @@ use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
-use super::explorer::{self, ExplorerRow};
+use super::explorer::ExplorerRow;
+use super::grow::Grower;
 use super::players::{MeetingRow, add_meetings_postgres, add_meetings_sqlite, tally};
 use super::schema::{games, seats};
 use super::{
@@ -80,12 +81,13 @@ impl Store {
                 conn.batch_execute(&format!("PRAGMA cache_size = -{IMPORT_CACHE_KIB}"))?;
                 let done = conn.write_transaction(|conn| {
                     let mut stored_before = false;
+                    let mut grower = Grower::new();
                     while let Some((chunk, context)) = next() {
                         let write =
                             |unique: Vec<NewGame>| sqlite_write(conn, unique, &mut stored_before);
                         let (chunk_outcomes, met, explored) = outcomes(chunk, write)?;
                         add_meetings_sqlite(conn, &met)?;
-                        explorer::add_sqlite(conn, &explored)?;
+                        grower.add(conn, explored)?;
                         written(chunk_outcomes, context);
                     }
                     Ok(())
@@ -97,12 +99,17 @@ impl Store {
             }
             Store::Postgres(pool) => pool.get()?.write_transaction(|conn| {
                 let mut stored_before = false;
+                let mut grower = Grower::new();
+                // The explorer's tails are split and moved as the transaction sees them: its
+                // writers take turns (taken first, before any game is written, so that two
+                // importers never wait for each other the other way round).
+                diesel::sql_query("SELECT pg_advisory_xact_lock(4401)").execute(conn)?;
                 while let Some((chunk, context)) = next() {
                     let (chunk_outcomes, met, explored) = outcomes(chunk, |mut unique| {
                         postgres_write(conn, &mut unique, &mut stored_before)
                     })?;
                     add_meetings_postgres(conn, &met)?;
-                    explorer::add_postgres(conn, &explored)?;
+                    grower.add(conn, explored)?;
                     written(chunk_outcomes, context);
                 }
                 Ok(())
@@ -113,11 +120,13 @@ impl Store {
 
 /// Writes a chunk's games with `write` (each hash once: the first game that has it) and gives
 /// every game its outcome, in order, and what the games it stored add to the players'
-/// counts (`meetings`) and to the opening explorer.
+/// counts (`meetings`) and to the opening explorer (each game stored now with its id, in id
+/// order).
+#[allow(clippy::type_complexity)]
 fn outcomes(
     chunk: Vec<Result<NewGame, ReplayError>>,
     write: impl FnOnce(Vec<NewGame>) -> Result<Ids, StoreError>,
-) -> Result<(Vec<Imported>, Vec<MeetingRow>, Vec<ExplorerRow>), StoreError> {
+) -> Result<(Vec<Imported>, Vec<MeetingRow>, Vec<(i64, Vec<ExplorerRow>)>), StoreError> {
     let mut order: Vec<Result<String, ReplayError>> = Vec::with_capacity(chunk.len());
     let mut unique: Vec<NewGame> = Vec::with_capacity(chunk.len());
     let mut seen = std::collections::HashSet::with_capacity(chunk.len());
@@ -146,11 +155,11 @@ fn outcomes(
             .filter(|(hash, _)| stored(hash).is_some())
             .map(|(_, row)| row),
     );
-    let explored = explorer::tally(
-        explored
-            .iter()
-            .filter_map(|(hash, rows)| Some((&rows[..], stored(hash)?))),
-    );
+    let mut explored: Vec<(i64, Vec<ExplorerRow>)> = explored
+        .into_iter()
+        .filter_map(|(hash, rows)| Some((stored(&hash)?, rows)))
+        .collect();
+    explored.sort_unstable_by_key(|(id, _)| *id);
     let mut reported = std::collections::HashSet::with_capacity(seen.len());
     let outcomes = order
         .into_iter()

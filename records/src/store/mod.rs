@@ -16,6 +16,7 @@ use thiserror::Error;
 
 mod explore;
 mod explorer;
+mod grow;
 mod import;
 mod ledger;
 mod model;
@@ -26,7 +27,7 @@ pub mod schema;
 pub use explore::{
     ExploreError, Explored, ExplorerMove, FILTER_SCAN, Filtered, Lookup, corrected_z, wilson,
 };
-pub use explorer::{DepthError, ExplorerRow};
+pub use explorer::{DepthError, ExplorerRow, Line};
 pub use ledger::{Commit, LEDGER_CHANNEL, LedgerEvent, LedgerRow, listen, unix_now, unix_now_ms};
 pub use model::{
     GameInsert, GameRow, NewGame, RowId, SeatInsert, StoredSeat, content_hash, iso_date,
