@@ -42,7 +42,9 @@ fn the_explorer_answers_from_the_stored_games() {
     let other = ["c1(G)", "d1(g)", "a1(K)", "b1(k)", "a2(P)"];
     let log = [
         banqi(&one, ["ann", "bo"], "player1", "2022-01-10"),
+        banqi(&one, ["ann", "cy"], "player1", "2022-02-10"),
         banqi(&other, ["cy", "bo"], "player2", "2023-05-01"),
+        banqi(&other, ["di", "bo"], "player2", "2023-05-02"),
         banqi(&["a1(K)", "b2(p)"], ["ann", "cy"], "draw", "2023-06-01"),
     ];
     let ndjson: String = log.iter().map(|r| format!("{r}\n")).collect();
@@ -54,39 +56,39 @@ fn the_explorer_answers_from_the_stored_games() {
     assert_eq!(status, 200, "{start}");
     assert_eq!(
         (start["games"].as_i64(), start["depth"].as_i64()),
-        (Some(3), Some(16))
+        (Some(5), Some(16))
     );
     assert_eq!(start["moves"][0]["action"], "a1(K)");
-    assert_eq!(start["moves"][0]["games"], 2);
-    assert_eq!(start["moves"][0]["wins"], 1, "player 1 won one, drew one");
+    assert_eq!(start["moves"][0]["games"], 3);
+    assert_eq!(start["moves"][0]["wins"], 2, "player 1 won two, drew one");
     assert_eq!(start["moves"][0]["draws"], 1);
     assert_eq!(start["moves"][1]["action"], "c1(G)");
 
-    // Two orders, one board: one answer, both games.
+    // Two orders, one board: one answer, all four games.
     let (_, a) = get(addr, "/v1/explorer?actions=a1(K),b1(k),c1(G),d1(g)");
     let (_, b) = get(addr, "/v1/explorer?actions=c1(G),d1(g),a1(K),b1(k)");
     assert_eq!(a, b);
     assert_eq!(
         (a["followed"].as_i64(), a["games"].as_i64()),
-        (Some(4), Some(2))
+        (Some(4), Some(4))
     );
-    assert_eq!(a["moves"][0]["examples"], json!([1, 2]));
+    assert_eq!(a["moves"][0]["examples"], json!([1, 4]));
 
     // Filters walk the matching games.
     let (_, ann) = get(addr, "/v1/explorer?players=ann");
-    assert_eq!(ann["games"], 2);
-    assert_eq!(ann["filtered"], json!({"walked": 2, "truncated": false}));
+    assert_eq!(ann["games"], 3);
+    assert_eq!(ann["filtered"], json!({"walked": 3, "truncated": false}));
     let (_, recent) = get(addr, "/v1/explorer?date_from=2023-01-01&date_to=2023-05-31");
     assert_eq!(
         (
             recent["games"].as_i64(),
             recent["moves"][0]["action"].as_str()
         ),
-        (Some(1), Some("c1(G)"))
+        (Some(2), Some("c1(G)"))
     );
 
-    // Coins at the table asked: of the two games through this board, player 1 (to move) won
-    // one and lost one, no piece captured: the stakes cancel at any stake.
+    // Coins at the table asked: of the four games through this board, player 1 (to move) won
+    // two and lost two, no piece captured: the stakes cancel at any stake.
     let (_, coins) = get(
         addr,
         "/v1/explorer?actions=a1(K),b1(k),c1(G),d1(g)&stake=300",

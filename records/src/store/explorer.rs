@@ -336,9 +336,9 @@ impl Store {
             followed: 0,
             rows: Vec::new(),
         };
-        // The steps of the game whose tail the line went through: below its tail it is in no
-        // position's rows, so it is added to them while the line follows it.
-        let mut tail: Option<Vec<ExplorerRow>> = None;
+        // The steps of the games whose tails the line went through: below its tail a game is
+        // in no position's rows, so it is added to them while the line follows it.
+        let mut carried: Vec<Vec<ExplorerRow>> = Vec::new();
         with_connection!(self, |conn| {
             loop {
                 let here = line.node.stored();
@@ -346,18 +346,20 @@ impl Store {
                     .filter(explorer::node.eq(here))
                     .select(ExplorerRow::as_select())
                     .load(conn)?;
-                if rows.is_empty() && tail.is_none() {
-                    tail = Some(tail_steps(conn, line.node)?).filter(|s| !s.is_empty());
+                if rows.is_empty() {
+                    let steps = tail_steps(conn, line.node)?;
+                    let game = steps.first().map(|s| s.first_game);
+                    if game.is_some() && !carried.iter().any(|c| c[0].first_game == game.unwrap()) {
+                        carried.push(steps);
+                    }
                 }
-                let step = tail
-                    .as_deref()
-                    .and_then(|steps| steps.iter().find(|s| s.node == here));
-                match step {
-                    Some(step) => match rows.iter_mut().find(|r| r.action == step.action) {
+                carried.retain(|steps| steps.iter().any(|s| s.node == here));
+                for steps in &carried {
+                    let step = steps.iter().find(|s| s.node == here).expect("kept");
+                    match rows.iter_mut().find(|r| r.action == step.action) {
                         Some(row) => row.merge(step),
                         None => rows.push(step.clone()),
-                    },
-                    None => tail = None,
+                    }
                 }
                 let Some(action) = actions.get(line.followed) else {
                     line.rows = rows;
