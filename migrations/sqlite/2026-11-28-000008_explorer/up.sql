@@ -38,3 +38,7 @@ CREATE TABLE explorer_settings (
     built BOOLEAN NOT NULL
 );
 INSERT INTO explorer_settings (id, depth, built) VALUES (1, 16, FALSE);
+-- Each game's line for the explorer (records/src/store/line.rs): its first plies as every seat
+-- saw them and what they credit; written with the game. NULL for an unfinished game, and for
+-- the games stored before this migration until the explorer is built (when the store opens).
+ALTER TABLE games ADD COLUMN opening_line BLOB;

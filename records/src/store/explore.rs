@@ -8,10 +8,10 @@ use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::schema::{games, seats};
-use super::{ExplorerRow, NewGame, Store, StoreError, with_connection};
+use super::{ExplorerRow, Store, StoreError, with_connection};
 use crate::core::explorer::{NoPosition, Node, root};
 use crate::core::rules::{RulesetError, ruleset};
-use crate::core::{Record, Table};
+use crate::core::Table;
 use crate::games::{GameKind, UnknownGame};
 
 /// Games a filtered request walks at most (the most recent first).
@@ -144,7 +144,7 @@ impl Store {
         let (rows, filtered) = if followed < lookup.actions.len() {
             (Vec::new(), None)
         } else if filtering {
-            let (rows, filtered) = self.filtered_rows(kind, preset, lookup, node, depth)?;
+            let (rows, filtered) = self.filtered_rows(kind, preset, lookup, node)?;
             (rows, Some(filtered))
         } else {
             (line.rows, None)
@@ -162,15 +162,14 @@ impl Store {
         preset: &str,
         lookup: &Lookup,
         node: Node,
-        depth: u32,
     ) -> Result<(Vec<ExplorerRow>, Filtered), StoreError> {
-        let found: Vec<(i64, String)> = with_connection!(self, |conn| {
+        let found: Vec<(i64, Option<Vec<u8>>)> = with_connection!(self, |conn| {
             let mut query = games::table
                 .filter(games::game.eq(kind.name()))
                 .filter(games::preset.eq(preset))
                 .order(games::id.desc())
                 .limit(FILTER_SCAN + 1)
-                .select((games::id, games::record))
+                .select((games::id, games::opening_line))
                 .into_boxed();
             if let Some(from) = &lookup.date_from {
                 query = query.filter(games::played_on.ge(from.clone()));
@@ -194,18 +193,10 @@ impl Store {
         let walked = found
             .iter()
             .take(FILTER_SCAN as usize)
-            .filter_map(|(id, json)| {
-                let record: Record = serde_json::from_str(json).ok()?;
-                let game = NewGame::from_record(&record, "", "", depth).ok()?;
-                let row = game
-                    .explorer
+            .filter_map(|(id, line)| {
+                super::line::decode(line.as_deref()?, kind.name(), preset, *id)
                     .into_iter()
-                    .find(|row| row.node == node.stored())?;
-                Some(ExplorerRow {
-                    first_game: *id,
-                    last_game: *id,
-                    ..row
-                })
+                    .find(|row| row.node == node.stored())
             });
         let mut rows = super::explorer::tally(walked);
         rows.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.action.cmp(&b.action)));

@@ -304,14 +304,21 @@ impl Store {
                     break;
                 };
                 after = last;
-                let walked: Vec<(i64, Vec<ExplorerRow>)> = chunk
-                    .iter()
-                    .filter_map(|(id, json)| {
-                        let record = serde_json::from_str(json).ok()?;
-                        let game = NewGame::from_record(&record, "", "", depth).ok()?;
-                        Some((*id, game.explorer))
-                    })
-                    .collect();
+                // Each game's line at this depth, written to its row, then grown.
+                let mut walked: Vec<(i64, Vec<ExplorerRow>)> = Vec::with_capacity(chunk.len());
+                for (id, json) in &chunk {
+                    let row = serde_json::from_str(json)
+                        .ok()
+                        .and_then(|record| NewGame::from_record(&record, "", "", depth).ok())
+                        .map(|game| game.row);
+                    let line = row.as_ref().and_then(|row| row.opening_line.clone());
+                    diesel::update(games::table.find(*id))
+                        .set(games::opening_line.eq(&line))
+                        .execute(conn)?;
+                    if let (Some(row), Some(line)) = (row, line) {
+                        walked.push((*id, super::line::decode(&line, &row.game, &row.preset, *id)));
+                    }
+                }
                 grower.add(conn, walked)?;
             }
             diesel::update(explorer_settings::table)
@@ -411,8 +418,7 @@ fn tail_steps(
     let Some(&(_, game)) = conn.tails(&[node.stored()])?.first() else {
         return Ok(Vec::new());
     };
-    let depth = conn.depth()?;
-    stored_steps(conn, game, depth)
+    stored_steps(conn, game)
 }
 
 /// Where a line of actions led ([`Store::explorer_line`]).

@@ -18,9 +18,7 @@ use diesel::prelude::*;
 
 use super::StoreError;
 use super::explorer::{ExplorerRow, add_postgres, add_sqlite, tally};
-use super::schema::{explorer, explorer_settings, explorer_tails, games, seats};
-use crate::core::explorer::Counts;
-use crate::core::{Outcome, Record};
+use super::schema::{explorer, explorer_tails, games};
 
 /// Node keys per lookup statement (under SQLite's and PostgreSQL's limits on bound values).
 const LOOKUP: usize = 500;
@@ -42,7 +40,6 @@ enum State {
 
 /// The explorer's writes in one transaction.
 pub(crate) struct Grower {
-    depth: Option<u32>,
     cache: HashMap<i64, State>,
 }
 
@@ -61,9 +58,8 @@ pub(crate) trait ExplorerConnection {
     fn add_rows(&mut self, rows: &[ExplorerRow]) -> Result<(), StoreError>;
     fn insert_tails(&mut self, tails: &[(i64, i64)]) -> Result<(), StoreError>;
     fn delete_tails(&mut self, nodes: &[i64]) -> Result<(), StoreError>;
-    /// A stored game's record, result and points.
-    fn stored(&mut self, game: i64) -> Result<Option<Stored>, StoreError>;
-    fn depth(&mut self) -> Result<u32, StoreError>;
+    /// A stored game's line, game and preset.
+    fn line(&mut self, game: i64) -> Result<Option<(Vec<u8>, String, String)>, StoreError>;
 }
 
 macro_rules! explorer_connection {
@@ -109,33 +105,16 @@ macro_rules! explorer_connection {
                 }
                 Ok(())
             }
-            fn stored(&mut self, game: i64) -> Result<Option<Stored>, StoreError> {
-                let found: Option<(String, String, bool)> = games::table
+            fn line(
+                &mut self,
+                game: i64,
+            ) -> Result<Option<(Vec<u8>, String, String)>, StoreError> {
+                let found: Option<(Option<Vec<u8>>, String, String)> = games::table
                     .find(game)
-                    .select((games::record, games::result, games::doubled))
+                    .select((games::opening_line, games::game, games::preset))
                     .first(self)
                     .optional()?;
-                let Some((record, result, doubled)) = found else {
-                    return Ok(None);
-                };
-                let points: Vec<i32> = seats::table
-                    .filter(seats::game_id.eq(game))
-                    .order(seats::seat)
-                    .select(seats::points)
-                    .load(self)?;
-                Ok(Some(Stored {
-                    record,
-                    result,
-                    doubled,
-                    points: points.into_iter().map(i64::from).collect(),
-                }))
-            }
-            fn depth(&mut self) -> Result<u32, StoreError> {
-                let depth: Option<i32> = explorer_settings::table
-                    .select(explorer_settings::depth)
-                    .first(self)
-                    .optional()?;
-                Ok(depth.map_or(crate::core::explorer::DEFAULT_DEPTH, |d| d as u32))
+                Ok(found.and_then(|(line, kind, preset)| Some((line?, kind, preset))))
             }
         }
     };
@@ -144,66 +123,20 @@ macro_rules! explorer_connection {
 explorer_connection!(SqliteConnection, add_sqlite);
 explorer_connection!(PgConnection, add_postgres);
 
-/// A stored game's steps, walked again from its record to `depth`, its id in them: only its
-/// first `depth` plies are replayed, and what it credits each seat is read from its stored
-/// result (a split walks a stored game again: the whole replay, scoring and hashing of
-/// `NewGame::from_record` made splits half of an import's explorer time).
+/// A stored game's steps, read from its line (its id in them).
 pub(crate) fn stored_steps(
     conn: &mut impl ExplorerConnection,
     game: i64,
-    depth: u32,
 ) -> Result<Vec<ExplorerRow>, StoreError> {
-    let Some(stored) = conn.stored(game)? else {
-        return Ok(Vec::new());
-    };
-    let Ok(mut record) = serde_json::from_str::<Record>(&stored.record) else {
-        return Ok(Vec::new());
-    };
-    let Ok(outcome) = stored.result.parse::<Outcome>() else {
-        return Ok(Vec::new());
-    };
-    record.actions.truncate(depth as usize);
-    record.result = None;
-    let Ok(summary) = crate::games::summarize_to(&record, depth) else {
-        return Ok(Vec::new());
-    };
-    let outcome = outcome
-        .with_seats(summary.seats.len() as u8)
-        .unwrap_or(outcome);
-    Ok(summary
-        .steps
-        .iter()
-        .map(|step| {
-            let counts = Counts::of(
-                outcome,
-                step.mover,
-                &stored.points,
-                summary.coins,
-                stored.doubled,
-            );
-            ExplorerRow {
-                first_game: game,
-                last_game: game,
-                ..ExplorerRow::new(summary.game, summary.preset, step, &counts)
-            }
-        })
-        .collect())
-}
-
-/// What a split reads of a stored game.
-pub(crate) struct Stored {
-    record: String,
-    /// The result's outcome code (`player1`, `draw`, a ranking).
-    result: String,
-    doubled: bool,
-    /// Each seat's points, in seat order.
-    points: Vec<i64>,
+    Ok(conn
+        .line(game)?
+        .map(|(line, kind, preset)| super::line::decode(&line, &kind, &preset, game))
+        .unwrap_or_default())
 }
 
 impl Grower {
     pub(crate) fn new() -> Grower {
         Grower {
-            depth: None,
             cache: HashMap::new(),
         }
     }
@@ -217,10 +150,6 @@ impl Grower {
         if games.is_empty() {
             return Ok(());
         }
-        let depth = match self.depth {
-            Some(depth) => depth,
-            None => *self.depth.insert(conn.depth()?),
-        };
         // This chunk's games by id: a tail split within the chunk finds its game here.
         let mut chunk: HashMap<i64, std::rc::Rc<Vec<ExplorerRow>>> = HashMap::new();
         let mut walkers: Vec<Walker> = Vec::with_capacity(games.len());
@@ -275,7 +204,7 @@ impl Grower {
                         }
                         let steps = match chunk.get(&game) {
                             Some(steps) => steps.clone(),
-                            None => std::rc::Rc::new(stored_steps(conn, game, depth)?),
+                            None => std::rc::Rc::new(stored_steps(conn, game)?),
                         };
                         if let Some(at) = steps.iter().position(|s| s.node == node) {
                             queue.push_front(Walker { steps, at });

@@ -143,10 +143,14 @@ fn outcomes(
         .iter()
         .filter_map(|g| Some((g.row.content_hash.clone(), MeetingRow::of(g)?)))
         .collect();
-    let explored: Vec<(String, Vec<ExplorerRow>)> = unique
-        .iter_mut()
-        .filter(|g| !g.explorer.is_empty())
-        .map(|g| (g.row.content_hash.clone(), std::mem::take(&mut g.explorer)))
+    // Each new game's line, read back once it has its id.
+    let explored: Vec<(String, String, String, Vec<u8>)> = unique
+        .iter()
+        .filter_map(|g| {
+            let row = &g.row;
+            let line = row.opening_line.clone()?;
+            Some((row.content_hash.clone(), row.game.clone(), row.preset.clone(), line))
+        })
         .collect();
     let ids = write(unique)?;
     let stored = |hash: &String| ids.get(hash).filter(|&&(_, new)| new).map(|&(id, _)| id);
@@ -157,7 +161,10 @@ fn outcomes(
     );
     let mut explored: Vec<(i64, Vec<ExplorerRow>)> = explored
         .into_iter()
-        .filter_map(|(hash, rows)| Some((stored(&hash)?, rows)))
+        .filter_map(|(hash, game, preset, line)| {
+            let id = stored(&hash)?;
+            Some((id, super::line::decode(&line, &game, &preset, id)))
+        })
         .collect();
     explored.sort_unstable_by_key(|(id, _)| *id);
     let mut reported = std::collections::HashSet::with_capacity(seen.len());

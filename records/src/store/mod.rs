@@ -17,6 +17,7 @@ use thiserror::Error;
 mod explore;
 mod explorer;
 mod grow;
+pub mod line;
 mod import;
 mod ledger;
 mod model;

@@ -21,9 +21,6 @@ use super::explorer::ExplorerRow;
 pub struct NewGame {
     pub row: GameInsert,
     pub seats: Vec<SeatInsert>,
-    /// What the game adds to the opening explorer (its first plies; `first_game` and
-    /// `last_game` set once it has an id); nothing while unfinished.
-    pub explorer: Vec<ExplorerRow>,
 }
 
 // `None` is written as NULL (not DEFAULT): what `COPY` needs, and the same for these columns.
@@ -52,6 +49,8 @@ pub struct GameInsert {
     /// The record in canonical form (the JSON its content hash is of): one serialization
     /// for both, and the same text for the same game however it was written.
     pub record: String,
+    /// The game's line for the opening explorer ([`super::line`]); None while unfinished.
+    pub opening_line: Option<Vec<u8>>,
 }
 
 /// A game's id as it is inserted. None: the database numbers the row (SQLite's `NULL`
@@ -232,7 +231,7 @@ impl NewGame {
         depth: u32,
     ) -> Result<NewGame, ReplayError> {
         let summary: Summary = summarize_to(record, depth)?;
-        let explorer = summary
+        let explorer: Vec<ExplorerRow> = summary
             .credits()
             .map(|(step, counts)| ExplorerRow::new(summary.game, summary.preset, step, &counts))
             .collect();
@@ -289,12 +288,9 @@ impl NewGame {
             source: source.to_owned(),
             imported_at: imported_at.to_owned(),
             record: canonical,
+            opening_line: super::line::encode(&explorer),
         };
-        Ok(NewGame {
-            row,
-            seats,
-            explorer,
-        })
+        Ok(NewGame { row, seats })
     }
 }
 

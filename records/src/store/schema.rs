@@ -22,6 +22,7 @@ diesel::table! {
         source -> Text,
         imported_at -> Text,
         record -> Text,
+        opening_line -> Nullable<Binary>,
     }
 }
 

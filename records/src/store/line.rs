@@ -1,0 +1,136 @@
+//! A game's line for the explorer, as its `games` row keeps it (`opening_line`): its first
+//! plies as every seat saw them and what each credits the seat that played it, in a few
+//! hundred bytes. Written with the row (the games table grows in id order: no random write),
+//! read back when a second game comes to the game's tail and when a filtered request walks
+//! games: no replay.
+//!
+//! ```text
+//! version u8 = 1 · steps u8 · first node i64
+//! each step: next i64 · ply u16 · place u8 (0 win, 1 draw, 2 loss) · points i32
+//!            · coin stakes i8 · coin margins i32 · action length u8 · action (UTF-8)
+//! ```
+//! Little-endian. A line that does not read is no line (the game counts nowhere below its
+//! tail): a store writes only lines it wrote with this code.
+
+use super::explorer::ExplorerRow;
+
+const VERSION: u8 = 1;
+
+/// `rows` (one game's, in ply order) as its row keeps them; None for no rows.
+pub fn encode(rows: &[ExplorerRow]) -> Option<Vec<u8>> {
+    let first = rows.first()?;
+    let mut out = Vec::with_capacity(10 + rows.len() * 28);
+    out.push(VERSION);
+    out.push(rows.len().min(u8::MAX as usize) as u8);
+    out.extend_from_slice(&first.node.to_le_bytes());
+    for row in rows.iter().take(u8::MAX as usize) {
+        out.extend_from_slice(&row.next.to_le_bytes());
+        out.extend_from_slice(&(row.ply as u16).to_le_bytes());
+        out.push(if row.wins > 0 {
+            0
+        } else if row.draws > 0 {
+            1
+        } else {
+            2
+        });
+        out.extend_from_slice(&(row.points as i32).to_le_bytes());
+        out.push(row.coin_stakes as i8 as u8);
+        out.extend_from_slice(&(row.coin_margins as i32).to_le_bytes());
+        let action = row.action.as_bytes();
+        let len = action.len().min(u8::MAX as usize);
+        out.push(len as u8);
+        out.extend_from_slice(&action[..len]);
+    }
+    Some(out)
+}
+
+/// The rows of the line `bytes` of stored game `id` (of `game` under `preset`).
+pub fn decode(bytes: &[u8], game: &str, preset: &str, id: i64) -> Vec<ExplorerRow> {
+    read(bytes, game, preset, id).unwrap_or_default()
+}
+
+fn read(bytes: &[u8], game: &str, preset: &str, id: i64) -> Option<Vec<ExplorerRow>> {
+    let mut at = 0usize;
+    let mut take = |n: usize| -> Option<&[u8]> {
+        let part = bytes.get(at..at + n)?;
+        at += n;
+        Some(part)
+    };
+    if take(1)?[0] != VERSION {
+        return None;
+    }
+    let steps = take(1)?[0] as usize;
+    let mut node = i64::from_le_bytes(take(8)?.try_into().ok()?);
+    let mut rows = Vec::with_capacity(steps);
+    for _ in 0..steps {
+        let next = i64::from_le_bytes(take(8)?.try_into().ok()?);
+        let ply = u16::from_le_bytes(take(2)?.try_into().ok()?);
+        let place = take(1)?[0];
+        let points = i32::from_le_bytes(take(4)?.try_into().ok()?);
+        let coin_stakes = take(1)?[0] as i8;
+        let coin_margins = i32::from_le_bytes(take(4)?.try_into().ok()?);
+        let len = take(1)?[0] as usize;
+        let action = std::str::from_utf8(take(len)?).ok()?.to_owned();
+        rows.push(ExplorerRow {
+            node,
+            action,
+            next,
+            game: game.to_owned(),
+            preset: preset.to_owned(),
+            ply: ply as i32,
+            games: 1,
+            wins: i64::from(place == 0),
+            draws: i64::from(place == 1),
+            losses: i64::from(place == 2),
+            points: points as i64,
+            coin_stakes: coin_stakes as i64,
+            coin_margins: coin_margins as i64,
+            first_game: id,
+            last_game: id,
+        });
+        node = next;
+    }
+    Some(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(node: i64, action: &str, next: i64, ply: i32, wins: i64, losses: i64) -> ExplorerRow {
+        ExplorerRow {
+            node,
+            action: action.into(),
+            next,
+            game: "banqi".into(),
+            preset: "tcga".into(),
+            ply,
+            games: 1,
+            wins,
+            draws: 0,
+            losses,
+            points: 11 * wins,
+            coin_stakes: 2 * (wins - losses),
+            coin_margins: -22 * losses,
+            first_game: 7,
+            last_game: 7,
+        }
+    }
+
+    #[test]
+    fn a_line_reads_back_as_written() {
+        let rows = vec![
+            row(-5, "a1(K)", 9, 0, 1, 0),
+            row(9, "b1(k)", i64::MIN, 1, 0, 1),
+            row(i64::MIN, "c6-c7:both_die:flag", 3, 2, 1, 0),
+        ];
+        let bytes = encode(&rows).unwrap();
+        assert_eq!(decode(&bytes, "banqi", "tcga", 7), rows);
+        assert_eq!(encode(&[]), None);
+        // Cut short or of another version: no line.
+        assert!(decode(&bytes[..bytes.len() - 1], "banqi", "tcga", 7).is_empty());
+        let mut other = bytes.clone();
+        other[0] = 2;
+        assert!(decode(&other, "banqi", "tcga", 7).is_empty());
+    }
+}
