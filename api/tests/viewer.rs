@@ -112,12 +112,21 @@ fn the_viewer_steps_through_a_stored_game_of_every_game() {
     let server = Server::spawn(common::command(&dir.join("store.db"), &[], &[]));
     let mut games = Vec::new();
     for (i, kind) in GameKind::ALL.iter().enumerate() {
-        let (record, final_position) = with_game!(*kind, G => {
+        let (record, final_position, first) = with_game!(*kind, G => {
+            let rules = &G::PRESETS[0].ruleset;
             let mut record = records::core::play::random_record::<G>(&G::PRESETS[0], 11 + i as u64, 14);
-            record.players = (1..=G::seats(&G::PRESETS[0].ruleset)).map(|i| format!("player {i}")).collect();
+            record.players = (1..=G::seats(rules)).map(|i| format!("player {i}")).collect();
+            // Finished (the explorer counts finished games): player 1 won by resignation.
+            if steps::<G>(&record).verdict.derived == records::core::Status::Ongoing {
+                record.result = Some(records::core::StatedResult::ended(
+                    records::core::Outcome::win(records::core::Seat::FIRST, G::seats(rules)),
+                    records::core::Reason::RESIGNATION,
+                    None,
+                ));
+            }
             let steps = steps::<G>(&record);
             assert!(steps.verdict.valid, "{:?}", steps.verdict);
-            (record, steps.positions.last().unwrap().clone())
+            (record, steps.positions.last().unwrap().clone(), steps.public_actions[..2].to_vec())
         });
         let body = serde_json::to_string(&record).unwrap();
         let (status, _, answer) =
@@ -125,7 +134,10 @@ fn the_viewer_steps_through_a_stored_game_of_every_game() {
         assert_eq!(status, 201, "{answer}");
         let id =
             serde_json::from_str::<serde_json::Value>(&answer).unwrap()["results"][0]["id"].clone();
-        games.push(json!({"id": id, "game": kind.name(), "plies": record.actions.len(), "final_position": final_position}));
+        games.push(
+            json!({"id": id, "game": kind.name(), "plies": record.actions.len(),
+            "final_position": final_position, "explored": first}),
+        );
     }
     let seats = vec![dark_luzhanqi_seat(&server)];
     let games_file = dir.join("games.json");

@@ -51,6 +51,22 @@ def wait_for_ply(driver, ply, what):
         raise AssertionError(f"{what}: the board never showed ply {ply} (at {board(driver)[0]}; {message})")
 
 
+def explored(driver, name, ply, action):
+    """The explorer panel shows ply `ply`'s position with `action` (what this game played
+    next, as every seat saw it) marked, played by at least this game."""
+    try:
+        WebDriverWait(driver, 20).until(
+            lambda d: d.find_element(By.ID, "explorer").get_attribute("data-ply") == str(ply)
+            and d.find_elements(By.CSS_SELECTOR, "#explorer tr.played"))
+    except Exception:
+        text = driver.find_element(By.ID, "explorer").text
+        raise AssertionError(f"{name}: no explorer panel at ply {ply} ({text!r})")
+    row = driver.find_element(By.CSS_SELECTOR, "#explorer tr.played")
+    assert row.get_attribute("data-action") == action, \
+        f"{name}: the explorer marks {row.get_attribute('data-action')!r}, the game played {action!r}"
+    assert int(row.get_attribute("data-games")) >= 1, f"{name}: {row.text!r}"
+
+
 def check_game(driver, base, game, shot=None):
     name = f"{game['game']} (stored game {game['id']})"
     driver.get(f"{base}/view/?id={game['id']}")
@@ -71,6 +87,9 @@ def check_game(driver, base, game, shot=None):
     else:
         assert graph and graph[0].get_attribute("data-plies") == str(game["plies"] + 1), \
             f"{name}: the review graph ({said!r})"
+    # The explorer panel follows the ply shown: the stored games' actions from here, this
+    # game's next one marked.
+    explored(driver, name, 0, game["explored"][0])
     if shot:
         time.sleep(0.3)  # the score line arrives after the board
         driver.save_screenshot(shot)
@@ -80,6 +99,8 @@ def check_game(driver, base, game, shot=None):
     for ply in range(1, game["plies"] + 1):
         body.send_keys(Keys.ARROW_RIGHT)
         wait_for_ply(driver, ply, name)
+        if ply == 1:
+            explored(driver, name, 1, game["explored"][1])
         picture = board(driver)[2]
         assert picture != previous, f"{name}: ply {ply} did not change the board"
         previous = picture

@@ -268,6 +268,9 @@ pub struct Steps {
     pub actions: Vec<String>,
     /// Who played each of them.
     pub movers: Vec<Seat>,
+    /// Each of them as every seat saw it (the opening explorer's actions: a dark Luzhanqi
+    /// attack with the referee's announcement, `c6-c7:win`; elsewhere the action as played).
+    pub public_actions: Vec<String>,
     /// The record's verdict: where its legal plies stop, and why.
     pub verdict: Verdict,
     /// A valid record's game in words, for people (`crate::core::words::said`); absent for an

@@ -200,15 +200,20 @@ pub fn summarize_to<G: Rules>(record: &Record, depth: u32) -> Result<Summary, Re
 /// Replays `record` step by step ([`Steps`]), scored as it is stepped (one replay), and says
 /// a valid game in words.
 pub fn steps<G: Rules>(record: &Record) -> Steps {
-    let mut positions = match prepare::<G>(record) {
-        Ok(prepared) => vec![prepared.start.to_string()],
-        Err(_) => Vec::new(),
+    let prepared = prepare::<G>(record).ok();
+    let mut positions = match &prepared {
+        Some(prepared) => vec![prepared.start.to_string()],
+        None => Vec::new(),
     };
-    let (mut actions, mut movers) = (Vec::new(), Vec::new());
+    let rules = prepared.map(|p| p.rules);
+    let (mut actions, mut movers, mut public_actions) = (Vec::new(), Vec::new(), Vec::new());
     let scored = scored_or_verdict::<G>(record, |ply| {
         positions.push(ply.after.to_string());
         actions.push(ply.action.to_string());
         movers.push(ply.mover);
+        if let Some(rules) = &rules {
+            public_actions.push(G::public_action(rules, ply.action, &ply.effect));
+        }
     });
     let (verdict, summary) = match scored {
         Ok(scored) => {
@@ -221,6 +226,7 @@ pub fn steps<G: Rules>(record: &Record) -> Steps {
         positions,
         actions,
         movers,
+        public_actions,
         verdict,
         summary,
     }

@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use super::schema::{games, seats};
 use super::{ExplorerRow, Store, StoreError, with_connection};
+use crate::core::Table;
 use crate::core::explorer::{NoPosition, Node, root};
 use crate::core::rules::{RulesetError, ruleset};
-use crate::core::Table;
 use crate::games::{GameKind, UnknownGame};
 
 /// Games a filtered request walks at most (the most recent first).

@@ -105,10 +105,7 @@ macro_rules! explorer_connection {
                 }
                 Ok(())
             }
-            fn line(
-                &mut self,
-                game: i64,
-            ) -> Result<Option<(Vec<u8>, String, String)>, StoreError> {
+            fn line(&mut self, game: i64) -> Result<Option<(Vec<u8>, String, String)>, StoreError> {
                 let found: Option<(Option<Vec<u8>>, String, String)> = games::table
                     .find(game)
                     .select((games::opening_line, games::game, games::preset))

@@ -149,7 +149,12 @@ fn outcomes(
         .filter_map(|g| {
             let row = &g.row;
             let line = row.opening_line.clone()?;
-            Some((row.content_hash.clone(), row.game.clone(), row.preset.clone(), line))
+            Some((
+                row.content_hash.clone(),
+                row.game.clone(),
+                row.preset.clone(),
+                line,
+            ))
         })
         .collect();
     let ids = write(unique)?;
