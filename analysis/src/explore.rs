@@ -166,8 +166,13 @@ fn words(e: &Explored, lookup: &Lookup) -> String {
         return out;
     }
     out += &format!(
-        "\n{} games (explored to {} plies); the side to move won {}, drew {}, lost {}",
-        e.games, e.depth, e.wins, e.draws, e.losses
+        "\n{} games (explored to {} {}); the side to move won {}, drew {}, lost {}",
+        e.games,
+        e.depth,
+        if e.depth == 1 { "ply" } else { "plies" },
+        e.wins,
+        e.draws,
+        e.losses
     );
     if let Some(f) = &e.filtered {
         out += &format!(

@@ -28,7 +28,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[command(
     name = "anqi",
     version,
-    about = "Anqi (暗棋) batch tool for every game of the toolkit: validate, score, import, export, report, analyze, render, simulate, tune and perft",
+    about = "Anqi (暗棋) batch tool for every game of the toolkit: validate, score, import, explore, export, report, analyze, render, simulate, tune and perft",
     after_help = "Exit codes: 0 done; 1 a record given was refused (unreadable, or it does not replay: the rest is done and the refused ones are listed); 2 the command cannot run (its arguments, a file or a database). `anqi <command> --help` tells more."
 )]
 struct Cli {

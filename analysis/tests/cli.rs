@@ -346,7 +346,7 @@ fn every_command_has_help() {
         .collect();
     for expected in [
         "validate", "score", "import", "simulate", "perft", "report", "export", "render", "tune",
-        "analyze",
+        "analyze", "explore",
     ] {
         assert!(commands.contains(&expected), "{expected} in {commands:?}");
         // The tool's one line names every command.
@@ -778,4 +778,100 @@ fn analyze_reviews_a_game_and_a_position() {
     ]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("(start)"), "{out}");
+}
+
+/// A Banqi game of `actions` with `outcome` by resignation (or an agreed draw).
+fn explored_game(actions: &[&str], outcome: &str, n: usize) -> String {
+    let reason = if outcome == "draw" {
+        "agreement"
+    } else {
+        "resignation"
+    };
+    serde_json::json!({
+        "game": "banqi", "preset": "tcga", "players": ["ann", "bo"], "actions": actions,
+        "result": {"outcome": outcome, "reason": reason}, "metadata": {"n": n}
+    })
+    .to_string()
+}
+
+#[test]
+fn explore_answers_over_files_and_over_a_store() {
+    let dir = temp_dir("explore");
+    let lines = [
+        explored_game(&["a1(K)", "b1(k)"], "player1", 1),
+        explored_game(&["a1(K)", "b1(k)"], "player2", 2),
+        explored_game(&["a1(K)", "c1(p)"], "draw", 3),
+        explored_game(&["d8(G)", "b1(k)"], "player1", 4),
+    ];
+    let log = write(&dir, "games.jsonl", &(lines.join("\n") + "\n"));
+    // Over files: imported into a store of its own, which is gone after.
+    let scratch = |dir: &Path| {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                name.to_string_lossy().starts_with("anqi-explore-")
+            })
+            .count()
+    };
+    let before = scratch(&std::env::temp_dir());
+    let (code, out) = anqi(&["explore", &log, "--actions", "a1(K)"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("Banqi (暗棋"), "the game's name: {out}");
+    assert!(out.contains("after a1(K)"), "{out}");
+    assert!(out.contains("3 games"), "{out}");
+    let b1 = out
+        .lines()
+        .find(|l| l.starts_with("b1(k)"))
+        .expect("b1(k) listed");
+    // Two games, the side to move (player 2) won one and lost one.
+    assert_eq!(
+        b1.split_whitespace().take(5).collect::<Vec<_>>(),
+        ["b1(k)", "2", "1", "0", "1"]
+    );
+    assert!(out.contains("c1(p)"), "{out}");
+    assert_eq!(
+        scratch(&std::env::temp_dir()),
+        before,
+        "the temporary store is removed"
+    );
+    // JSON, as the service gives it.
+    let (code, out) = anqi(&["explore", &log, "--json"]);
+    assert_eq!(code, 0, "{out}");
+    let json_start = out.find('{').unwrap();
+    let answer: serde_json::Value = serde_json::from_str(&out[json_start..]).unwrap();
+    assert_eq!(answer["games"], 4);
+    assert_eq!(answer["moves"][0]["action"], "a1(K)");
+    // Over a store, filtered.
+    let db = dir.join("store.db").display().to_string();
+    let (code, out) = anqi(&["import", &log, "--database", &db]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = anqi(&["explore", "--database", &db, "--actions", "a1(K),b1(k)"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("No stored game went on from here."), "{out}");
+    let (code, out) = anqi(&["explore", "--database", &db, "--players", "nobody"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("0 games"), "{out}");
+    // A line no game played, and bad input.
+    let (code, out) = anqi(&["explore", "--database", &db, "--actions", "d1(p)"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("No stored game played d1(p)"), "{out}");
+    let (code, out) = anqi(&["explore", "--database", &db, "--options", "{"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("--options"), "{out}");
+    let (code, out) = anqi(&["explore", "--database", &db, "--game", "chess"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("unknown game"), "{out}");
+    // A new depth walks the stored games again.
+    let (code, out) = anqi(&[
+        "explore",
+        "--database",
+        &db,
+        "--depth",
+        "1",
+        "--actions",
+        "a1(K)",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("explored to 1 ply)"), "{out}");
 }
