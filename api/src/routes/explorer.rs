@@ -69,13 +69,17 @@ fn start_example() -> String {
         .unwrap_or_default())
 }
 
+/// The start of a store holding two finished games (the first doubled by 門棋加倍: both first
+/// flips a general).
 fn explored_example() -> Value {
     json!({
-        "game": GameKind::DEFAULT.name(), "preset": "tcga", "node": "5d1f0c2e9a7b3344",
-        "followed": 0, "games": 2, "wins": 1, "draws": 0, "losses": 1, "depth": 16,
+        "game": GameKind::DEFAULT.name(), "preset": "tcga", "node": "44bd7a619cb3dc53",
+        "followed": 0, "games": 2, "wins": 1, "draws": 0, "losses": 1,
         "moves": [{"action": "a1(K)", "games": 2, "wins": 1, "draws": 0, "losses": 1,
-            "score": 0.5, "interval": [0.095, 0.905], "average_points": 11.5,
-            "average_coins": 0.0, "examples": [1, 2], "next": "9c4be1d07a2f6e15"}]
+            "score": 0.5, "interval": [0.0945312057342308, 0.9054687942657692],
+            "average_points": 0.0, "average_coins": 50.0, "examples": [2, 3],
+            "next": "ff92efbc4d07c093"}],
+        "depth": 16
     })
 }
 
