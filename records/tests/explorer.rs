@@ -357,3 +357,96 @@ fn unbuild(url: &str) {
             .unwrap();
     }
 }
+
+/// What every seat sees of each position and each action of a game, as the explorer keys
+/// them.
+fn public_line<G: Rules>(record: &Record) -> Vec<String> {
+    let rules = ruleset::<G>(record.preset.as_deref(), &record.options).unwrap();
+    let steps = records::core::scoring::steps::<G>(record);
+    assert!(steps.verdict.valid, "{:?}", steps.verdict);
+    let mut line: Vec<String> = steps
+        .positions
+        .iter()
+        .map(|p| G::public(&rules, &G::parse_position(p).unwrap()).to_string())
+        .collect();
+    line.extend(steps.public_actions);
+    line
+}
+
+/// A public position holds nothing any seat may not see: under another hidden truth that a
+/// seat cannot tell from the game's (`Truth::disguise`), every public position and action of
+/// the game is the same, for every game, preset and seat.
+#[test]
+fn public_positions_and_actions_are_the_same_under_a_truth_no_seat_can_tell_apart() {
+    fn check<G: Rules>() -> usize {
+        let mut differed = 0;
+        for preset in G::PRESETS {
+            for seed in 0..6u64 {
+                let record = records::core::play::random_record::<G>(preset, seed, 40);
+                let Some(layout) = &record.layout else {
+                    continue;
+                };
+                let hidden = G::parse_hidden(layout).unwrap();
+                let m = records::core::replay::run::<G>(&record, |_| {})
+                    .1
+                    .unwrap()
+                    .m;
+                let line = public_line::<G>(&record);
+                let mut rng = StdRng::seed_from_u64(seed);
+                for seat in Seat::all(G::seats(&preset.ruleset)) {
+                    let other = G::disguise(&hidden, &m, seat, &mut rng);
+                    differed += usize::from(other != hidden);
+                    let mut disguised = record.clone();
+                    disguised.layout = Some(G::hidden_value(&other));
+                    assert_eq!(
+                        public_line::<G>(&disguised),
+                        line,
+                        "{} {} seed {seed}, {seat:?}'s disguise",
+                        G::NAME,
+                        preset.name
+                    );
+                }
+            }
+        }
+        differed
+    }
+    let mut differed = 0;
+    for kind in records::games::GameKind::ALL {
+        differed += records::with_game!(*kind, G => check::<G>());
+    }
+    // The disguises changed something (else the test says nothing).
+    assert!(differed > 20, "{differed} disguises differed");
+}
+
+/// A dark Luzhanqi attack is public as the referee announced it, and nothing else of it is.
+#[test]
+fn a_dark_luzhanqi_attack_is_public_as_announced() {
+    use records::games::luzhanqi::Luzhanqi;
+    let text = include_str!("data/luzhanqi-dark-engine-games.jsonl");
+    let mut attacks = 0;
+    for line in text.lines() {
+        let record: Record = serde_json::from_str(line).unwrap();
+        let steps = records::core::scoring::steps::<Luzhanqi>(&record);
+        let m = records::core::replay::run::<Luzhanqi>(&record, |_| {})
+            .1
+            .unwrap()
+            .m;
+        for (i, public) in steps.public_actions.iter().enumerate() {
+            let said = m.announcements.iter().find(|a| a.ply as usize == i + 1);
+            match said {
+                Some(a) => {
+                    attacks += 1;
+                    let announced = format!("{}:{}", a.action, a.result);
+                    assert!(
+                        public == &announced || public == &format!("{announced}:flag"),
+                        "ply {}: {public} against {announced}",
+                        i + 1
+                    );
+                }
+                None => assert_eq!(public, &steps.actions[i], "ply {}", i + 1),
+            }
+            assert!(!public.contains('('), "no identity: {public}");
+        }
+    }
+    assert!(attacks > 5, "{attacks} attacks");
+}

@@ -16,25 +16,8 @@ use serde_json::Value;
 use super::draw::thousands;
 use super::table::Table;
 
-/// The z of a two-sided 95% interval held for `tries` comparisons at once (Bonferroni: each at
-/// 1 − 0.05 / tries).
-pub fn corrected_z(tries: usize) -> f64 {
-    use statrs::distribution::{ContinuousCDF, Normal};
-    let alpha = 0.05 / tries.max(1) as f64;
-    Normal::standard().inverse_cdf(1.0 - alpha / 2.0)
-}
-
-/// A Wilson interval of `k` of `n` at `z`.
-pub fn wilson_at(k: f64, n: f64, z: f64) -> (f64, f64) {
-    if n <= 0.0 {
-        return (0.0, 1.0);
-    }
-    let p = k / n;
-    let denominator = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denominator;
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denominator;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
+/// Wilson intervals, corrected for how many were tried: the toolkit's own (the explorer's too).
+pub use records::core::stats::{corrected_z, wilson as wilson_at};
 
 /// A rate with its 95% interval, for people: `47.9% (46.0–50.0)`.
 pub fn percent_with_interval(rate: f64, low: f64, high: f64) -> String {

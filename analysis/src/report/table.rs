@@ -210,15 +210,7 @@ fn compare_value(a: &Value, b: &Value) -> Ordering {
 
 /// The Wilson score interval at 95% for `k` successes in `n` trials.
 pub fn wilson(k: u64, n: u64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let (k, n, z) = (k as f64, n as f64, 1.959_963_984_540_054);
-    let p = k / n;
-    let denominator = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denominator;
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denominator;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    records::core::stats::wilson(k as f64, n as f64, 1.959_963_984_540_054)
 }
 
 pub fn round(x: f64) -> Value {

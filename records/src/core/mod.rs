@@ -26,6 +26,7 @@ pub mod review;
 pub mod rules;
 pub mod scoring;
 pub mod seat;
+pub mod stats;
 pub mod svg;
 pub mod text;
 pub mod violation;

@@ -12,6 +12,7 @@ use super::{ExplorerRow, Store, StoreError, with_connection};
 use crate::core::Table;
 use crate::core::explorer::{NoPosition, Node, root};
 use crate::core::rules::{RulesetError, ruleset};
+use crate::core::stats::{corrected_z, wilson};
 use crate::games::{GameKind, UnknownGame};
 
 /// Games a filtered request walks at most (the most recent first).
@@ -263,24 +264,4 @@ fn answer(
         filtered,
         depth,
     }
-}
-
-/// The normal quantile of a 95% interval corrected for `tries` intervals (Bonferroni:
-/// 1 − 0.05 / tries).
-pub fn corrected_z(tries: usize) -> f64 {
-    use statrs::distribution::{ContinuousCDF, Normal};
-    let alpha = 0.05 / tries.max(1) as f64;
-    Normal::standard().inverse_cdf(1.0 - alpha / 2.0)
-}
-
-/// The Wilson interval of `k` successes in `n` at `z`.
-pub fn wilson(k: f64, n: f64, z: f64) -> (f64, f64) {
-    if n <= 0.0 {
-        return (0.0, 1.0);
-    }
-    let p = k / n;
-    let denominator = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denominator;
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denominator;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
 }

@@ -328,12 +328,6 @@ impl Store {
         }))
     }
 
-    /// The rows played from `node`, most played first: its rows, or the one its tail's game
-    /// played.
-    pub fn explorer_rows(&self, node: Node) -> Result<Vec<ExplorerRow>, StoreError> {
-        Ok(self.explorer_line(node, &[])?.rows)
-    }
-
     /// Follows `actions` from `node` as far as stored games played them: through the rows of
     /// positions several games went on from, then along the one game's own steps below its
     /// tail; and what was played from where it stopped.
@@ -384,29 +378,6 @@ impl Store {
         line.rows
             .sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.action.cmp(&b.action)));
         Ok(line)
-    }
-
-    /// Every row, in key order, `limit` at a time after `after` (the export's stream).
-    pub fn explorer_page(
-        &self,
-        after: Option<(i64, String)>,
-        limit: i64,
-    ) -> Result<Vec<ExplorerRow>, StoreError> {
-        with_connection!(self, |conn| {
-            let mut query = explorer::table
-                .select(ExplorerRow::as_select())
-                .order((explorer::node, explorer::action))
-                .limit(limit)
-                .into_boxed();
-            if let Some((node, action)) = after {
-                query = query.filter(
-                    explorer::node
-                        .gt(node)
-                        .or(explorer::node.eq(node).and(explorer::action.gt(action))),
-                );
-            }
-            Ok(query.load(conn)?)
-        })
     }
 }
 

@@ -25,9 +25,7 @@ mod players;
 mod ratings;
 pub mod schema;
 
-pub use explore::{
-    ExploreError, Explored, ExplorerMove, FILTER_SCAN, Filtered, Lookup, corrected_z, wilson,
-};
+pub use explore::{ExploreError, Explored, ExplorerMove, FILTER_SCAN, Filtered, Lookup};
 pub use explorer::{DepthError, ExplorerRow, Line};
 pub use ledger::{Commit, LEDGER_CHANNEL, LedgerEvent, LedgerRow, listen, unix_now, unix_now_ms};
 pub use model::{
