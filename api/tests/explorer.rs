@@ -40,13 +40,48 @@ fn the_explorer_answers_from_the_stored_games() {
     let addr = &server.addr;
     let one = ["a1(K)", "b1(k)", "c1(G)", "d1(g)", "a2(P)"];
     let other = ["c1(G)", "d1(g)", "a1(K)", "b1(k)", "a2(P)"];
-    let log = [
-        banqi(&one, ["ann", "bo"], "player1", "2022-01-10"),
-        banqi(&one, ["ann", "cy"], "player1", "2022-02-10"),
-        banqi(&other, ["cy", "bo"], "player2", "2023-05-01"),
-        banqi(&other, ["di", "bo"], "player2", "2023-05-02"),
-        banqi(&["a1(K)", "b2(p)"], ["ann", "cy"], "draw", "2023-06-01"),
-    ];
+    // Five games each way (more than a position keeps as tails: docs/rules.md 60).
+    let mut log = Vec::new();
+    for (n, players) in [
+        ["ann", "bo"],
+        ["ann", "cy"],
+        ["ed", "fu"],
+        ["gu", "hu"],
+        ["io", "ju"],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        log.push(banqi(
+            &one,
+            players,
+            "player1",
+            &format!("2022-0{}-10", n + 1),
+        ));
+    }
+    for (n, players) in [
+        ["cy", "bo"],
+        ["di", "bo"],
+        ["ka", "lu"],
+        ["mo", "nu"],
+        ["oz", "pa"],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        log.push(banqi(
+            &other,
+            players,
+            "player2",
+            &format!("2023-05-0{}", n + 1),
+        ));
+    }
+    log.push(banqi(
+        &["a1(K)", "b2(p)"],
+        ["ann", "cy"],
+        "draw",
+        "2023-06-01",
+    ));
     let ndjson: String = log.iter().map(|r| format!("{r}\n")).collect();
     let (status, _, text) = request(addr, "POST", "/v1/games", "application/x-ndjson", &ndjson);
     assert_eq!(status, 200, "{text}");
@@ -56,23 +91,23 @@ fn the_explorer_answers_from_the_stored_games() {
     assert_eq!(status, 200, "{start}");
     assert_eq!(
         (start["games"].as_i64(), start["depth"].as_i64()),
-        (Some(5), Some(16))
+        (Some(11), Some(16))
     );
     assert_eq!(start["moves"][0]["action"], "a1(K)");
-    assert_eq!(start["moves"][0]["games"], 3);
-    assert_eq!(start["moves"][0]["wins"], 2, "player 1 won two, drew one");
+    assert_eq!(start["moves"][0]["games"], 6);
+    assert_eq!(start["moves"][0]["wins"], 5, "player 1 won five, drew one");
     assert_eq!(start["moves"][0]["draws"], 1);
     assert_eq!(start["moves"][1]["action"], "c1(G)");
 
-    // Two orders, one board: one answer, all four games.
+    // Two orders, one board: one answer, all ten games.
     let (_, a) = get(addr, "/v1/explorer?actions=a1(K),b1(k),c1(G),d1(g)");
     let (_, b) = get(addr, "/v1/explorer?actions=c1(G),d1(g),a1(K),b1(k)");
     assert_eq!(a, b);
     assert_eq!(
         (a["followed"].as_i64(), a["games"].as_i64()),
-        (Some(4), Some(4))
+        (Some(4), Some(10))
     );
-    assert_eq!(a["moves"][0]["examples"], json!([1, 4]));
+    assert_eq!(a["moves"][0]["examples"], json!([1, 10]));
 
     // Filters walk the matching games.
     let (_, ann) = get(addr, "/v1/explorer?players=ann");
@@ -84,11 +119,12 @@ fn the_explorer_answers_from_the_stored_games() {
             recent["games"].as_i64(),
             recent["moves"][0]["action"].as_str()
         ),
-        (Some(2), Some("c1(G)"))
+        (Some(5), Some("c1(G)"))
     );
 
-    // Coins at the table asked: of the four games through this board, player 1 (to move) won
-    // two and lost two, no piece captured: the stakes cancel at any stake.
+    // Coins at the table asked: of the ten games through this board, player 1 (to move) won
+    // five and lost five, each doubled (both first flips a general, or an advisor), no piece
+    // captured: the stakes cancel at any stake.
     let (_, coins) = get(
         addr,
         "/v1/explorer?actions=a1(K),b1(k),c1(G),d1(g)&stake=300",

@@ -24,11 +24,12 @@ CREATE TABLE explorer (
     last_game BIGINT NOT NULL,
     PRIMARY KEY (node, action)
 ) WITHOUT ROWID;
--- Positions only one stored game went on from: the game's id, its record says the rest
--- (records/src/store/grow.rs). A position has rows or a tail, never both.
+-- Positions that few stored games went on from (up to 4): a row per game, whose line says the
+-- rest (records/src/store/grow.rs). A position has rows or tails, never both.
 CREATE TABLE explorer_tails (
-    node BIGINT NOT NULL PRIMARY KEY,
-    game_id BIGINT NOT NULL
+    node BIGINT NOT NULL,
+    game_id BIGINT NOT NULL,
+    PRIMARY KEY (node, game_id)
 ) WITHOUT ROWID;
 -- How deep the explorer follows games, and whether the stored games are in it: the games
 -- stored before this migration are walked (in Rust) when the store is next opened.
@@ -37,7 +38,8 @@ CREATE TABLE explorer_settings (
     depth INTEGER NOT NULL,
     built BOOLEAN NOT NULL
 );
-INSERT INTO explorer_settings (id, depth, built) VALUES (1, 16, FALSE);
+-- A store without games has nothing to walk: built already.
+INSERT INTO explorer_settings (id, depth, built) SELECT 1, 16, NOT EXISTS (SELECT 1 FROM games);
 -- Each game's line for the explorer (records/src/store/line.rs): its first plies as every seat
 -- saw them and what they credit; written with the game. NULL for an unfinished game, and for
 -- the games stored before this migration until the explorer is built (when the store opens).

@@ -337,7 +337,7 @@ impl Store {
             followed: 0,
             rows: Vec::new(),
         };
-        // The steps of the games whose tails the line went through: below its tail a game is
+        // The lines of the games whose tails the line went through: below its tail a game is
         // in no position's rows, so it is added to them while the line follows it.
         let mut carried: Vec<Vec<ExplorerRow>> = Vec::new();
         with_connection!(self, |conn| {
@@ -348,10 +348,11 @@ impl Store {
                     .select(ExplorerRow::as_select())
                     .load(conn)?;
                 if rows.is_empty() {
-                    let steps = tail_steps(conn, line.node)?;
-                    let game = steps.first().map(|s| s.first_game);
-                    if game.is_some() && !carried.iter().any(|c| c[0].first_game == game.unwrap()) {
-                        carried.push(steps);
+                    for steps in tail_lines(conn, line.node)? {
+                        let game = steps[0].first_game;
+                        if !carried.iter().any(|c| c[0].first_game == game) {
+                            carried.push(steps);
+                        }
                     }
                 }
                 carried.retain(|steps| steps.iter().any(|s| s.node == here));
@@ -381,15 +382,19 @@ impl Store {
     }
 }
 
-/// The steps of the game whose tail is `node` (none when it has no tail).
-fn tail_steps(
+/// The lines of the games whose tails are at `node` (none when it has none).
+fn tail_lines(
     conn: &mut impl ExplorerConnection,
     node: Node,
-) -> Result<Vec<ExplorerRow>, StoreError> {
-    let Some(&(_, game)) = conn.tails(&[node.stored()])?.first() else {
-        return Ok(Vec::new());
-    };
-    stored_steps(conn, game)
+) -> Result<Vec<Vec<ExplorerRow>>, StoreError> {
+    let mut lines = Vec::new();
+    for (_, game) in conn.tails(&[node.stored()])? {
+        let steps = stored_steps(conn, game)?;
+        if !steps.is_empty() {
+            lines.push(steps);
+        }
+    }
+    Ok(lines)
 }
 
 /// Where a line of actions led ([`Store::explorer_line`]).

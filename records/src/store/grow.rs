@@ -1,12 +1,14 @@
-//! Keeping the explorer as games are stored, sparsely: a position only one stored game went
-//! on from is not expanded into rows; the store keeps a **tail** instead (the position and that
-//! game's id), and the game's own record says the rest. When a second game goes on from a
-//! tail's position, the tail is split: the first game's row is written there, its tail moves to
-//! its next position, and both go on. So rows exist only where games share a position (the
-//! first few plies), and every game costs about one tail, not a row per ply: deep positions are
-//! nearly all reached by one game, and writing a row for each was most of an import's time (a
-//! B-tree of random keys far larger than the page cache). The counts are the same
-//! (`records/tests/explorer.rs` checks them against an independent walk).
+//! Keeping the explorer as games are stored, sparsely: a position that few stored games went
+//! on from (up to [`TAILS`]) has no rows; the store keeps a **tail** per game instead (the
+//! position and the game's id), and the game's own line (kept in its row, `line.rs`) says the
+//! rest. When one game more goes on from it, the position gets rows: the games of its tails
+//! are written there and walk on with the new one (each to its next position: a row, a tail
+//! there, or the same again). So rows exist only where several games share a position (the
+//! first few plies), and a game costs about one small insert, not a row per ply: deep
+//! positions are nearly all reached by one game, and writing a row for each was most of an
+//! import's time (a B-tree of random keys far larger than the page cache; docs/performance.md).
+//! What the rows and tails count is checked against an independent walk
+//! (`records/tests/explorer.rs`).
 //!
 //! A chunk of games is walked level by level: the positions whose state is not known yet are
 //! looked up together, then every game takes one step; rows and tails are written once per
@@ -27,15 +29,19 @@ const LOOKUP: usize = 500;
 /// store holds everything it knew).
 const CACHE: usize = 1 << 21;
 
+/// Games a position keeps as tails before it has rows: a position few games went on from is
+/// answered from their lines (as many reads), and a game reaching one costs one small insert,
+/// not the rows of every game there.
+pub(crate) const TAILS: usize = 4;
+
 /// What the store holds of a position.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum State {
-    /// Rows: several games went on from it.
+    /// Rows: more than [`TAILS`] games went on from it.
     Expanded,
-    /// One game went on from it; `stored`: the store holds the tail (else it is this chunk's).
-    Tail { game: i64, stored: bool },
-    /// No game went on from it.
-    Empty,
+    /// The games that went on from it (none to [`TAILS`]), each with whether the store holds
+    /// its tail already (else it is this chunk's).
+    Tails(Vec<(i64, bool)>),
 }
 
 /// The explorer's writes in one transaction.
@@ -53,10 +59,11 @@ struct Walker {
 pub(crate) trait ExplorerConnection {
     /// Which of `nodes` have rows.
     fn expanded(&mut self, nodes: &[i64]) -> Result<Vec<i64>, StoreError>;
-    /// The tails of `nodes`: (node, game).
+    /// The tails of `nodes`: (node, game), a row per game.
     fn tails(&mut self, nodes: &[i64]) -> Result<Vec<(i64, i64)>, StoreError>;
     fn add_rows(&mut self, rows: &[ExplorerRow]) -> Result<(), StoreError>;
     fn insert_tails(&mut self, tails: &[(i64, i64)]) -> Result<(), StoreError>;
+    /// Deletes every tail of `nodes`.
     fn delete_tails(&mut self, nodes: &[i64]) -> Result<(), StoreError>;
     /// A stored game's line, game and preset.
     fn line(&mut self, game: i64) -> Result<Option<(Vec<u8>, String, String)>, StoreError>;
@@ -164,7 +171,7 @@ impl Grower {
             walkers.push(Walker { steps, at: 0 });
         }
         let mut rows: Vec<ExplorerRow> = Vec::new();
-        let mut new_tails: HashMap<i64, i64> = HashMap::new();
+        let mut new_tails: std::collections::HashSet<(i64, i64)> = Default::default();
         let mut gone_tails: Vec<i64> = Vec::new();
         while !walkers.is_empty() {
             self.look_up(conn, walkers.iter().map(|w| w.steps[w.at].node))?;
@@ -172,7 +179,9 @@ impl Grower {
             let mut queue: std::collections::VecDeque<Walker> = walkers.into();
             while let Some(mut w) = queue.pop_front() {
                 let node = w.steps[w.at].node;
-                match self.cache[&node] {
+                let game = w.steps[w.at].first_game;
+                let state = self.cache.get_mut(&node).expect("looked up");
+                match state {
                     State::Expanded => {
                         rows.push(w.steps[w.at].clone());
                         w.at += 1;
@@ -180,33 +189,31 @@ impl Grower {
                             next.push(w);
                         }
                     }
-                    State::Empty => {
-                        self.cache.insert(
-                            node,
-                            State::Tail {
-                                game: w.steps[w.at].first_game,
-                                stored: false,
-                            },
-                        );
-                        new_tails.insert(node, w.steps[w.at].first_game);
+                    State::Tails(games) if games.len() < TAILS => {
+                        games.push((game, false));
+                        new_tails.insert((node, game));
                     }
-                    State::Tail { game, stored } => {
-                        // A second game from here: the first one's walk resumes at this
-                        // position, which now has rows.
+                    State::Tails(games) => {
+                        // One game more than tails hold: the position gets rows, and every
+                        // game of its tails walks on from here with the new one.
+                        let games = std::mem::take(games);
                         self.cache.insert(node, State::Expanded);
-                        if stored {
+                        if games.iter().any(|&(_, stored)| stored) {
                             gone_tails.push(node);
-                        } else {
-                            new_tails.remove(&node);
-                        }
-                        let steps = match chunk.get(&game) {
-                            Some(steps) => steps.clone(),
-                            None => std::rc::Rc::new(stored_steps(conn, game)?),
-                        };
-                        if let Some(at) = steps.iter().position(|s| s.node == node) {
-                            queue.push_front(Walker { steps, at });
                         }
                         queue.push_front(w);
+                        for (other, stored) in games {
+                            if !stored {
+                                new_tails.remove(&(node, other));
+                            }
+                            let steps = match chunk.get(&other) {
+                                Some(steps) => steps.clone(),
+                                None => std::rc::Rc::new(stored_steps(conn, other)?),
+                            };
+                            if let Some(at) = steps.iter().position(|s| s.node == node) {
+                                queue.push_front(Walker { steps, at });
+                            }
+                        }
                     }
                 }
             }
@@ -234,13 +241,15 @@ impl Grower {
         unknown.dedup();
         for part in unknown.chunks(LOOKUP) {
             for &node in part {
-                self.cache.insert(node, State::Empty);
+                self.cache.insert(node, State::Tails(Vec::new()));
             }
             for node in conn.expanded(part)? {
                 self.cache.insert(node, State::Expanded);
             }
             for (node, game) in conn.tails(part)? {
-                self.cache.insert(node, State::Tail { game, stored: true });
+                if let Some(State::Tails(games)) = self.cache.get_mut(&node) {
+                    games.push((game, true));
+                }
             }
         }
         Ok(())

@@ -84,7 +84,8 @@ macro_rules! with_connection_impl {
 }
 use with_connection_impl as with_connection;
 
-/// SQLite settings every connection needs: 16 KiB pages (set before the file is created;
+/// SQLite settings every connection needs, the busy timeout first (switching to the log waits
+/// for a writer of another connection rather than failing): 16 KiB pages (set before the file is created;
 /// a stored game is a few kilobytes, and smaller pages spill it into overflow chains: the
 /// import benchmark gains a quarter), write-ahead log (readers never wait for the
 /// writer), a busy timeout instead of instant "database is locked", foreign keys, and
@@ -99,7 +100,7 @@ const CACHE_KIB: u32 = 32 * 1024;
 impl CustomizeConnection<SqliteConnection, diesel::r2d2::Error> for SqliteSettings {
     fn on_acquire(&self, conn: &mut SqliteConnection) -> Result<(), diesel::r2d2::Error> {
         conn.batch_execute(&format!(
-            "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; \
+            "PRAGMA busy_timeout = 10000; PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; \
              PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; \
              PRAGMA cache_size = -{CACHE_KIB};",
         ))

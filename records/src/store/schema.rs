@@ -132,7 +132,7 @@ diesel::table! {
 }
 
 diesel::table! {
-    explorer_tails (node) {
+    explorer_tails (node, game_id) {
         node -> BigInt,
         game_id -> BigInt,
     }
