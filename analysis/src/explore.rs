@@ -138,11 +138,17 @@ fn explore(order: &Order) -> Result<String, String> {
 
 /// The answer for people: the game's title, the position, and a line per action.
 fn words(e: &Explored, lookup: &Lookup) -> String {
-    let title = e
-        .game
-        .parse::<GameKind>()
-        .map_or(e.game.as_str(), |k| k.title());
-    let mut out = format!("{title}, {}", e.preset);
+    let kind = e.game.parse::<GameKind>().ok();
+    let title = kind.map_or(e.game.as_str(), |k| k.title());
+    // The preset by its title, for people.
+    let preset = kind
+        .and_then(|k| {
+            records::with_game!(k, G => records::core::rules::find_preset(G::PRESETS, Some(&e.preset))
+                .ok()
+                .map(|p| p.title))
+        })
+        .unwrap_or(e.preset.as_str());
+    let mut out = format!("{title}, {preset}");
     let asked = &lookup.actions;
     if asked.is_empty() {
         out += if lookup.position.is_some() {
