@@ -142,12 +142,6 @@ impl<G: Rules> Walk<G> {
         }
     }
 
-    /// The node of a position reached with no history the rules read (a start, a position
-    /// given as it stands).
-    pub fn root(&self, public: &Told<G>) -> Node {
-        node(self.variant, position_hash(public), &[])
-    }
-
     /// Walks one ply (replay's order); plies past the depth are ignored.
     pub fn ply(&mut self, ply: &Ply<G>) {
         if ply.number as u32 > self.depth {
