@@ -57,20 +57,19 @@ impl Node {
     }
 }
 
-/// Feeds a `Display` into a hasher without building the string.
-struct Feed<'a>(&'a mut Xxh3);
-
-impl fmt::Write for Feed<'_> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.0.update(s.as_bytes());
-        Ok(())
-    }
-}
-
+/// The XXH3 hash of a `Display`'s text, written into a buffer kept by the thread (a public
+/// position is written a character at a time: hashing each piece as it comes was most of a
+/// walk's time).
 fn hash_of(value: impl fmt::Display) -> u64 {
-    let mut h = Xxh3::new();
-    let _ = write!(Feed(&mut h), "{value}");
-    h.digest()
+    thread_local! {
+        static TEXT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    TEXT.with(|text| {
+        let mut text = text.borrow_mut();
+        text.clear();
+        let _ = write!(text, "{value}");
+        xxhash_rust::xxh3::xxh3_64(text.as_bytes())
+    })
 }
 
 /// The variant's hash: the game's name and its whole ruleset (a preset and the same options
@@ -96,11 +95,25 @@ pub fn position_hash<G: Truth>(public: &Told<G>) -> u64 {
 /// The node of a public position (its hash) in `variant`, with the public positions since the
 /// last irreversible ply (`since`, sorted).
 pub fn node(variant: u64, position: u64, since: &[u64]) -> Node {
+    // The words one after another, little-endian: hashed at once when they fit on the stack
+    // (nearly always: a history is cleared by every flip and capture), else streamed (the
+    // same value either way).
+    const ON_STACK: usize = 32;
+    let words = std::iter::once(variant)
+        .chain(std::iter::once(position))
+        .chain(since.iter().copied());
+    if since.len() + 2 <= ON_STACK {
+        let mut bytes = [0u8; ON_STACK * 8];
+        let mut len = 0;
+        for word in words {
+            bytes[len..len + 8].copy_from_slice(&word.to_le_bytes());
+            len += 8;
+        }
+        return Node(xxhash_rust::xxh3::xxh3_64(&bytes[..len]));
+    }
     let mut h = Xxh3::new();
-    h.update(&variant.to_le_bytes());
-    h.update(&position.to_le_bytes());
-    for earlier in since {
-        h.update(&earlier.to_le_bytes());
+    for word in words {
+        h.update(&word.to_le_bytes());
     }
     Node(h.digest())
 }
@@ -298,6 +311,15 @@ mod tests {
         assert_ne!(node(2, 2, &[]), n);
         // XXH3 is a published function: the store's keys do not change with the build.
         assert_eq!(hash_of("banqi"), xxhash_rust::xxh3::xxh3_64(b"banqi"));
+        // A long history (hashed streaming) gives what the same words hashed at once give.
+        let since: Vec<u64> = (0..40).collect();
+        let mut h = Xxh3::new();
+        for word in [1, 2].iter().chain(&since) {
+            h.update(&word.to_le_bytes());
+        }
+        assert_eq!(node(1, 2, &since), Node(h.digest()));
+        let short: Vec<u8> = [1u64, 2, 7].iter().flat_map(|w| w.to_le_bytes()).collect();
+        assert_eq!(node(1, 2, &[7]), Node(xxhash_rust::xxh3::xxh3_64(&short)));
     }
 
     #[test]

@@ -322,13 +322,27 @@ impl fmt::Display for Pool {
         if self.total() == 0 {
             return f.write_char('-');
         }
+        // Into a buffer, handed over once (the explorer writes a pool every ply it walks).
+        let mut text = [0u8; 14 * 4];
+        let mut len = 0;
         for p in Piece::all() {
             let n = self.count(p);
             if n > 0 {
-                write!(f, "{}{}", p.char(), n)?;
+                text[len] = p.char() as u8;
+                len += 1;
+                if n >= 100 {
+                    text[len] = b'0' + n / 100;
+                    len += 1;
+                }
+                if n >= 10 {
+                    text[len] = b'0' + n / 10 % 10;
+                    len += 1;
+                }
+                text[len] = b'0' + n % 10;
+                len += 1;
             }
         }
-        Ok(())
+        f.write_str(std::str::from_utf8(&text[..len]).expect("ASCII"))
     }
 }
 

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use diesel::prelude::*;
 use diesel::upsert::excluded;
 
-use super::grow::{ExplorerConnection, Grower, stored_steps};
+use super::grow::{ExplorerConnection, GameLine, Grower, stored_steps};
 use super::schema::{explorer, explorer_settings, explorer_staging, explorer_tails, games};
 use super::{NewGame, Store, StoreError, WriteTransaction, with_connection};
 use crate::core::explorer::{Counts, DEFAULT_DEPTH, MAX_DEPTH, Node, Step};
@@ -68,7 +68,7 @@ impl ExplorerRow {
         }
     }
 
-    fn merge(&mut self, other: &ExplorerRow) {
+    pub(crate) fn merge(&mut self, other: &ExplorerRow) {
         let mut counts = self.counts();
         counts.add(&other.counts());
         self.games = counts.games;
@@ -176,9 +176,10 @@ pub(crate) fn add_sqlite(
     Ok(())
 }
 
-/// A row for the temporary table of [`add_sqlite`].
+/// A row for the temporary table of [`add_sqlite`]. No field is a default: diesel writes the
+/// rows as one statement (else as a statement per row on SQLite, in a savepoint).
 #[derive(Insertable, Clone)]
-#[diesel(table_name = explorer_staging)]
+#[diesel(table_name = explorer_staging, treat_none_as_default_value = false)]
 struct Staged {
     node: i64,
     action: String,
@@ -305,7 +306,7 @@ impl Store {
                 };
                 after = last;
                 // Each game's line at this depth, written to its row, then grown.
-                let mut walked: Vec<(i64, Vec<ExplorerRow>)> = Vec::with_capacity(chunk.len());
+                let mut walked: Vec<GameLine> = Vec::with_capacity(chunk.len());
                 for (id, json) in &chunk {
                     let row = serde_json::from_str(json)
                         .ok()
@@ -316,11 +317,17 @@ impl Store {
                         .set(games::opening_line.eq(&line))
                         .execute(conn)?;
                     if let (Some(row), Some(line)) = (row, line) {
-                        walked.push((*id, super::line::decode(&line, &row.game, &row.preset, *id)));
+                        walked.push(GameLine {
+                            id: *id,
+                            game: row.game,
+                            preset: row.preset,
+                            line,
+                        });
                     }
                 }
                 grower.add(conn, walked)?;
             }
+            grower.finish(conn)?;
             diesel::update(explorer_settings::table)
                 .set(explorer_settings::built.eq(true))
                 .execute(conn)?;

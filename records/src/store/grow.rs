@@ -11,23 +11,33 @@
 //! (`records/tests/explorer.rs`).
 //!
 //! A chunk of games is walked level by level: the positions whose state is not known yet are
-//! looked up together, then every game takes one step; rows and tails are written once per
-//! chunk, rows in key order.
+//! looked up together, then every game takes one step. What the walks add is kept in memory
+//! and written once, when the transaction is about to commit ([`Grower::finish`]) or when
+//! enough is pending ([`PENDING`]): the rows of the first plies, which every game passes,
+//! are one upsert each per import rather than one per chunk, and a tail split before the
+//! writes never reaches the store.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use diesel::prelude::*;
 
-use super::StoreError;
-use super::explorer::{ExplorerRow, add_postgres, add_sqlite, tally};
+use super::explorer::{ExplorerRow, add_postgres, add_sqlite};
 use super::schema::{explorer, explorer_tails, games};
+use super::{StoreError, line};
+
+/// Tails per insert statement.
+const TAIL_ROWS: usize = 100;
 
 /// Node keys per lookup statement (under SQLite's and PostgreSQL's limits on bound values).
 const LOOKUP: usize = 500;
 
-/// Cached states at most, before the cache is forgotten (at the end of a chunk, when the
-/// store holds everything it knew).
+/// Cached states at most: past this, what is pending is written and the cache forgotten (the
+/// store then holds everything it knew).
 const CACHE: usize = 1 << 21;
+
+/// Rows and tails pending at most before they are written (memory: about 150 bytes each).
+const PENDING: usize = 1 << 17;
 
 /// Games a position keeps as tails before it has rows: a position few games went on from is
 /// answered from their lines (as many reads), and a game reaching one costs one small insert,
@@ -44,15 +54,66 @@ enum State {
     Tails(Vec<(i64, bool)>),
 }
 
-/// The explorer's writes in one transaction.
+/// The explorer's writes in one transaction: call [`Grower::finish`] before it commits.
 pub(crate) struct Grower {
-    cache: HashMap<i64, State>,
+    /// What the store holds of each position, with what is pending applied.
+    cache: HashMap<i64, State, Nodes>,
+    /// Rows to add, by node and action.
+    rows: HashMap<i64, HashMap<Box<str>, ExplorerRow>, Nodes>,
+    /// How many rows are pending.
+    pending_rows: usize,
+    /// Tails to insert: (node, game).
+    new_tails: std::collections::HashSet<(i64, i64)>,
+    /// Positions whose stored tails are to be deleted (they have rows now).
+    gone_tails: Vec<i64>,
+    /// The (game, preset) pairs met, so that a walker names its own by index.
+    names: Vec<(String, String)>,
 }
 
-/// One game walking down: its steps (rows counted for it, its id in them) and where it is.
+/// A game just stored, for the explorer: its id, game and preset, and its line (`line.rs`).
+pub(crate) struct GameLine {
+    pub id: i64,
+    pub game: String,
+    pub preset: String,
+    pub line: Vec<u8>,
+}
+
+/// Hashes a node key by itself: nodes are XXH3 hashes already.
+#[derive(Default, Clone, Copy)]
+struct Nodes;
+
+impl std::hash::BuildHasher for Nodes {
+    type Hasher = NodeHasher;
+    fn build_hasher(&self) -> NodeHasher {
+        NodeHasher(0)
+    }
+}
+
+#[derive(Default)]
+struct NodeHasher(u64);
+
+impl std::hash::Hasher for NodeHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // Not used by an i64 key; kept correct for any other.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_i64(&mut self, n: i64) {
+        self.0 = n as u64;
+    }
+}
+
+/// One game walking down its line: where it is (the step it plays from `at.node`).
 struct Walker {
-    steps: std::rc::Rc<Vec<ExplorerRow>>,
-    at: usize,
+    line: Rc<[u8]>,
+    at: line::At,
+    game: i64,
+    /// Its game and preset, in [`Grower::names`].
+    name: usize,
 }
 
 /// What the explorer needs of either backend's connection.
@@ -89,18 +150,24 @@ macro_rules! explorer_connection {
                 $add(self, rows)
             }
             fn insert_tails(&mut self, tails: &[(i64, i64)]) -> Result<(), StoreError> {
-                for part in tails.chunks(LOOKUP) {
-                    let rows: Vec<_> = part
-                        .iter()
-                        .map(|&(node, game)| {
-                            (
-                                explorer_tails::node.eq(node),
-                                explorer_tails::game_id.eq(game),
-                            )
-                        })
-                        .collect();
+                // Whole arrays: one statement, prepared once (diesel writes a vector of rows
+                // on SQLite as a statement per row).
+                let row = |&(node, game): &(i64, i64)| {
+                    (
+                        explorer_tails::node.eq(node),
+                        explorer_tails::game_id.eq(game),
+                    )
+                };
+                let mut parts = tails.chunks_exact(TAIL_ROWS);
+                for part in &mut parts {
+                    let part: &[(i64, i64); TAIL_ROWS] = part.try_into().expect("TAIL_ROWS");
                     diesel::insert_into(explorer_tails::table)
-                        .values(rows)
+                        .values(part.each_ref().map(row))
+                        .execute(self)?;
+                }
+                for tail in parts.remainder() {
+                    diesel::insert_into(explorer_tails::table)
+                        .values(row(tail))
                         .execute(self)?;
                 }
                 Ok(())
@@ -141,57 +208,112 @@ pub(crate) fn stored_steps(
 impl Grower {
     pub(crate) fn new() -> Grower {
         Grower {
-            cache: HashMap::new(),
+            cache: HashMap::default(),
+            rows: HashMap::default(),
+            pending_rows: 0,
+            new_tails: Default::default(),
+            gone_tails: Vec::new(),
+            names: Vec::new(),
         }
     }
 
-    /// Adds the games just stored (each with its id and its rows, in id order).
+    /// Writes what is pending: call it before the transaction commits.
+    pub(crate) fn finish(mut self, conn: &mut impl ExplorerConnection) -> Result<(), StoreError> {
+        self.write(conn)
+    }
+
+    /// Writes what is pending (rows in key order) and forgets the cache: its tails' flags
+    /// said which tails were pending, and now none is.
+    fn write(&mut self, conn: &mut impl ExplorerConnection) -> Result<(), StoreError> {
+        let mut rows: Vec<ExplorerRow> = std::mem::take(&mut self.rows)
+            .into_values()
+            .flat_map(HashMap::into_values)
+            .collect();
+        self.pending_rows = 0;
+        rows.sort_unstable_by(|a, b| (a.node, &a.action).cmp(&(b.node, &b.action)));
+        conn.add_rows(&rows)?;
+        let mut gone = std::mem::take(&mut self.gone_tails);
+        gone.sort_unstable();
+        conn.delete_tails(&gone)?;
+        let mut tails: Vec<(i64, i64)> = std::mem::take(&mut self.new_tails).into_iter().collect();
+        tails.sort_unstable();
+        conn.insert_tails(&tails)?;
+        self.cache.clear();
+        Ok(())
+    }
+
+    /// The index of `game` and `preset` in [`Grower::names`].
+    fn name(&mut self, game: &str, preset: &str) -> usize {
+        match self
+            .names
+            .iter()
+            .position(|(g, p)| g == game && p == preset)
+        {
+            Some(i) => i,
+            None => {
+                self.names.push((game.to_owned(), preset.to_owned()));
+                self.names.len() - 1
+            }
+        }
+    }
+
+    /// Counts one game's step in the pending rows.
+    fn count(&mut self, step: &line::LineStep<'_>, game: i64, name: usize) {
+        let actions = self.rows.entry(step.node).or_default();
+        match actions.get_mut(step.action) {
+            Some(row) => step.add_to(row, game),
+            None => {
+                let (kind, preset) = &self.names[name];
+                actions.insert(step.action.into(), step.row(kind, preset, game));
+                self.pending_rows += 1;
+            }
+        }
+    }
+
+    /// Adds the games just stored (in id order).
     pub(crate) fn add(
         &mut self,
         conn: &mut impl ExplorerConnection,
-        games: Vec<(i64, Vec<ExplorerRow>)>,
+        games: Vec<GameLine>,
     ) -> Result<(), StoreError> {
-        if games.is_empty() {
-            return Ok(());
-        }
-        // This chunk's games by id: a tail split within the chunk finds its game here.
-        let mut chunk: HashMap<i64, std::rc::Rc<Vec<ExplorerRow>>> = HashMap::new();
+        // This chunk's lines by id: a tail split within the chunk finds its game here.
+        let mut chunk: HashMap<i64, (Rc<[u8]>, usize)> = HashMap::with_capacity(games.len());
         let mut walkers: Vec<Walker> = Vec::with_capacity(games.len());
-        for (id, rows) in games {
-            let steps: Vec<ExplorerRow> = rows
-                .into_iter()
-                .map(|row| ExplorerRow {
-                    first_game: id,
-                    last_game: id,
-                    ..row
-                })
-                .collect();
-            let steps = std::rc::Rc::new(steps);
-            chunk.insert(id, steps.clone());
-            walkers.push(Walker { steps, at: 0 });
+        for game in games {
+            let name = self.name(&game.game, &game.preset);
+            let line: Rc<[u8]> = game.line.into();
+            chunk.insert(game.id, (line.clone(), name));
+            if let Some(at) = line::first(&line) {
+                walkers.push(Walker {
+                    line,
+                    at,
+                    game: game.id,
+                    name,
+                });
+            }
         }
-        let mut rows: Vec<ExplorerRow> = Vec::new();
-        let mut new_tails: std::collections::HashSet<(i64, i64)> = Default::default();
-        let mut gone_tails: Vec<i64> = Vec::new();
         while !walkers.is_empty() {
-            self.look_up(conn, walkers.iter().map(|w| w.steps[w.at].node))?;
+            self.look_up(conn, walkers.iter().map(|w| w.at.node))?;
             let mut next = Vec::with_capacity(walkers.len());
             let mut queue: std::collections::VecDeque<Walker> = walkers.into();
             while let Some(mut w) = queue.pop_front() {
-                let node = w.steps[w.at].node;
-                let game = w.steps[w.at].first_game;
+                let node = w.at.node;
                 let state = self.cache.get_mut(&node).expect("looked up");
                 match state {
                     State::Expanded => {
-                        rows.push(w.steps[w.at].clone());
-                        w.at += 1;
-                        if w.at < w.steps.len() {
+                        let line = w.line.clone();
+                        let Some((step, after)) = line::step(&line, w.at) else {
+                            continue;
+                        };
+                        self.count(&step, w.game, w.name);
+                        if let Some(after) = after {
+                            w.at = after;
                             next.push(w);
                         }
                     }
                     State::Tails(games) if games.len() < TAILS => {
-                        games.push((game, false));
-                        new_tails.insert((node, game));
+                        games.push((w.game, false));
+                        self.new_tails.insert((node, w.game));
                     }
                     State::Tails(games) => {
                         // One game more than tails hold: the position gets rows, and every
@@ -199,19 +321,29 @@ impl Grower {
                         let games = std::mem::take(games);
                         self.cache.insert(node, State::Expanded);
                         if games.iter().any(|&(_, stored)| stored) {
-                            gone_tails.push(node);
+                            self.gone_tails.push(node);
                         }
                         queue.push_front(w);
                         for (other, stored) in games {
                             if !stored {
-                                new_tails.remove(&(node, other));
+                                self.new_tails.remove(&(node, other));
                             }
-                            let steps = match chunk.get(&other) {
-                                Some(steps) => steps.clone(),
-                                None => std::rc::Rc::new(stored_steps(conn, other)?),
+                            let (line, name) = match chunk.get(&other) {
+                                Some(found) => found.clone(),
+                                None => match conn.line(other)? {
+                                    Some((line, kind, preset)) => {
+                                        (line.into(), self.name(&kind, &preset))
+                                    }
+                                    None => continue,
+                                },
                             };
-                            if let Some(at) = steps.iter().position(|s| s.node == node) {
-                                queue.push_front(Walker { steps, at });
+                            if let Some(at) = line::find(&line, node) {
+                                queue.push_front(Walker {
+                                    line,
+                                    at,
+                                    game: other,
+                                    name,
+                                });
                             }
                         }
                     }
@@ -219,17 +351,11 @@ impl Grower {
             }
             walkers = next;
         }
-        conn.add_rows(&tally(rows.into_iter()))?;
-        conn.delete_tails(&gone_tails)?;
-        let mut tails: Vec<(i64, i64)> = new_tails.into_iter().collect();
-        tails.sort_unstable();
-        conn.insert_tails(&tails)?;
-        if self.cache.len() > CACHE {
-            self.cache.clear();
+        if self.cache.len() > CACHE || self.pending_rows + self.new_tails.len() > PENDING {
+            self.write(conn)?;
         }
         Ok(())
     }
-
     /// Looks up the states of `nodes` not in the cache.
     fn look_up(
         &mut self,

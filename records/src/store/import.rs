@@ -13,8 +13,7 @@ use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
-use super::explorer::ExplorerRow;
-use super::grow::Grower;
+use super::grow::{GameLine, Grower};
 use super::players::{MeetingRow, add_meetings_postgres, add_meetings_sqlite, tally};
 use super::schema::{games, seats};
 use super::{
@@ -90,7 +89,7 @@ impl Store {
                         grower.add(conn, explored)?;
                         written(chunk_outcomes, context);
                     }
-                    Ok(())
+                    grower.finish(conn)
                 });
                 // The batch has committed (or not) already: what it did is `done`, whatever
                 // this says (a larger cache left on a connection is harmless).
@@ -112,7 +111,7 @@ impl Store {
                     grower.add(conn, explored)?;
                     written(chunk_outcomes, context);
                 }
-                Ok(())
+                grower.finish(conn)
             }),
         }
     }
@@ -126,7 +125,7 @@ impl Store {
 fn outcomes(
     chunk: Vec<Result<NewGame, ReplayError>>,
     write: impl FnOnce(Vec<NewGame>) -> Result<Ids, StoreError>,
-) -> Result<(Vec<Imported>, Vec<MeetingRow>, Vec<(i64, Vec<ExplorerRow>)>), StoreError> {
+) -> Result<(Vec<Imported>, Vec<MeetingRow>, Vec<GameLine>), StoreError> {
     let mut order: Vec<Result<String, ReplayError>> = Vec::with_capacity(chunk.len());
     let mut unique: Vec<NewGame> = Vec::with_capacity(chunk.len());
     let mut seen = std::collections::HashSet::with_capacity(chunk.len());
@@ -143,7 +142,7 @@ fn outcomes(
         .iter()
         .filter_map(|g| Some((g.row.content_hash.clone(), MeetingRow::of(g)?)))
         .collect();
-    // Each new game's line, read back once it has its id.
+    // Each new game's line, given to the explorer once it has its id.
     let explored: Vec<(String, String, String, Vec<u8>)> = unique
         .iter()
         .filter_map(|g| {
@@ -164,14 +163,18 @@ fn outcomes(
             .filter(|(hash, _)| stored(hash).is_some())
             .map(|(_, row)| row),
     );
-    let mut explored: Vec<(i64, Vec<ExplorerRow>)> = explored
+    let mut explored: Vec<GameLine> = explored
         .into_iter()
         .filter_map(|(hash, game, preset, line)| {
-            let id = stored(&hash)?;
-            Some((id, super::line::decode(&line, &game, &preset, id)))
+            Some(GameLine {
+                id: stored(&hash)?,
+                game,
+                preset,
+                line,
+            })
         })
         .collect();
-    explored.sort_unstable_by_key(|(id, _)| *id);
+    explored.sort_unstable_by_key(|game| game.id);
     let mut reported = std::collections::HashSet::with_capacity(seen.len());
     let outcomes = order
         .into_iter()

@@ -46,51 +46,139 @@ pub fn encode(rows: &[ExplorerRow]) -> Option<Vec<u8>> {
 
 /// The rows of the line `bytes` of stored game `id` (of `game` under `preset`).
 pub fn decode(bytes: &[u8], game: &str, preset: &str, id: i64) -> Vec<ExplorerRow> {
-    read(bytes, game, preset, id).unwrap_or_default()
+    let mut rows = Vec::new();
+    let mut at = first(bytes);
+    while let Some(here) = at {
+        let Some((step, next)) = step(bytes, here) else {
+            // Cut short: no line.
+            return Vec::new();
+        };
+        rows.push(step.row(game, preset, id));
+        at = next;
+    }
+    rows
 }
 
-fn read(bytes: &[u8], game: &str, preset: &str, id: i64) -> Option<Vec<ExplorerRow>> {
-    let mut at = 0usize;
-    let mut take = |n: usize| -> Option<&[u8]> {
-        let part = bytes.get(at..at + n)?;
-        at += n;
-        Some(part)
-    };
-    if take(1)?[0] != VERSION {
-        return None;
-    }
-    let steps = take(1)?[0] as usize;
-    let mut node = i64::from_le_bytes(take(8)?.try_into().ok()?);
-    let mut rows = Vec::with_capacity(steps);
-    for _ in 0..steps {
-        let next = i64::from_le_bytes(take(8)?.try_into().ok()?);
-        let ply = u16::from_le_bytes(take(2)?.try_into().ok()?);
-        let place = take(1)?[0];
-        let points = i32::from_le_bytes(take(4)?.try_into().ok()?);
-        let coin_stakes = take(1)?[0] as i8;
-        let coin_margins = i32::from_le_bytes(take(4)?.try_into().ok()?);
-        let len = take(1)?[0] as usize;
-        let action = std::str::from_utf8(take(len)?).ok()?.to_owned();
-        rows.push(ExplorerRow {
-            node,
-            action,
-            next,
+/// One step of a line, read in place.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LineStep<'a> {
+    pub node: i64,
+    pub next: i64,
+    pub ply: u16,
+    /// 0 won, 1 drawn, 2 lost.
+    pub place: u8,
+    pub points: i32,
+    pub coin_stakes: i8,
+    pub coin_margins: i32,
+    pub action: &'a str,
+}
+
+impl LineStep<'_> {
+    /// The step as a row of one game.
+    pub(crate) fn row(&self, game: &str, preset: &str, id: i64) -> ExplorerRow {
+        ExplorerRow {
+            node: self.node,
+            action: self.action.to_owned(),
+            next: self.next,
             game: game.to_owned(),
             preset: preset.to_owned(),
-            ply: ply as i32,
+            ply: i32::from(self.ply),
             games: 1,
-            wins: i64::from(place == 0),
-            draws: i64::from(place == 1),
-            losses: i64::from(place == 2),
-            points: points as i64,
-            coin_stakes: coin_stakes as i64,
-            coin_margins: coin_margins as i64,
+            wins: i64::from(self.place == 0),
+            draws: i64::from(self.place == 1),
+            losses: i64::from(self.place == 2),
+            points: i64::from(self.points),
+            coin_stakes: i64::from(self.coin_stakes),
+            coin_margins: i64::from(self.coin_margins),
             first_game: id,
             last_game: id,
-        });
-        node = next;
+        }
     }
-    Some(rows)
+}
+
+impl LineStep<'_> {
+    /// Adds the step, of game `id`, to the row of its position and action.
+    pub(crate) fn add_to(&self, row: &mut ExplorerRow, id: i64) {
+        row.games += 1;
+        row.wins += i64::from(self.place == 0);
+        row.draws += i64::from(self.place == 1);
+        row.losses += i64::from(self.place == 2);
+        row.points += i64::from(self.points);
+        row.coin_stakes += i64::from(self.coin_stakes);
+        row.coin_margins += i64::from(self.coin_margins);
+        row.first_game = row.first_game.min(id);
+        row.last_game = row.last_game.max(id);
+    }
+}
+
+/// Where a reader is in a line: a step's offset, the node it is played from, and how many
+/// steps are left from it (this one included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct At {
+    offset: usize,
+    pub node: i64,
+    left: u8,
+}
+
+/// The first step of the line `bytes`; None when it has none or is not a line.
+pub(crate) fn first(bytes: &[u8]) -> Option<At> {
+    if *bytes.first()? != VERSION {
+        return None;
+    }
+    let left = *bytes.get(1)?;
+    let node = i64::from_le_bytes(bytes.get(2..10)?.try_into().ok()?);
+    (left > 0).then_some(At {
+        offset: 10,
+        node,
+        left,
+    })
+}
+
+/// The step at `at`, and where the next is (None after the last); None when the line is cut
+/// short.
+pub(crate) fn step(bytes: &[u8], at: At) -> Option<(LineStep<'_>, Option<At>)> {
+    let mut offset = at.offset;
+    let mut take = |n: usize| -> Option<&[u8]> {
+        let part = bytes.get(offset..offset + n)?;
+        offset += n;
+        Some(part)
+    };
+    let next = i64::from_le_bytes(take(8)?.try_into().ok()?);
+    let ply = u16::from_le_bytes(take(2)?.try_into().ok()?);
+    let place = take(1)?[0];
+    let points = i32::from_le_bytes(take(4)?.try_into().ok()?);
+    let coin_stakes = take(1)?[0] as i8;
+    let coin_margins = i32::from_le_bytes(take(4)?.try_into().ok()?);
+    let len = take(1)?[0] as usize;
+    let action = std::str::from_utf8(take(len)?).ok()?;
+    let step = LineStep {
+        node: at.node,
+        next,
+        ply,
+        place,
+        points,
+        coin_stakes,
+        coin_margins,
+        action,
+    };
+    let after = (at.left > 1).then_some(At {
+        offset,
+        node: next,
+        left: at.left - 1,
+    });
+    Some((step, after))
+}
+
+/// Where the line `bytes` plays from `node` (its first step from there).
+pub(crate) fn find(bytes: &[u8], node: i64) -> Option<At> {
+    let mut at = first(bytes);
+    while let Some(here) = at {
+        if here.node == node {
+            return Some(here);
+        }
+        at = step(bytes, here)?.1;
+    }
+    None
 }
 
 #[cfg(test)]
@@ -132,5 +220,11 @@ mod tests {
         let mut other = bytes.clone();
         other[0] = 2;
         assert!(decode(&other, "banqi", "tcga", 7).is_empty());
+        // Read in place: from a node on.
+        let at = find(&bytes, 9).unwrap();
+        let (step, after) = step(&bytes, at).unwrap();
+        assert_eq!((step.node, step.action, step.next), (9, "b1(k)", i64::MIN));
+        assert_eq!(after.map(|a| a.node), Some(i64::MIN));
+        assert_eq!(find(&bytes, 4), None);
     }
 }

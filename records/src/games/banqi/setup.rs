@@ -1,7 +1,7 @@
 //! The position string of RULES.md §4 as written: [`Setup`], its syntax errors, and the
 //! printing both it and [`Position`] share.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::str::FromStr;
 
 use thiserror::Error;
@@ -147,32 +147,40 @@ pub(crate) fn parse_pool(text: &str) -> Result<Pool, ParseSetupError> {
 }
 
 pub(super) fn write_board(f: &mut fmt::Formatter<'_>, cell: impl Fn(usize) -> Cell) -> fmt::Result {
+    // Written into a buffer and handed over once: a position is written for every ply the
+    // explorer walks, and a formatter call per character was most of that.
+    let mut text = [0u8; 8 * 5];
+    let mut len = 0;
+    let mut push = |b: u8| {
+        text[len] = b;
+        len += 1;
+    };
     for rank in (0..8).rev() {
-        let mut empty = 0;
+        let mut empty = 0u8;
         for file in 0..4 {
             match cell(rank * 4 + file) {
                 Cell::Empty => empty += 1,
                 c => {
                     if empty > 0 {
-                        write!(f, "{empty}")?;
+                        push(b'0' + empty);
                         empty = 0;
                     }
-                    f.write_char(match c {
-                        Cell::Covered => 'X',
-                        Cell::Revealed(p) => p.char(),
+                    push(match c {
+                        Cell::Covered => b'X',
+                        Cell::Revealed(p) => p.char() as u8,
                         Cell::Empty => unreachable!(),
-                    })?;
+                    });
                 }
             }
         }
         if empty > 0 {
-            write!(f, "{empty}")?;
+            push(b'0' + empty);
         }
         if rank > 0 {
-            f.write_char('/')?;
+            push(b'/');
         }
     }
-    Ok(())
+    f.write_str(std::str::from_utf8(&text[..len]).expect("ASCII"))
 }
 
 pub(super) fn write_fields(
