@@ -87,6 +87,39 @@ pub fn variant<G: Game>(rules: &G::Ruleset) -> u64 {
     h.digest()
 }
 
+/// [`variant`] of `rules`, the ruleset `preset` and `options` name, remembered by the thread
+/// (a variant is a serialisation of the whole ruleset, and an import walks many games of few).
+pub fn named_variant<G: Game>(
+    preset: Option<&str>,
+    options: &serde_json::Map<String, serde_json::Value>,
+    rules: &G::Ruleset,
+) -> u64 {
+    type Known = Vec<(
+        &'static str,
+        Option<String>,
+        serde_json::Map<String, serde_json::Value>,
+        u64,
+    )>;
+    thread_local! {
+        static KNOWN: std::cell::RefCell<Known> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    KNOWN.with(|known| {
+        let mut known = known.borrow_mut();
+        let found = known
+            .iter()
+            .find(|(game, p, o, _)| *game == G::NAME && p.as_deref() == preset && o == options);
+        if let Some(&(.., hash)) = found {
+            return hash;
+        }
+        let hash = variant::<G>(rules);
+        if known.len() >= 32 {
+            known.clear();
+        }
+        known.push((G::NAME, preset.map(str::to_owned), options.clone(), hash));
+        hash
+    })
+}
+
 /// The hash of what every seat sees of a position.
 pub fn position_hash<G: Truth>(public: &Told<G>) -> u64 {
     hash_of(public)
@@ -145,8 +178,14 @@ pub struct Walk<G: Rules> {
 
 impl<G: Rules> Walk<G> {
     pub fn new(rules: G::Ruleset, depth: u32) -> Walk<G> {
+        let variant = variant::<G>(&rules);
+        Walk::in_variant(rules, variant, depth)
+    }
+
+    /// A walk under `rules` whose [`variant`] is known.
+    pub fn in_variant(rules: G::Ruleset, variant: u64, depth: u32) -> Walk<G> {
         Walk {
-            variant: variant::<G>(&rules),
+            variant,
             rules,
             depth,
             since: Vec::new(),

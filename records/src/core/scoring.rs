@@ -169,7 +169,14 @@ pub fn summarize_to<G: Rules>(record: &Record, depth: u32) -> Result<Summary, Re
     let mut walk = (depth > 0)
         .then(|| super::rules::ruleset::<G>(record.preset.as_deref(), &record.options).ok())
         .flatten()
-        .map(|rules| Walk::<G>::new(rules, depth));
+        .map(|rules| {
+            let variant = super::explorer::named_variant::<G>(
+                record.preset.as_deref(),
+                &record.options,
+                &rules,
+            );
+            Walk::<G>::in_variant(rules, variant, depth)
+        });
     let scored = score::<G>(record, |ply| {
         if let Some(walk) = walk.as_mut() {
             walk.ply(ply)

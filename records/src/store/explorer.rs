@@ -15,7 +15,7 @@ use crate::core::explorer::{Counts, DEFAULT_DEPTH, MAX_DEPTH, Node, Step};
 
 /// One row of `explorer`: the games that played `action` from `node`.
 #[derive(Insertable, Queryable, Selectable, Clone, Debug, PartialEq, Eq)]
-#[diesel(table_name = explorer)]
+#[diesel(table_name = explorer, treat_none_as_default_value = false)]
 pub struct ExplorerRow {
     pub node: i64,
     pub action: String,

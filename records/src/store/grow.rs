@@ -13,7 +13,7 @@
 //! A chunk of games is walked level by level: the positions whose state is not known yet are
 //! looked up together, then every game takes one step. What the walks add is kept in memory
 //! and written once, when the transaction is about to commit ([`Grower::finish`]) or when
-//! enough is pending ([`PENDING`]): the rows of the first plies, which every game passes,
+//! enough is pending ([`PENDING_ROWS`], [`PENDING_TAILS`]): the rows of the first plies, which every game passes,
 //! are one upsert each per import rather than one per chunk, and a tail split before the
 //! writes never reaches the store.
 
@@ -26,6 +26,12 @@ use super::explorer::{ExplorerRow, add_postgres, add_sqlite};
 use super::schema::{explorer, explorer_tails, games};
 use super::{StoreError, line};
 
+/// A stored game's line: (id, line, game, preset).
+pub(crate) type StoredLine = (i64, Vec<u8>, String, String);
+
+/// Rows per insert statement (15 values each, under SQLite's limit of bound values).
+const INSERT_ROWS: usize = 64;
+
 /// Tails per insert statement.
 const TAIL_ROWS: usize = 100;
 
@@ -36,8 +42,11 @@ const LOOKUP: usize = 500;
 /// store then holds everything it knew).
 const CACHE: usize = 1 << 21;
 
-/// Rows and tails pending at most before they are written (memory: about 150 bytes each).
-const PENDING: usize = 1 << 17;
+/// Rows pending at most before what is pending is written (about 200 bytes each).
+const PENDING_ROWS: usize = 1 << 17;
+
+/// Tails pending at most before what is pending is written (about 32 bytes each).
+const PENDING_TAILS: usize = 1 << 19;
 
 /// Games a position keeps as tails before it has rows: a position few games went on from is
 /// answered from their lines (as many reads), and a game reaching one costs one small insert,
@@ -47,8 +56,9 @@ pub(crate) const TAILS: usize = 4;
 /// What the store holds of a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum State {
-    /// Rows: more than [`TAILS`] games went on from it.
-    Expanded,
+    /// Rows: more than [`TAILS`] games went on from it; `stored`: the store has rows for it
+    /// (else they are all pending: they are inserted, with no upsert).
+    Expanded { stored: bool },
     /// The games that went on from it (none to [`TAILS`]), each with whether the store holds
     /// its tail already (else it is this chunk's).
     Tails(Vec<(i64, bool)>),
@@ -68,6 +78,11 @@ pub(crate) struct Grower {
     gone_tails: Vec<i64>,
     /// The (game, preset) pairs met, so that a walker names its own by index.
     names: Vec<(String, String)>,
+    /// Whether the store held no rows and no tails when the transaction began (asked once).
+    empty_at_start: Option<bool>,
+    /// The positions this transaction wrote rows or tails for, sorted: in a store empty at the
+    /// start, the only ones worth looking up (an import into a new store looks up nothing).
+    written: Vec<i64>,
 }
 
 /// A game just stored, for the explorer: its id, game and preset, and its line (`line.rs`).
@@ -122,12 +137,17 @@ pub(crate) trait ExplorerConnection {
     fn expanded(&mut self, nodes: &[i64]) -> Result<Vec<i64>, StoreError>;
     /// The tails of `nodes`: (node, game), a row per game.
     fn tails(&mut self, nodes: &[i64]) -> Result<Vec<(i64, i64)>, StoreError>;
+    /// Adds rows to the stored ones of the same position and action.
     fn add_rows(&mut self, rows: &[ExplorerRow]) -> Result<(), StoreError>;
+    /// Inserts rows of positions that have none stored.
+    fn insert_rows(&mut self, rows: &[ExplorerRow]) -> Result<(), StoreError>;
     fn insert_tails(&mut self, tails: &[(i64, i64)]) -> Result<(), StoreError>;
+    /// Whether the store holds no explorer rows and no tails.
+    fn explorer_empty(&mut self) -> Result<bool, StoreError>;
     /// Deletes every tail of `nodes`.
     fn delete_tails(&mut self, nodes: &[i64]) -> Result<(), StoreError>;
-    /// A stored game's line, game and preset.
-    fn line(&mut self, game: i64) -> Result<Option<(Vec<u8>, String, String)>, StoreError>;
+    /// Stored games' lines, games and presets: (id, line, game, preset).
+    fn lines(&mut self, ids: &[i64]) -> Result<Vec<StoredLine>, StoreError>;
 }
 
 macro_rules! explorer_connection {
@@ -179,13 +199,46 @@ macro_rules! explorer_connection {
                 }
                 Ok(())
             }
-            fn line(&mut self, game: i64) -> Result<Option<(Vec<u8>, String, String)>, StoreError> {
-                let found: Option<(Option<Vec<u8>>, String, String)> = games::table
-                    .find(game)
-                    .select((games::opening_line, games::game, games::preset))
+            fn lines(&mut self, ids: &[i64]) -> Result<Vec<StoredLine>, StoreError> {
+                let mut found = Vec::with_capacity(ids.len());
+                for part in ids.chunks(LOOKUP) {
+                    let rows: Vec<(i64, Option<Vec<u8>>, String, String)> = games::table
+                        .filter(games::id.eq_any(part))
+                        .select((games::id, games::opening_line, games::game, games::preset))
+                        .load(self)?;
+                    found
+                        .extend(rows.into_iter().filter_map(|(id, line, kind, preset)| {
+                            Some((id, line?, kind, preset))
+                        }));
+                }
+                Ok(found)
+            }
+            fn explorer_empty(&mut self) -> Result<bool, StoreError> {
+                let rows: Option<i64> = explorer::table
+                    .select(explorer::node)
                     .first(self)
                     .optional()?;
-                Ok(found.and_then(|(line, kind, preset)| Some((line?, kind, preset))))
+                let tails: Option<i64> = explorer_tails::table
+                    .select(explorer_tails::node)
+                    .first(self)
+                    .optional()?;
+                Ok(rows.is_none() && tails.is_none())
+            }
+            fn insert_rows(&mut self, rows: &[ExplorerRow]) -> Result<(), StoreError> {
+                // Whole arrays: one statement each, prepared once.
+                let mut parts = rows.chunks_exact(INSERT_ROWS);
+                for part in &mut parts {
+                    let part: &[ExplorerRow; INSERT_ROWS] = part.try_into().expect("INSERT_ROWS");
+                    diesel::insert_into(explorer::table)
+                        .values(part.clone())
+                        .execute(self)?;
+                }
+                for row in parts.remainder() {
+                    diesel::insert_into(explorer::table)
+                        .values(row.clone())
+                        .execute(self)?;
+                }
+                Ok(())
             }
         }
     };
@@ -200,8 +253,9 @@ pub(crate) fn stored_steps(
     game: i64,
 ) -> Result<Vec<ExplorerRow>, StoreError> {
     Ok(conn
-        .line(game)?
-        .map(|(line, kind, preset)| super::line::decode(&line, &kind, &preset, game))
+        .lines(&[game])?
+        .pop()
+        .map(|(id, line, kind, preset)| super::line::decode(&line, &kind, &preset, id))
         .unwrap_or_default())
 }
 
@@ -214,6 +268,8 @@ impl Grower {
             new_tails: Default::default(),
             gone_tails: Vec::new(),
             names: Vec::new(),
+            empty_at_start: None,
+            written: Vec::new(),
         }
     }
 
@@ -225,19 +281,35 @@ impl Grower {
     /// Writes what is pending (rows in key order) and forgets the cache: its tails' flags
     /// said which tails were pending, and now none is.
     fn write(&mut self, conn: &mut impl ExplorerConnection) -> Result<(), StoreError> {
-        let mut rows: Vec<ExplorerRow> = std::mem::take(&mut self.rows)
-            .into_values()
-            .flat_map(HashMap::into_values)
-            .collect();
+        // Positions with rows in the store get their rows added; the others' are inserted.
+        let (mut added, mut inserted): (Vec<ExplorerRow>, Vec<ExplorerRow>) = (vec![], vec![]);
+        for (node, actions) in std::mem::take(&mut self.rows) {
+            let stored = !matches!(
+                self.cache.get(&node),
+                Some(State::Expanded { stored: false })
+            );
+            let to = if stored { &mut added } else { &mut inserted };
+            to.extend(actions.into_values());
+        }
         self.pending_rows = 0;
-        rows.sort_unstable_by(|a, b| (a.node, &a.action).cmp(&(b.node, &b.action)));
-        conn.add_rows(&rows)?;
+        for rows in [&mut added, &mut inserted] {
+            rows.sort_unstable_by(|a, b| (a.node, &a.action).cmp(&(b.node, &b.action)));
+        }
+        conn.add_rows(&added)?;
+        conn.insert_rows(&inserted)?;
         let mut gone = std::mem::take(&mut self.gone_tails);
         gone.sort_unstable();
         conn.delete_tails(&gone)?;
         let mut tails: Vec<(i64, i64)> = std::mem::take(&mut self.new_tails).into_iter().collect();
         tails.sort_unstable();
         conn.insert_tails(&tails)?;
+        if self.empty_at_start == Some(true) {
+            self.written
+                .extend(added.iter().chain(&inserted).map(|row| row.node));
+            self.written.extend(tails.iter().map(|&(node, _)| node));
+            self.written.sort_unstable();
+            self.written.dedup();
+        }
         self.cache.clear();
         Ok(())
     }
@@ -292,7 +364,23 @@ impl Grower {
                 });
             }
         }
-        while !walkers.is_empty() {
+        // Games of earlier chunks whose tails split, with where: their lines are read together,
+        // and they walk on from there at the next level (counts add up in any order).
+        let mut waiting: Vec<(i64, i64)> = Vec::new();
+        while !walkers.is_empty() || !waiting.is_empty() {
+            let ids: Vec<i64> = waiting.iter().map(|&(game, _)| game).collect();
+            let at: HashMap<i64, i64> = waiting.drain(..).collect();
+            for (id, line, kind, preset) in conn.lines(&ids)? {
+                let line: Rc<[u8]> = line.into();
+                if let Some(found) = line::find(&line, at[&id]) {
+                    walkers.push(Walker {
+                        at: found,
+                        line,
+                        game: id,
+                        name: self.name(&kind, &preset),
+                    });
+                }
+            }
             self.look_up(conn, walkers.iter().map(|w| w.at.node))?;
             let mut next = Vec::with_capacity(walkers.len());
             let mut queue: std::collections::VecDeque<Walker> = walkers.into();
@@ -300,7 +388,7 @@ impl Grower {
                 let node = w.at.node;
                 let state = self.cache.get_mut(&node).expect("looked up");
                 match state {
-                    State::Expanded => {
+                    State::Expanded { .. } => {
                         let line = w.line.clone();
                         let Some((step, after)) = line::step(&line, w.at) else {
                             continue;
@@ -319,7 +407,7 @@ impl Grower {
                         // One game more than tails hold: the position gets rows, and every
                         // game of its tails walks on from here with the new one.
                         let games = std::mem::take(games);
-                        self.cache.insert(node, State::Expanded);
+                        self.cache.insert(node, State::Expanded { stored: false });
                         if games.iter().any(|&(_, stored)| stored) {
                             self.gone_tails.push(node);
                         }
@@ -328,14 +416,9 @@ impl Grower {
                             if !stored {
                                 self.new_tails.remove(&(node, other));
                             }
-                            let (line, name) = match chunk.get(&other) {
-                                Some(found) => found.clone(),
-                                None => match conn.line(other)? {
-                                    Some((line, kind, preset)) => {
-                                        (line.into(), self.name(&kind, &preset))
-                                    }
-                                    None => continue,
-                                },
+                            let Some((line, name)) = chunk.get(&other).cloned() else {
+                                waiting.push((other, node));
+                                continue;
                             };
                             if let Some(at) = line::find(&line, node) {
                                 queue.push_front(Walker {
@@ -351,11 +434,15 @@ impl Grower {
             }
             walkers = next;
         }
-        if self.cache.len() > CACHE || self.pending_rows + self.new_tails.len() > PENDING {
+        if self.cache.len() > CACHE
+            || self.pending_rows > PENDING_ROWS
+            || self.new_tails.len() > PENDING_TAILS
+        {
             self.write(conn)?;
         }
         Ok(())
     }
+
     /// Looks up the states of `nodes` not in the cache.
     fn look_up(
         &mut self,
@@ -365,12 +452,26 @@ impl Grower {
         let mut unknown: Vec<i64> = nodes.filter(|n| !self.cache.contains_key(n)).collect();
         unknown.sort_unstable();
         unknown.dedup();
+        if self.empty_at_start.is_none() {
+            self.empty_at_start = Some(conn.explorer_empty()?);
+        }
+        if self.empty_at_start == Some(true) {
+            // The store had nothing of the explorer when the transaction began: a position
+            // holds rows or tails only if this transaction wrote them.
+            unknown.retain(|node| {
+                let written = self.written.binary_search(node).is_ok();
+                if !written {
+                    self.cache.insert(*node, State::Tails(Vec::new()));
+                }
+                written
+            });
+        }
         for part in unknown.chunks(LOOKUP) {
             for &node in part {
                 self.cache.insert(node, State::Tails(Vec::new()));
             }
             for node in conn.expanded(part)? {
-                self.cache.insert(node, State::Expanded);
+                self.cache.insert(node, State::Expanded { stored: true });
             }
             for (node, game) in conn.tails(part)? {
                 if let Some(State::Tails(games)) = self.cache.get_mut(&node) {

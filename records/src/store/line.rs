@@ -13,34 +13,44 @@
 //! tail): a store writes only lines it wrote with this code.
 
 use super::explorer::ExplorerRow;
+use crate::core::explorer::{Counts, Step};
 
 const VERSION: u8 = 1;
 
-/// `rows` (one game's, in ply order) as its row keeps them; None for no rows.
-pub fn encode(rows: &[ExplorerRow]) -> Option<Vec<u8>> {
-    let first = rows.first()?;
-    let mut out = Vec::with_capacity(10 + rows.len() * 28);
+/// One game's steps and what each credits its mover (in ply order, [`Summary::credits`]) as
+/// its row keeps them; None for no steps.
+///
+/// [`Summary::credits`]: crate::core::scoring::Summary::credits
+pub fn encode<'a>(mut credits: impl Iterator<Item = (&'a Step, Counts)>) -> Option<Vec<u8>> {
+    let (first, counts) = credits.next()?;
+    let mut out = Vec::with_capacity(10 + 16 * 28);
     out.push(VERSION);
-    out.push(rows.len().min(u8::MAX as usize) as u8);
-    out.extend_from_slice(&first.node.to_le_bytes());
-    for row in rows.iter().take(u8::MAX as usize) {
-        out.extend_from_slice(&row.next.to_le_bytes());
-        out.extend_from_slice(&(row.ply as u16).to_le_bytes());
-        out.push(if row.wins > 0 {
+    out.push(0); // the number of steps, set at the end
+    out.extend_from_slice(&first.node.stored().to_le_bytes());
+    let mut steps = 0u8;
+    for (step, counts) in std::iter::once((first, counts)).chain(credits) {
+        out.extend_from_slice(&step.next.stored().to_le_bytes());
+        out.extend_from_slice(&(step.ply as u16).to_le_bytes());
+        out.push(if counts.wins > 0 {
             0
-        } else if row.draws > 0 {
+        } else if counts.draws > 0 {
             1
         } else {
             2
         });
-        out.extend_from_slice(&(row.points as i32).to_le_bytes());
-        out.push(row.coin_stakes as i8 as u8);
-        out.extend_from_slice(&(row.coin_margins as i32).to_le_bytes());
-        let action = row.action.as_bytes();
+        out.extend_from_slice(&(counts.points as i32).to_le_bytes());
+        out.push(counts.coin_stakes as i8 as u8);
+        out.extend_from_slice(&(counts.coin_margins as i32).to_le_bytes());
+        let action = step.action.as_bytes();
         let len = action.len().min(u8::MAX as usize);
         out.push(len as u8);
         out.extend_from_slice(&action[..len]);
+        steps += 1;
+        if steps == u8::MAX {
+            break;
+        }
     }
+    out[1] = steps;
     Some(out)
 }
 
@@ -184,6 +194,8 @@ pub(crate) fn find(bytes: &[u8], node: i64) -> Option<At> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Seat;
+    use crate::core::explorer::Node;
 
     fn row(node: i64, action: &str, next: i64, ply: i32, wins: i64, losses: i64) -> ExplorerRow {
         ExplorerRow {
@@ -212,9 +224,22 @@ mod tests {
             row(9, "b1(k)", i64::MIN, 1, 0, 1),
             row(i64::MIN, "c6-c7:both_die:flag", 3, 2, 1, 0),
         ];
-        let bytes = encode(&rows).unwrap();
+        let steps: Vec<(Step, Counts)> = rows
+            .iter()
+            .map(|row| {
+                let step = Step {
+                    node: Node::from_stored(row.node),
+                    ply: row.ply as u32,
+                    mover: Seat::FIRST,
+                    action: row.action.clone(),
+                    next: Node::from_stored(row.next),
+                };
+                (step, row.counts())
+            })
+            .collect();
+        let bytes = encode(steps.iter().map(|(s, c)| (s, *c))).unwrap();
         assert_eq!(decode(&bytes, "banqi", "tcga", 7), rows);
-        assert_eq!(encode(&[]), None);
+        assert_eq!(encode(std::iter::empty()), None);
         // Cut short or of another version: no line.
         assert!(decode(&bytes[..bytes.len() - 1], "banqi", "tcga", 7).is_empty());
         let mut other = bytes.clone();

@@ -14,8 +14,6 @@ use crate::core::replay::{ReplayError, Status};
 use crate::core::{Record, Seat, Summary};
 use crate::games::summarize_to;
 
-use super::explorer::ExplorerRow;
-
 /// A validated record ready to insert: the game's row and its seats' rows.
 #[derive(Clone, Debug)]
 pub struct NewGame {
@@ -231,10 +229,7 @@ impl NewGame {
         depth: u32,
     ) -> Result<NewGame, ReplayError> {
         let summary: Summary = summarize_to(record, depth)?;
-        let explorer: Vec<ExplorerRow> = summary
-            .credits()
-            .map(|(step, counts)| ExplorerRow::new(summary.game, summary.preset, step, &counts))
-            .collect();
+        let opening_line = super::line::encode(summary.credits());
         let canonical = crate::games::canonical_json(record)?;
         let (derived_outcome, derived_reason) = match summary.verdict.derived {
             Status::Ended { end, .. } => {
@@ -288,7 +283,7 @@ impl NewGame {
             source: source.to_owned(),
             imported_at: imported_at.to_owned(),
             record: canonical,
-            opening_line: super::line::encode(&explorer),
+            opening_line,
         };
         Ok(NewGame { row, seats })
     }
