@@ -41,6 +41,13 @@ pub struct Order {
     /// Only games played on or before this date (YYYY-MM-DD).
     #[arg(long)]
     pub date_to: Option<String>,
+    /// Only games whose players' average rating (the store's leaderboard for this game and
+    /// preset) is at least this; games with a seat unnamed or unrated are left out.
+    #[arg(long, allow_hyphen_values = true)]
+    pub rating_min: Option<f64>,
+    /// Only games whose players' average rating is at most this.
+    #[arg(long, allow_hyphen_values = true)]
+    pub rating_max: Option<f64>,
     /// Games played for coins: the table's stake.
     #[arg(long, default_value_t = 100)]
     pub stake: u64,
@@ -98,7 +105,16 @@ fn explore(order: &Order) -> Result<String, String> {
         players: list(&order.players),
         date_from: order.date_from.clone(),
         date_to: order.date_to.clone(),
+        rating_min: order.rating_min,
+        rating_max: order.rating_max,
     };
+    if let (Some(low), Some(high)) = (lookup.rating_min, lookup.rating_max)
+        && low > high
+    {
+        return Err(format!(
+            "--rating-min ({low}) is above --rating-max ({high})"
+        ));
+    }
     let scratch = (!order.paths.is_empty())
         .then(|| std::env::temp_dir().join(format!("anqi-explore-{}", std::process::id())));
     let answer = (|| {
@@ -122,7 +138,8 @@ fn explore(order: &Order) -> Result<String, String> {
         if let Some(depth) = order.depth {
             store.set_explorer_depth(depth).map_err(|e| e.to_string())?;
         }
-        store.explore(&lookup).map_err(|e| e.to_string())
+        let ratings = records::store::RatingsCache::default();
+        store.explore(&lookup, &ratings).map_err(|e| e.to_string())
     })();
     if let Some(dir) = &scratch {
         // Only the directory this run made, with the store it wrote.

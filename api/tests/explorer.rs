@@ -122,6 +122,38 @@ fn the_explorer_answers_from_the_stored_games() {
         (Some(5), Some("c1(G)"))
     );
 
+    // A rating range: the games whose players are both on the leaderboard and whose average
+    // is in it (here every rated player's: a range wider than any rating).
+    let (_, board) = get(addr, "/v1/players?game=banqi&preset=tcga&limit=100");
+    let rated: Vec<&str> = board["ranking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    let both_rated = log
+        .iter()
+        .filter(|r| {
+            r["players"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|p| rated.contains(&p.as_str().unwrap()))
+        })
+        .count();
+    assert!(both_rated > 0, "{board}");
+    let (status, wide) = get(addr, "/v1/explorer?rating_min=-100000&rating_max=100000");
+    assert_eq!(status, 200, "{wide}");
+    assert_eq!(wide["games"], both_rated, "{wide} {board}");
+    let (_, narrow) = get(addr, "/v1/explorer?rating_min=100000");
+    assert_eq!(
+        (
+            narrow["games"].as_i64(),
+            narrow["filtered"]["walked"].as_i64()
+        ),
+        (Some(0), Some(0))
+    );
+
     // Coins at the table asked: of the ten games through this board, player 1 (to move) won
     // five and lost five, each doubled (both first flips a general, or an advisor), no piece
     // captured: the stakes cancel at any stake.
@@ -164,6 +196,12 @@ fn the_explorer_answers_from_the_stored_games() {
             "position",
         ),
         ("/v1/explorer?depth=3", "malformed-query", ""),
+        ("/v1/explorer?rating_min=abc", "malformed-query", ""),
+        (
+            "/v1/explorer?rating_min=300&rating_max=200",
+            "bad-parameter",
+            "rating_min",
+        ),
     ] {
         let (status, problem) = get(addr, path);
         assert!(status == 400 || status == 422, "{path}: {status} {problem}");

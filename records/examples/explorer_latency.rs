@@ -21,6 +21,7 @@ fn main() {
     let game = args.get(3).cloned().unwrap_or_else(|| "banqi".into());
     let preset = args.get(4).cloned();
     let store = Store::open(database).expect("the store opens");
+    let ratings = records::store::RatingsCache::default();
     let lookup = |actions: Vec<String>| Lookup {
         game: game.clone(),
         preset: preset.clone(),
@@ -29,7 +30,9 @@ fn main() {
     };
     let mut rng = StdRng::seed_from_u64(1);
     let mut lines = Vec::with_capacity(requests);
-    let start = store.explore(&lookup(Vec::new())).expect("the start");
+    let start = store
+        .explore(&lookup(Vec::new()), &ratings)
+        .expect("the start");
     let root: records::core::explorer::Node = start.node.parse().expect("a node");
     while lines.len() < requests {
         let depth = rng.random_range(0..=14);
@@ -58,7 +61,7 @@ fn main() {
         .map(|actions| {
             let asked = lookup(actions);
             let t = Instant::now();
-            let answer = store.explore(&asked).expect("an answer");
+            let answer = store.explore(&asked, &ratings).expect("an answer");
             let ms = t.elapsed().as_secs_f64() * 1000.0;
             assert_eq!(answer.followed, asked.actions.len(), "{:?}", asked.actions);
             ms

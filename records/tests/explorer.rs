@@ -16,7 +16,7 @@ use records::core::replay::replay_with;
 use records::core::rules::parts::*;
 use records::core::rules::ruleset;
 use records::core::{Outcome, Reason, Record, Seat};
-use records::store::{Imported, Incoming, Lookup, Store, test_databases};
+use records::store::{Explored, Imported, Incoming, Lookup, RatingsCache, Store, test_databases};
 
 /// Games of `G` under `preset`: deals from three seeds, each ply one of the first two legal
 /// actions, 1 to 12 plies, then a stated result (a resignation or an agreed draw).
@@ -159,15 +159,16 @@ fn check_game<G: Rules>(store: &Store, n: u64) -> usize {
         }
         for (key, (all, by_path)) in count::<G>(&valid, 16) {
             for ((start, path), came) in &by_path {
-                let explored = store
-                    .explore(&Lookup {
+                let explored = explore(
+                    &store,
+                    &Lookup {
                         game: G::NAME.into(),
                         preset: Some(preset.name.into()),
                         position: Some(start.clone()),
                         actions: path.clone(),
                         ..Lookup::default()
-                    })
-                    .unwrap();
+                    },
+                );
                 assert_eq!(explored.followed, path.len(), "{} {path:?}", preset.name);
                 let stored: Counts = explored
                     .moves
@@ -236,6 +237,11 @@ fn banqi(actions: &[&str], n: u64) -> Incoming {
     }
 }
 
+/// The explorer's answer (no rating range: the ratings' cache is not read).
+fn explore(store: &Store, lookup: &Lookup) -> Explored {
+    store.explore(lookup, &RatingsCache::default()).unwrap()
+}
+
 fn banqi_lookup(actions: &[&str]) -> Lookup {
     Lookup {
         game: "banqi".into(),
@@ -266,8 +272,8 @@ fn two_flip_orders_to_one_board_share_their_counts() {
                 .all(|o| matches!(o, Imported::Stored { .. })),
             "{outcomes:?}"
         );
-        let a = store.explore(&banqi_lookup(&one[..4])).unwrap();
-        let b = store.explore(&banqi_lookup(&other[..4])).unwrap();
+        let a = explore(&store, &banqi_lookup(&one[..4]));
+        let b = explore(&store, &banqi_lookup(&other[..4]));
         assert_eq!(a, b, "one node, one answer");
         assert_eq!((a.followed, a.games), (4, 10));
         assert_eq!(a.moves.len(), 1);
@@ -282,17 +288,17 @@ fn two_flip_orders_to_one_board_share_their_counts() {
         );
         assert_eq!(played.examples, [1, 10]);
         // Before they meet, each order is its own line.
-        let first = store.explore(&banqi_lookup(&one[..2])).unwrap();
+        let first = explore(&store, &banqi_lookup(&one[..2]));
         assert_eq!((first.games, first.moves[0].action.as_str()), (5, "c1(G)"));
         // A line no game played is followed as far as games went, and lists nothing.
-        let unplayed = store.explore(&banqi_lookup(&["a1(K)", "d8(p)"])).unwrap();
+        let unplayed = explore(&store, &banqi_lookup(&["a1(K)", "d8(p)"]));
         assert_eq!((unplayed.followed, unplayed.games), (1, 0));
         assert!(unplayed.moves.is_empty());
         // The start given as a position is the start.
-        let start = store.explore(&banqi_lookup(&[])).unwrap();
+        let start = explore(&store, &banqi_lookup(&[]));
         let mut given = banqi_lookup(&[]);
         given.position = Some(records::games::banqi::Position::start().to_string());
-        assert_eq!(store.explore(&given).unwrap(), start);
+        assert_eq!(explore(&store, &given), start);
         assert_eq!(start.games, 10);
 
         // A lone game that meets the others' board by a third order, deeper than any other
@@ -300,9 +306,9 @@ fn two_flip_orders_to_one_board_share_their_counts() {
         // with the others; asked along theirs, they do not know of it.
         let third = ["a1(K)", "d1(g)", "c1(G)", "b1(k)", "a2(P)"];
         store.import(&[banqi(&third, 11)]).unwrap();
-        let own = store.explore(&banqi_lookup(&third[..4])).unwrap();
+        let own = explore(&store, &banqi_lookup(&third[..4]));
         assert_eq!((own.node.as_str(), own.games), (a.node.as_str(), 11));
-        assert_eq!(store.explore(&banqi_lookup(&one[..4])).unwrap().games, 10);
+        assert_eq!(explore(&store, &banqi_lookup(&one[..4])).games, 10);
     }
 }
 
@@ -315,7 +321,7 @@ fn a_new_depth_walks_the_stored_games_again_and_a_store_builds_what_it_holds() {
         store.import(&[banqi(&one, 1)]).unwrap();
         store.set_explorer_depth(2).unwrap();
         assert_eq!(store.explorer_depth().unwrap(), 2);
-        let at = |n: usize| store.explore(&banqi_lookup(&one[..n])).unwrap();
+        let at = |n: usize| explore(&store, &banqi_lookup(&one[..n]));
         assert_eq!((at(1).games, at(2).games), (1, 0), "two plies followed");
         // Games stored at depth 2 are walked to 2.
         store.import(&[banqi(&one, 2)]).unwrap();
@@ -334,7 +340,7 @@ fn a_new_depth_walks_the_stored_games_again_and_a_store_builds_what_it_holds() {
         drop(store);
         unbuild(&url);
         let store = Store::open(&url).unwrap();
-        assert_eq!(store.explore(&banqi_lookup(&one[..4])).unwrap().games, 3);
+        assert_eq!(explore(&store, &banqi_lookup(&one[..4])).games, 3);
     }
 }
 
@@ -447,4 +453,85 @@ fn a_dark_luzhanqi_attack_is_public_as_announced() {
         }
     }
     assert!(attacks > 5, "{attacks} attacks");
+}
+
+#[test]
+fn a_rating_range_counts_the_games_whose_players_average_is_in_it() {
+    for url in test_databases(&std::env::temp_dir().join("anqi-tests"), "explorer_ratings") {
+        let store = Store::open(&url).unwrap();
+        // Four players in a ring of meetings; the stronger (earlier) wins but for an upset in
+        // four.
+        let names = ["ann", "bo", "cy", "di"];
+        let mut games = Vec::new();
+        for n in 0..48u64 {
+            let (a, b) = match n % 4 {
+                0 => (0, 1),
+                1 => (1, 2),
+                2 => (2, 3),
+                _ => (0, 3),
+            };
+            // Seats taken in turn; the stronger seated first in half the games.
+            let (first, second) = if n / 4 % 2 == 0 { (a, b) } else { (b, a) };
+            let upset = n / 8 % 4 == 3;
+            let winner = if (first < second) != upset {
+                Seat::FIRST
+            } else {
+                Seat::SECOND
+            };
+            let mut game = banqi(&["a1(K)", "b1(k)", "c1(G)"], n);
+            game.record.players = vec![names[first].into(), names[second].into()];
+            game.record.result = Some(StatedResult::ended(
+                Outcome::win(winner, 2),
+                Reason::RESIGNATION,
+                None,
+            ));
+            games.push(game);
+        }
+        // A game with an unnamed seat, which no rating range counts.
+        let mut unnamed = banqi(&["a1(K)", "b1(k)", "c1(G)"], 99);
+        unnamed.record.players = vec!["ann".into()];
+        games.push(unnamed);
+        store.import(&games).unwrap();
+        let ratings = RatingsCache::default();
+        let board = ratings.leaderboard(&store, "banqi", "tcga", 0, 10).unwrap();
+        let rating = |name: &str| {
+            board
+                .ranking
+                .iter()
+                .find(|r| r.name == name)
+                .unwrap()
+                .rating
+                .value
+        };
+        assert!(rating("ann") > rating("di"), "{:?}", board.ranking);
+        // Each game's average, counted independently of the store's filter.
+        let averages: Vec<f64> = games
+            .iter()
+            .filter(|g| g.record.players.len() == 2)
+            .map(|g| (rating(&g.record.players[0]) + rating(&g.record.players[1])) / 2.0)
+            .collect();
+        let mut sorted = averages.clone();
+        sorted.sort_by(f64::total_cmp);
+        let (low, high) = (sorted[10], sorted[30]);
+        let expected = averages
+            .iter()
+            .filter(|a| (low..=high).contains(*a))
+            .count() as i64;
+        assert!(0 < expected && expected < 48, "{expected}");
+        let mut asked = banqi_lookup(&["a1(K)"]);
+        asked.rating_min = Some(low);
+        asked.rating_max = Some(high);
+        let rated = store.explore(&asked, &ratings).unwrap();
+        assert_eq!(rated.games, expected);
+        assert_eq!(rated.filtered.as_ref().map(|f| f.walked), Some(expected));
+        assert_eq!(rated.moves[0].games, expected);
+        // One bound; and a range nobody's average is in.
+        asked.rating_max = None;
+        let above = averages.iter().filter(|a| **a >= low).count() as i64;
+        assert_eq!(store.explore(&asked, &ratings).unwrap().games, above);
+        asked.rating_min = Some(sorted[47] + 1.0);
+        assert_eq!(store.explore(&asked, &ratings).unwrap().games, 0);
+        // Unfiltered, every game (the unnamed seat's too).
+        assert_eq!(explore(&store, &banqi_lookup(&["a1(K)"])).games, 49);
+    }
 }

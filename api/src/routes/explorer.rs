@@ -60,6 +60,16 @@ pub struct ExplorerQuery {
     #[param(example = "2022-12-31", pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
     #[serde(default)]
     pub date_to: Option<String>,
+    /// Only games whose players' average rating (this game and preset's, as
+    /// `/v1/leaderboard` shows them now) is at least this; games with a seat unnamed or
+    /// unrated are left out when a rating bound is given.
+    #[param(example = -100.0)]
+    #[serde(default)]
+    pub rating_min: Option<f64>,
+    /// Only games whose players' average rating is at most this.
+    #[param(example = 200.0)]
+    #[serde(default)]
+    pub rating_max: Option<f64>,
 }
 
 /// The default game's start, as a position example.
@@ -111,6 +121,18 @@ fn date(text: Option<String>, field: &str) -> Result<Option<String>, Problem> {
     }
 }
 
+/// A rating bound: a finite number.
+fn rating(value: Option<f64>, field: &str) -> Result<Option<f64>, Problem> {
+    match value {
+        Some(v) if !v.is_finite() => Err(Problem::new(
+            ProblemKind::BadParameter,
+            format!("{field} is a rating (a finite number); {v} is not"),
+        )
+        .field(field)),
+        _ => Ok(value),
+    }
+}
+
 /// The opening explorer: for a game, a preset (or options) and a public position — the start,
 /// a position string, or the actions every seat saw from it — the actions the stored games
 /// played next, each with its games, wins, draws and losses for the side that played it, its
@@ -118,8 +140,9 @@ fn date(text: Option<String>, field: &str) -> Result<Option<String>, Problem> {
 /// (and coins, for games played for coins), and example game ids. Positions are what every
 /// seat sees, with the history the rules read: two orders of flips that reach the same board
 /// share their counts. Kept as games are stored (imports and refereed games), to the store's
-/// depth (16 plies by default). Filtered by players or dates, the matching games (the most
-/// recent 20,000) are walked instead.
+/// depth (16 plies by default). Filtered by players, dates or a rating range, the matching
+/// games are walked instead (the most recent 20,000 that match the players and dates, of
+/// which those whose players' average rating is in the range).
 #[utoipa::path(get, path = "/v1/explorer", tag = "games",
     params(ExplorerQuery),
     responses(
@@ -157,9 +180,21 @@ pub async fn explorer(
         players: list(query.players.as_deref()),
         date_from: date(query.date_from, "date_from")?,
         date_to: date(query.date_to, "date_to")?,
+        rating_min: rating(query.rating_min, "rating_min")?,
+        rating_max: rating(query.rating_max, "rating_max")?,
     };
+    if let (Some(low), Some(high)) = (lookup.rating_min, lookup.rating_max)
+        && low > high
+    {
+        return Err(Problem::new(
+            ProblemKind::BadParameter,
+            format!("rating_min ({low}) is above rating_max ({high})"),
+        )
+        .field("rating_min"));
+    }
     super::parse::game_kind(&lookup.game)?;
-    let explored = blocking(move || Ok(store.explore(&lookup))).await?;
+    let ratings = settings.ratings.clone();
+    let explored = blocking(move || Ok(store.explore(&lookup, &ratings))).await?;
     explored.map(web::Json).map_err(problem)
 }
 

@@ -1,14 +1,17 @@
 //! An explorer request answered: the position it names (a public position, or the actions
 //! every seat saw from the start), the actions the stored games played from there and how
 //! they scored for the side to move, with intervals. Unfiltered, a few primary-key lookups;
-//! filtered by players or dates, a walk of the matching games (the most recent first, at most
-//! [`FILTER_SCAN`]).
+//! filtered by players, dates or a rating range, a walk of the matching games (the most
+//! recent first: at most [`FILTER_SCAN`] that match the players and dates, of which those in
+//! the rating range).
+
+use std::collections::HashMap;
 
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::schema::{games, seats};
-use super::{ExplorerRow, Store, StoreError, with_connection};
+use super::{ExplorerRow, RatingsCache, Store, StoreError, with_connection};
 use crate::core::Table;
 use crate::core::explorer::{NoPosition, Node, root};
 use crate::core::rules::{RulesetError, ruleset};
@@ -35,6 +38,25 @@ pub struct Lookup {
     pub players: Vec<String>,
     pub date_from: Option<String>,
     pub date_to: Option<String>,
+    /// Only games whose players' average rating (in this game and preset, as the store's
+    /// leaderboard fits it now) is at least this; a game with a seat unnamed or unrated is
+    /// left out when either bound is given.
+    pub rating_min: Option<f64>,
+    /// Only games whose players' average rating is at most this.
+    pub rating_max: Option<f64>,
+}
+
+impl Lookup {
+    fn rated(&self) -> bool {
+        self.rating_min.is_some() || self.rating_max.is_some()
+    }
+
+    fn filtering(&self) -> bool {
+        !self.players.is_empty()
+            || self.date_from.is_some()
+            || self.date_to.is_some()
+            || self.rated()
+    }
 }
 
 /// Why a request names no position of the explorer.
@@ -129,8 +151,12 @@ pub struct ExplorerMove {
 }
 
 impl Store {
-    /// Answers an explorer request.
-    pub fn explore(&self, lookup: &Lookup) -> Result<Explored, ExploreError> {
+    /// Answers an explorer request (`ratings`: the fits a rating range reads).
+    pub fn explore(
+        &self,
+        lookup: &Lookup,
+        ratings: &RatingsCache,
+    ) -> Result<Explored, ExploreError> {
         let kind: GameKind = lookup.game.parse()?;
         let (start, preset, coins) = crate::with_game!(kind, G => {
             let rules = ruleset::<G>(lookup.preset.as_deref(), &lookup.options)?;
@@ -140,12 +166,10 @@ impl Store {
         let depth = self.explorer_depth()?;
         let line = self.explorer_line(start, &lookup.actions)?;
         let (node, followed) = (line.node, line.followed);
-        let filtering =
-            !lookup.players.is_empty() || lookup.date_from.is_some() || lookup.date_to.is_some();
         let (rows, filtered) = if followed < lookup.actions.len() {
             (Vec::new(), None)
-        } else if filtering {
-            let (rows, filtered) = self.filtered_rows(kind, preset, lookup, node)?;
+        } else if lookup.filtering() {
+            let (rows, filtered) = self.filtered_rows(kind, preset, lookup, node, ratings)?;
             (rows, Some(filtered))
         } else {
             (line.rows, None)
@@ -163,6 +187,7 @@ impl Store {
         preset: &str,
         lookup: &Lookup,
         node: Node,
+        ratings: &RatingsCache,
     ) -> Result<(Vec<ExplorerRow>, Filtered), StoreError> {
         let found: Vec<(i64, Option<Vec<u8>>)> = with_connection!(self, |conn| {
             let mut query = games::table
@@ -191,21 +216,69 @@ impl Store {
             query.load(conn)?
         });
         let truncated = found.len() as i64 > FILTER_SCAN;
-        let walked = found
-            .iter()
-            .take(FILTER_SCAN as usize)
-            .filter_map(|(id, line)| {
-                super::line::decode(line.as_deref()?, kind.name(), preset, *id)
-                    .into_iter()
-                    .find(|row| row.node == node.stored())
-            });
+        let mut found: Vec<(i64, Option<Vec<u8>>)> =
+            found.into_iter().take(FILTER_SCAN as usize).collect();
+        if lookup.rated() {
+            let average = self.average_ratings(kind, preset, &found, ratings)?;
+            let (low, high) = (
+                lookup.rating_min.unwrap_or(f64::NEG_INFINITY),
+                lookup.rating_max.unwrap_or(f64::INFINITY),
+            );
+            found.retain(|(id, _)| average.get(id).is_some_and(|r| (low..=high).contains(r)));
+        }
+        let passed = found.len() as i64;
+        let walked = found.iter().filter_map(|(id, line)| {
+            super::line::decode(line.as_deref()?, kind.name(), preset, *id)
+                .into_iter()
+                .find(|row| row.node == node.stored())
+        });
         let mut rows = super::explorer::tally(walked);
         rows.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.action.cmp(&b.action)));
         let filtered = Filtered {
-            walked: found.len().min(FILTER_SCAN as usize) as i64,
+            walked: passed,
             truncated,
         };
         Ok((rows, filtered))
+    }
+
+    /// The average rating of the players of each of `games` whose every seat is a rated
+    /// player (ratings of `kind` and `preset` as the store's counts stand now).
+    fn average_ratings(
+        &self,
+        kind: GameKind,
+        preset: &str,
+        games: &[(i64, Option<Vec<u8>>)],
+        ratings: &RatingsCache,
+    ) -> Result<HashMap<i64, f64>, StoreError> {
+        let Some(fitted) = ratings.ratings(self, kind.name(), preset)? else {
+            return Ok(HashMap::new());
+        };
+        let rating: HashMap<&str, f64> = fitted
+            .players
+            .iter()
+            .map(|p| (p.name.as_str(), p.rating.value))
+            .collect();
+        // (sum, seats) per game; None once a seat is unnamed or unrated.
+        let mut sums: HashMap<i64, Option<(f64, u32)>> = HashMap::new();
+        let ids: Vec<i64> = games.iter().map(|(id, _)| *id).collect();
+        for part in ids.chunks(10_000) {
+            let found: Vec<(i64, String, bool)> = with_connection!(self, |conn| seats::table
+                .filter(seats::game_id.eq_any(part))
+                .select((seats::game_id, seats::name, seats::named))
+                .load(conn)?);
+            for (id, name, named) in found {
+                let seat = rating.get(name.as_str()).filter(|_| named);
+                let sum = sums.entry(id).or_insert(Some((0.0, 0)));
+                *sum = match (*sum, seat) {
+                    (Some((total, seats)), Some(r)) => Some((total + r, seats + 1)),
+                    _ => None,
+                };
+            }
+        }
+        Ok(sums
+            .into_iter()
+            .filter_map(|(id, sum)| sum.map(|(total, seats)| (id, total / f64::from(seats))))
+            .collect())
     }
 }
 
