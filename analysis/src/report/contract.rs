@@ -139,6 +139,75 @@ const COMMON: &[TableSpec] = &[
             ),
         ],
     },
+    TableSpec {
+        name: "explorer",
+        games: "all",
+        meaning: "the opening explorer's counts, one game each: one row per ply of a finished game's first 16, as every seat saw it; summed by `node` and `action` they are `GET /v1/explorer`'s",
+        columns: &[
+            SOURCE,
+            VARIANT,
+            col(
+                "ply",
+                "uint32",
+                false,
+                "plies played before it (0: the first action)",
+            ),
+            col(
+                "seat",
+                "uint32",
+                false,
+                "the seat that played it: 1 for the first mover, 2, 3",
+            ),
+            col(
+                "node",
+                "string",
+                false,
+                "the public position it was played from, with the history its rules read, in its variant: 16 hex digits, as `GET /v1/explorer` names it",
+            ),
+            col(
+                "action",
+                "string",
+                false,
+                "the action as every seat saw it: a flip with the piece it revealed (`b6(K)`), a move, a dark Luzhanqi attack with the referee's announcement (`c6-c7:win`)",
+            ),
+            col(
+                "next",
+                "string",
+                false,
+                "the public position it led to (16 hex digits)",
+            ),
+            col(
+                "score",
+                "float64",
+                false,
+                "for the seat that played it: 1 first place alone, ½ first place shared (a draw), 0 a lower place",
+            ),
+            col(
+                "points",
+                "int64",
+                false,
+                "that seat's points at the end (棋點)",
+            ),
+            col(
+                "coin_stakes",
+                "int64",
+                false,
+                "games played for coins: the stakes that seat won (+1, +2 doubled) or paid (−1, −2); 0 otherwise",
+            ),
+            col(
+                "coin_margins",
+                "int64",
+                false,
+                "games played for coins: the winner's point margin times the double, won (+) or paid (−); at a table of stake S and bonus B the seat's coins are S × coin_stakes + B × coin_margins",
+            ),
+            col(
+                "shared_start",
+                "boolean",
+                false,
+                "whether every game of the variant starts from the same public position (open Luzhanqi's setups do not): then the rows at ply 0 are the variant's start",
+            ),
+        ],
+    },
 ];
 
 /// Every table of the dataset: the common ones, then each game's.

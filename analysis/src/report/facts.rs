@@ -1,6 +1,8 @@
 //! From a record of any game to the facts the report counts: one row per game, one per seat,
 //! and the game's own facts (its part of the report).
 
+use records::core::explorer::{DEFAULT_DEPTH, Walk, credits, named_variant};
+use records::core::rules::ruleset;
 use records::core::scoring::score;
 use records::core::{Record, ReplayError, Seat};
 use records::games::GameKind;
@@ -41,11 +43,35 @@ pub struct SeatFacts {
     pub named: bool,
 }
 
+/// One ply of a finished game's opening as every seat saw it, and what it credits the seat
+/// that played it: the opening explorer's counts, one game each (`records::core::explorer`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepFacts {
+    /// Plies played before it.
+    pub ply: u32,
+    /// The seat that played it (1-based).
+    pub seat: u32,
+    /// The public position it was played from, and the one it led to (16 hex digits, as
+    /// `GET /v1/explorer` names them).
+    pub node: String,
+    pub action: String,
+    pub next: String,
+    /// For the seat that played it: 1 first place alone, ½ first place shared, 0 lower.
+    pub score: f64,
+    pub points: i64,
+    pub coin_stakes: i64,
+    pub coin_margins: i64,
+    /// Whether every game of the variant starts from the same public position.
+    pub shared_start: bool,
+}
+
 /// Everything the report takes from one record.
 #[derive(Clone, Debug)]
 pub struct Facts {
     pub game: GameFacts,
     pub seats: Vec<SeatFacts>,
+    /// The first [`DEFAULT_DEPTH`] plies of a finished game; none of an unfinished one.
+    pub steps: Vec<StepFacts>,
     pub part: Part,
 }
 
@@ -57,7 +83,18 @@ pub fn facts(record: &Record, source: &str) -> Result<Facts, ReplayError> {
 
 fn facts_of<G: Tool>(record: &Record, source: &str) -> Result<Facts, ReplayError> {
     let mut watch = G::Watch::default();
-    let scored = score::<G>(record, |ply| G::watch(&mut watch, ply))?;
+    let mut walk = ruleset::<G>(record.preset.as_deref(), &record.options)
+        .ok()
+        .map(|rules| {
+            let variant = named_variant::<G>(record.preset.as_deref(), &record.options, &rules);
+            Walk::<G>::in_variant(rules, variant, DEFAULT_DEPTH)
+        });
+    let scored = score::<G>(record, |ply| {
+        G::watch(&mut watch, ply);
+        if let Some(walk) = walk.as_mut() {
+            walk.ply(ply);
+        }
+    })?;
     let outcome = scored.result.map(|r| r.outcome);
     let seats = Seat::all(scored.seats)
         .map(|seat| SeatFacts {
@@ -91,6 +128,32 @@ fn facts_of<G: Tool>(record: &Record, source: &str) -> Result<Facts, ReplayError
         reason: scored.result.and_then(|r| r.reason).map(|r| r.code()),
         plies: scored.verdict.plies as u32,
     };
+    let steps = walk.map_or_else(Vec::new, |walk| {
+        let points = Seat::all(scored.seats)
+            .map(|seat| i64::from(scored.tally.points(seat)))
+            .collect();
+        let doubled = G::opening(record, &scored.first_plies).doubles_stake;
+        let shared_start = walk.shared_start();
+        credits(&walk.steps, outcome, points, G::COINS, doubled)
+            .map(|(step, counts)| StepFacts {
+                ply: step.ply,
+                seat: step.mover.index() as u32 + 1,
+                node: step.node.to_string(),
+                action: step.action.clone(),
+                next: step.next.to_string(),
+                score: counts.wins as f64 + counts.draws as f64 / 2.0,
+                points: counts.points,
+                coin_stakes: counts.coin_stakes,
+                coin_margins: counts.coin_margins,
+                shared_start,
+            })
+            .collect()
+    });
     let part = G::part(watch, record, &scored);
-    Ok(Facts { game, seats, part })
+    Ok(Facts {
+        game,
+        seats,
+        steps,
+        part,
+    })
 }

@@ -8,7 +8,7 @@ use indicatif::ProgressBar;
 use polars::prelude::*;
 use records::core::Record;
 
-use super::facts::{Facts, GameFacts, SeatFacts, facts};
+use super::facts::{Facts, GameFacts, SeatFacts, StepFacts, facts};
 use super::table::Table;
 use crate::games::{Books, PartOptions, write_parts};
 use crate::inputs;
@@ -325,6 +325,20 @@ impl State {
                 .collect();
             write_part(out, "games", game, preset, part, &mut games_frame(&g)?)?;
             write_part(out, "seats", game, preset, part, &mut seats_frame(&s)?)?;
+            let steps: Vec<(&GameFacts, &StepFacts)> = here
+                .iter()
+                .flat_map(|f| f.steps.iter().map(move |x| (&f.game, x)))
+                .collect();
+            if !steps.is_empty() {
+                write_part(
+                    out,
+                    "explorer",
+                    game,
+                    preset,
+                    part,
+                    &mut explorer_frame(&steps)?,
+                )?;
+            }
         }
         self.ingested.flips += write_parts(facts, out, part)?;
         Ok(())
@@ -467,6 +481,49 @@ fn seats_frame(rows: &[(&GameFacts, &SeatFacts)]) -> PolarsResult<DataFrame> {
         Column::new(
             s("named"),
             rows.iter().map(|(_, x)| x.named).collect::<Vec<_>>(),
+        ),
+    ])
+}
+
+/// The `explorer` table's rows: one per ply walked of a finished game.
+fn explorer_frame(rows: &[(&GameFacts, &StepFacts)]) -> PolarsResult<DataFrame> {
+    let s = |name: &str| PlSmallStr::from(name);
+    let of = |f: fn(&StepFacts) -> &str| rows.iter().map(|(_, x)| f(x)).collect::<Vec<_>>();
+    let int = |f: fn(&StepFacts) -> i64| rows.iter().map(|(_, x)| f(x)).collect::<Vec<_>>();
+    DataFrame::new_infer_height(vec![
+        Column::new(
+            s("source"),
+            rows.iter()
+                .map(|(g, _)| g.source.as_str())
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            s("variant"),
+            rows.iter()
+                .map(|(g, _)| g.variant.as_str())
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            s("ply"),
+            rows.iter().map(|(_, x)| x.ply).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            s("seat"),
+            rows.iter().map(|(_, x)| x.seat).collect::<Vec<_>>(),
+        ),
+        Column::new(s("node"), of(|x| &x.node)),
+        Column::new(s("action"), of(|x| &x.action)),
+        Column::new(s("next"), of(|x| &x.next)),
+        Column::new(
+            s("score"),
+            rows.iter().map(|(_, x)| x.score).collect::<Vec<_>>(),
+        ),
+        Column::new(s("points"), int(|x| x.points)),
+        Column::new(s("coin_stakes"), int(|x| x.coin_stakes)),
+        Column::new(s("coin_margins"), int(|x| x.coin_margins)),
+        Column::new(
+            s("shared_start"),
+            rows.iter().map(|(_, x)| x.shared_start).collect::<Vec<_>>(),
         ),
     ])
 }

@@ -282,6 +282,18 @@ pub fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
         )?,
         meetings(games.clone(), seats.clone())?,
     ];
+    if exists(data, "explorer") {
+        // The start of every variant whose games share one: the explorer's first level, a
+        // table of bounded size (the whole walk is the dataset's `explorer` table).
+        out.push(results_table(
+            scan(data, "explorer")?.filter(col("ply").eq(lit(0u32)).and(col("shared_start"))),
+            &["game", "variant", "action"],
+            Standing::Score("score"),
+            "explorer",
+            "The opening explorer at the start: the first actions as every seat saw them",
+            "the side to move",
+        )?);
+    }
     out.extend(crate::games::part_tables(data, options)?);
     Ok(out)
 }

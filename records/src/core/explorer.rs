@@ -224,6 +224,40 @@ impl<G: Rules> Walk<G> {
     }
 }
 
+impl<G: Rules> Walk<G> {
+    /// Whether every game of this walk's variant starts from the same public position (then
+    /// the first step's node is the variant's start; open Luzhanqi's setups are not):
+    /// remembered per variant by the thread.
+    pub fn shared_start(&self) -> bool {
+        thread_local! {
+            static KNOWN: std::cell::RefCell<std::collections::HashMap<u64, bool>> =
+                std::cell::RefCell::new(std::collections::HashMap::new());
+        }
+        let known = KNOWN.with(|k| k.borrow().get(&self.variant).copied());
+        known.unwrap_or_else(|| {
+            let shared = common_start::<G>(&self.rules).is_some();
+            KNOWN.with(|k| k.borrow_mut().insert(self.variant, shared));
+            shared
+        })
+    }
+}
+
+/// What each of a game's `steps` credits the seat that played it, once the game has its
+/// `outcome` (none before): [`Counts::of`] with the seats' `points`, and the coin terms when
+/// the game is played for coins (`doubled`: the opening doubled the stake).
+pub fn credits<'a>(
+    steps: &'a [Step],
+    outcome: Option<Outcome>,
+    points: Vec<i64>,
+    coins: bool,
+    doubled: bool,
+) -> impl Iterator<Item = (&'a Step, Counts)> + 'a {
+    steps.iter().filter_map(move |step| {
+        let counts = Counts::of(outcome?, step.mover, &points, coins, doubled);
+        Some((step, counts))
+    })
+}
+
 /// Why a request names no position of the explorer.
 #[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
 pub enum NoPosition {

@@ -144,17 +144,13 @@ impl Summary {
     /// an unfinished game.
     pub fn credits(&self) -> impl Iterator<Item = (&Step, Counts)> + '_ {
         let points: Vec<i64> = self.seats.iter().map(|s| s.points as i64).collect();
-        let outcome = self.result.map(|r| r.outcome);
-        self.steps.iter().filter_map(move |step| {
-            let counts = Counts::of(
-                outcome?,
-                step.mover,
-                &points,
-                self.coins,
-                self.opening.doubles_stake,
-            );
-            Some((step, counts))
-        })
+        super::explorer::credits(
+            &self.steps,
+            self.result.map(|r| r.outcome),
+            points,
+            self.coins,
+            self.opening.doubles_stake,
+        )
     }
 }
 
