@@ -11,7 +11,7 @@ use diesel::upsert::excluded;
 use super::grow::{ExplorerConnection, GameLine, Grower, stored_steps};
 use super::schema::{explorer, explorer_settings, explorer_staging, explorer_tails, games};
 use super::{NewGame, Store, StoreError, WriteTransaction, with_connection};
-use crate::core::explorer::{Counts, DEFAULT_DEPTH, MAX_DEPTH, Node, Step};
+use crate::core::explorer::{Counts, DEFAULT_DEPTH, MAX_DEPTH, Node};
 
 /// One row of `explorer`: the games that played `action` from `node`.
 #[derive(Insertable, Queryable, Selectable, Clone, Debug, PartialEq, Eq)]
@@ -35,27 +35,6 @@ pub struct ExplorerRow {
 }
 
 impl ExplorerRow {
-    /// One game's row for `step`, counted as `counts` (its id not yet known).
-    pub fn new(game: &str, preset: &str, step: &Step, counts: &Counts) -> ExplorerRow {
-        ExplorerRow {
-            node: step.node.stored(),
-            action: step.action.clone(),
-            next: step.next.stored(),
-            game: game.to_owned(),
-            preset: preset.to_owned(),
-            ply: step.ply as i32,
-            games: counts.games,
-            wins: counts.wins,
-            draws: counts.draws,
-            losses: counts.losses,
-            points: counts.points,
-            coin_stakes: counts.coin_stakes,
-            coin_margins: counts.coin_margins,
-            first_game: 0,
-            last_game: 0,
-        }
-    }
-
     pub fn counts(&self) -> Counts {
         Counts {
             games: self.games,
