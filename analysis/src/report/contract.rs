@@ -168,7 +168,7 @@ const COMMON: &[TableSpec] = &[
                 "action",
                 "string",
                 false,
-                "the action as every seat saw it: a flip with the piece it revealed (`b6(K)`), a move, a dark Luzhanqi attack with the referee's announcement (`c6-c7:win`)",
+                "the action as every seat saw it: a flip with the piece it revealed (`b6(K)`), a move, an attack with the referee's announcement (`c6-c7:win`)",
             ),
             col(
                 "next",
@@ -204,7 +204,7 @@ const COMMON: &[TableSpec] = &[
                 "shared_start",
                 "boolean",
                 false,
-                "whether every game of the variant starts from the same public position (open Luzhanqi's setups do not): then the rows at ply 0 are the variant's start",
+                "whether every game of the variant starts from the same public position (not where each game's setup is public and its own): then the rows at ply 0 are the variant's start",
             ),
         ],
     },
