@@ -437,21 +437,21 @@ fn games_frame(g: &[&GameFacts]) -> PolarsResult<DataFrame> {
     ])
 }
 
+/// The `source` and `variant` columns of rows that belong to games.
+fn game_columns<T>(rows: &[(&GameFacts, T)]) -> [Column; 2] {
+    let of = |f: fn(&GameFacts) -> &str| rows.iter().map(|(g, _)| f(g)).collect::<Vec<_>>();
+    [
+        Column::new(PlSmallStr::from("source"), of(|g| &g.source)),
+        Column::new(PlSmallStr::from("variant"), of(|g| &g.variant)),
+    ]
+}
+
 fn seats_frame(rows: &[(&GameFacts, &SeatFacts)]) -> PolarsResult<DataFrame> {
     let s = |name: &str| PlSmallStr::from(name);
+    let [source, variant] = game_columns(rows);
     DataFrame::new_infer_height(vec![
-        Column::new(
-            s("source"),
-            rows.iter()
-                .map(|(g, _)| g.source.as_str())
-                .collect::<Vec<_>>(),
-        ),
-        Column::new(
-            s("variant"),
-            rows.iter()
-                .map(|(g, _)| g.variant.as_str())
-                .collect::<Vec<_>>(),
-        ),
+        source,
+        variant,
         Column::new(
             s("seat"),
             rows.iter().map(|(_, x)| x.seat).collect::<Vec<_>>(),
@@ -490,19 +490,10 @@ fn explorer_frame(rows: &[(&GameFacts, &StepFacts)]) -> PolarsResult<DataFrame> 
     let s = |name: &str| PlSmallStr::from(name);
     let of = |f: fn(&StepFacts) -> &str| rows.iter().map(|(_, x)| f(x)).collect::<Vec<_>>();
     let int = |f: fn(&StepFacts) -> i64| rows.iter().map(|(_, x)| f(x)).collect::<Vec<_>>();
+    let [source, variant] = game_columns(rows);
     DataFrame::new_infer_height(vec![
-        Column::new(
-            s("source"),
-            rows.iter()
-                .map(|(g, _)| g.source.as_str())
-                .collect::<Vec<_>>(),
-        ),
-        Column::new(
-            s("variant"),
-            rows.iter()
-                .map(|(g, _)| g.variant.as_str())
-                .collect::<Vec<_>>(),
-        ),
+        source,
+        variant,
         Column::new(
             s("ply"),
             rows.iter().map(|(_, x)| x.ply).collect::<Vec<_>>(),
