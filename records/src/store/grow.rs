@@ -13,9 +13,9 @@
 //! A chunk of games is walked level by level: the positions whose state is not known yet are
 //! looked up together, then every game takes one step. What the walks add is kept in memory
 //! and written once, when the transaction is about to commit ([`Grower::finish`]) or when
-//! enough is pending ([`PENDING_ROWS`], [`PENDING_TAILS`]): the rows of the first plies, which every game passes,
-//! are one upsert each per import rather than one per chunk, and a tail split before the
-//! writes never reaches the store.
+//! enough is pending ([`PENDING_ROWS`], [`PENDING_TAILS`]): the rows of the first plies,
+//! which every game passes, are one upsert each per transaction rather than one per chunk,
+//! and a tail split before the writes never reaches the store.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -67,9 +67,9 @@ enum State {
 /// The explorer's writes in one transaction: call [`Grower::finish`] before it commits.
 pub(crate) struct Grower {
     /// What the store holds of each position, with what is pending applied.
-    cache: HashMap<i64, State, Nodes>,
+    cache: HashMap<i64, State>,
     /// Rows to add, by node and action.
-    rows: HashMap<i64, HashMap<Box<str>, ExplorerRow>, Nodes>,
+    rows: HashMap<i64, HashMap<Box<str>, ExplorerRow>>,
     /// How many rows are pending.
     pending_rows: usize,
     /// Tails to insert: (node, game).
@@ -91,35 +91,6 @@ pub(crate) struct GameLine {
     pub game: String,
     pub preset: String,
     pub line: Vec<u8>,
-}
-
-/// Hashes a node key by itself: nodes are XXH3 hashes already.
-#[derive(Default, Clone, Copy)]
-struct Nodes;
-
-impl std::hash::BuildHasher for Nodes {
-    type Hasher = NodeHasher;
-    fn build_hasher(&self) -> NodeHasher {
-        NodeHasher(0)
-    }
-}
-
-#[derive(Default)]
-struct NodeHasher(u64);
-
-impl std::hash::Hasher for NodeHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        // Not used by an i64 key; kept correct for any other.
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_i64(&mut self, n: i64) {
-        self.0 = n as u64;
-    }
 }
 
 /// One game walking down its line: where it is (the step it plays from `at.node`).
