@@ -1,8 +1,7 @@
 //! From a record of any game to the facts the report counts: one row per game, one per seat,
 //! and the game's own facts (its part of the report).
 
-use records::core::explorer::{DEFAULT_DEPTH, Walk, credits, named_variant};
-use records::core::rules::ruleset;
+use records::core::explorer::{DEFAULT_DEPTH, Walk, credits};
 use records::core::scoring::score;
 use records::core::{Record, ReplayError, Seat};
 use records::games::GameKind;
@@ -83,12 +82,7 @@ pub fn facts(record: &Record, source: &str) -> Result<Facts, ReplayError> {
 
 fn facts_of<G: Tool>(record: &Record, source: &str) -> Result<Facts, ReplayError> {
     let mut watch = G::Watch::default();
-    let mut walk = ruleset::<G>(record.preset.as_deref(), &record.options)
-        .ok()
-        .map(|rules| {
-            let variant = named_variant::<G>(record.preset.as_deref(), &record.options, &rules);
-            Walk::<G>::in_variant(rules, variant, DEFAULT_DEPTH)
-        });
+    let mut walk = Walk::<G>::of_record(record, DEFAULT_DEPTH);
     let scored = score::<G>(record, |ply| {
         G::watch(&mut watch, ply);
         if let Some(walk) = walk.as_mut() {

@@ -17,8 +17,9 @@ use std::fmt::{self, Write as _};
 use xxhash_rust::xxh3::Xxh3;
 
 use super::outcome::Outcome;
+use super::record::Record;
 use super::replay::Ply;
-use super::rules::{Game, Rules, Told, Truth};
+use super::rules::{Game, Rules, Told, Truth, ruleset};
 use super::seat::Seat;
 use crate::core::Turn as _;
 
@@ -89,7 +90,7 @@ pub fn variant<G: Game>(rules: &G::Ruleset) -> u64 {
 
 /// [`variant`] of `rules`, the ruleset `preset` and `options` name, remembered by the thread
 /// (a variant is a serialisation of the whole ruleset, and an import walks many games of few).
-pub fn named_variant<G: Game>(
+fn named_variant<G: Game>(
     preset: Option<&str>,
     options: &serde_json::Map<String, serde_json::Value>,
     rules: &G::Ruleset,
@@ -177,21 +178,20 @@ pub struct Walk<G: Rules> {
 }
 
 impl<G: Rules> Walk<G> {
-    pub fn new(rules: G::Ruleset, depth: u32) -> Walk<G> {
-        let variant = variant::<G>(&rules);
-        Walk::in_variant(rules, variant, depth)
-    }
-
-    /// A walk under `rules` whose [`variant`] is known.
-    pub fn in_variant(rules: G::Ruleset, variant: u64, depth: u32) -> Walk<G> {
-        Walk {
+    /// A walk of `record`'s first `depth` plies, under the ruleset its preset and options
+    /// name (None when they name none: the replay says why).
+    pub fn of_record(record: &Record, depth: u32) -> Option<Walk<G>> {
+        let (preset, options) = (record.preset.as_deref(), &record.options);
+        let rules = ruleset::<G>(preset, options).ok()?;
+        let variant = named_variant::<G>(preset, options, &rules);
+        Some(Walk {
             variant,
             rules,
             depth,
             since: Vec::new(),
             last: None,
             steps: Vec::with_capacity(depth as usize),
-        }
+        })
     }
 
     /// Walks one ply (replay's order); plies past the depth are ignored.

@@ -163,16 +163,8 @@ pub fn summarize<G: Rules>(record: &Record) -> Result<Summary, ReplayError> {
 /// [`Summary::steps`]) walked in the same replay.
 pub fn summarize_to<G: Rules>(record: &Record, depth: u32) -> Result<Summary, ReplayError> {
     let mut walk = (depth > 0)
-        .then(|| super::rules::ruleset::<G>(record.preset.as_deref(), &record.options).ok())
-        .flatten()
-        .map(|rules| {
-            let variant = super::explorer::named_variant::<G>(
-                record.preset.as_deref(),
-                &record.options,
-                &rules,
-            );
-            Walk::<G>::in_variant(rules, variant, depth)
-        });
+        .then(|| Walk::<G>::of_record(record, depth))
+        .flatten();
     let scored = score::<G>(record, |ply| {
         if let Some(walk) = walk.as_mut() {
             walk.ply(ply)
