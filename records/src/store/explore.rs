@@ -227,10 +227,12 @@ impl Store {
             found.retain(|(id, _)| average.get(id).is_some_and(|r| (low..=high).contains(r)));
         }
         let passed = found.len() as i64;
+        // Each game's step from the node, read in place from its line.
         let walked = found.iter().filter_map(|(id, line)| {
-            super::line::decode(line.as_deref()?, kind.name(), preset, *id)
-                .into_iter()
-                .find(|row| row.node == node.stored())
+            let line = line.as_deref()?;
+            let at = super::line::find(line, node.stored())?;
+            let (step, _) = super::line::step(line, at)?;
+            Some(step.row(kind.name(), preset, *id))
         });
         let mut rows = super::explorer::tally(walked);
         rows.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.action.cmp(&b.action)));
