@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use indicatif::ProgressBar;
 use records::core::ReplayError;
 use records::formats::LoadError;
-use records::store::{Imported, NewGame, Store, StoreError, now_rfc3339};
+use records::store::{ImportSession, Imported, NewGame, Store, StoreError, now_rfc3339};
 use serde_json::json;
 
 use crate::inputs;
@@ -196,12 +196,14 @@ fn write_batches(
         ..Tally::default()
     };
     let mut ended = false;
+    let mut session = ImportSession::default();
     while !ended {
         // The batch's lines, and its counts, wait for its commit.
         let mut lines: Vec<String> = Vec::new();
         let mut counted = Tally::default();
         let mut batch_ended = false;
         let written = store.write_chunks(
+            &mut session,
             || {
                 if batch_ended {
                     return None;

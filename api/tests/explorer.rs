@@ -40,7 +40,8 @@ fn the_explorer_answers_from_the_stored_games() {
     let addr = &server.addr;
     let one = ["a1(K)", "b1(k)", "c1(G)", "d1(g)", "a2(P)"];
     let other = ["c1(G)", "d1(g)", "a1(K)", "b1(k)", "a2(P)"];
-    // Five games each way (more than a position keeps as tails: docs/rules.md 60).
+    // Seventeen games each way (more than a position keeps as tails, 16: docs/rules.md 60):
+    // five of named players each way, then twelve more each way (dated before the others).
     let mut log = Vec::new();
     for (n, players) in [
         ["ann", "bo"],
@@ -82,6 +83,12 @@ fn the_explorer_answers_from_the_stored_games() {
         "draw",
         "2023-06-01",
     ));
+    for n in 0..12 {
+        let (x, y) = (format!("x{n}"), format!("y{n}"));
+        let date = format!("2021-0{}-01", n % 9 + 1);
+        log.push(banqi(&one, [&x, &y], "player1", &date));
+        log.push(banqi(&other, [&y, &x], "player2", &date));
+    }
     let ndjson: String = log.iter().map(|r| format!("{r}\n")).collect();
     let (status, _, text) = request(addr, "POST", "/v1/games", "application/x-ndjson", &ndjson);
     assert_eq!(status, 200, "{text}");
@@ -91,23 +98,23 @@ fn the_explorer_answers_from_the_stored_games() {
     assert_eq!(status, 200, "{start}");
     assert_eq!(
         (start["games"].as_i64(), start["depth"].as_i64()),
-        (Some(11), Some(16))
+        (Some(35), Some(16))
     );
     assert_eq!(start["moves"][0]["action"], "a1(K)");
-    assert_eq!(start["moves"][0]["games"], 6);
-    assert_eq!(start["moves"][0]["wins"], 5, "player 1 won five, drew one");
+    assert_eq!(start["moves"][0]["games"], 18);
+    assert_eq!(start["moves"][0]["wins"], 17, "player 1 won 17, drew one");
     assert_eq!(start["moves"][0]["draws"], 1);
     assert_eq!(start["moves"][1]["action"], "c1(G)");
 
-    // Two orders, one board: one answer, all ten games.
+    // Two orders, one board: one answer, all 34 games.
     let (_, a) = get(addr, "/v1/explorer?actions=a1(K),b1(k),c1(G),d1(g)");
     let (_, b) = get(addr, "/v1/explorer?actions=c1(G),d1(g),a1(K),b1(k)");
     assert_eq!(a, b);
     assert_eq!(
         (a["followed"].as_i64(), a["games"].as_i64()),
-        (Some(4), Some(10))
+        (Some(4), Some(34))
     );
-    assert_eq!(a["moves"][0]["examples"], json!([1, 10]));
+    assert_eq!(a["moves"][0]["examples"], json!([1, 35]));
 
     // Filters walk the matching games.
     let (_, ann) = get(addr, "/v1/explorer?players=ann");
@@ -154,8 +161,8 @@ fn the_explorer_answers_from_the_stored_games() {
         (Some(0), Some(0))
     );
 
-    // Coins at the table asked: of the ten games through this board, player 1 (to move) won
-    // five and lost five, each doubled (both first flips a general, or an advisor), no piece
+    // Coins at the table asked: of the 34 games through this board, player 1 (to move) won
+    // 17 and lost 17, each doubled (both first flips a general, or an advisor), no piece
     // captured: the stakes cancel at any stake.
     let (_, coins) = get(
         addr,

@@ -268,7 +268,8 @@ impl Store {
                     explorer_settings::built.eq(false),
                 ))
                 .execute(conn)?;
-            let mut grower = Grower::new();
+            let mut grower = Grower::default();
+            grower.begin(conn)?;
             let mut after = 0i64;
             loop {
                 if depth == 0 {

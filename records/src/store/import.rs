@@ -35,11 +35,23 @@ impl Store {
     /// Validates and stores `records` in one transaction. Each gets its outcome, in order:
     /// stored (new), already stored (same content hash), or invalid (not stored).
     pub fn import(&self, records: &[Incoming]) -> Result<Vec<Imported>, StoreError> {
-        let depth = self.explorer_depth()?;
-        self.write(Store::prepare(records, &now_rfc3339(), depth))
+        self.import_in(&mut ImportSession::default(), records)
     }
 
-    /// Validates and scores `records` on every core, keeping their order: what [`Store::write`]
+    /// [`Store::import`] as one of an import's transactions (see [`ImportSession`]).
+    pub fn import_in(
+        &self,
+        session: &mut ImportSession,
+        records: &[Incoming],
+    ) -> Result<Vec<Imported>, StoreError> {
+        let depth = self.explorer_depth()?;
+        let mut batch = Some((Store::prepare(records, &now_rfc3339(), depth), ()));
+        let mut outcomes = Vec::new();
+        self.write_chunks(session, || batch.take(), |o, ()| outcomes = o)?;
+        Ok(outcomes)
+    }
+
+    /// Validates and scores `records` on every core, keeping their order: what [`Store::write_chunks`]
     /// stores. Needs no connection.
     fn prepare(records: &[Incoming], now: &str, depth: u32) -> Vec<Result<NewGame, ReplayError>> {
         use rayon::prelude::*;
@@ -49,24 +61,16 @@ impl Store {
             .collect()
     }
 
-    /// Stores a prepared batch in one transaction: after this returns, it is committed. Each
-    /// game gets its outcome, in order; a game stored before, or earlier in the batch, is a
-    /// duplicate.
-    fn write(&self, batch: Vec<Result<NewGame, ReplayError>>) -> Result<Vec<Imported>, StoreError> {
-        let mut batch = Some((batch, ()));
-        let mut outcomes = Vec::new();
-        self.write_chunks(|| batch.take(), |o, ()| outcomes = o)?;
-        Ok(outcomes)
-    }
-
     /// Stores the chunks `next` gives, until it gives None, in one transaction: memory holds
     /// one chunk, however many games the transaction takes (a large transaction is faster:
     /// each commit rewrites the index pages it touched). `written` gets each chunk's outcomes
     /// as it is written, with what `next` gave beside the chunk; they hold once this returns
     /// Ok, when the transaction has committed. A game stored before, or earlier in the
-    /// transaction, is a duplicate.
+    /// transaction, is a duplicate. One `session` for an import's transactions, one after
+    /// another, lets each ask the store less about what the ones before it wrote.
     pub fn write_chunks<C>(
         &self,
+        session: &mut ImportSession,
         mut next: impl FnMut() -> Option<(Vec<Result<NewGame, ReplayError>>, C)>,
         mut written: impl FnMut(Vec<Imported>, C),
     ) -> Result<(), StoreError> {
@@ -78,9 +82,10 @@ impl Store {
                 // and was written again and again (a million games: 96 s with 32 MiB, 62 s
                 // with 128 MiB). Pages are only taken as needed, and given back after.
                 conn.batch_execute(&format!("PRAGMA cache_size = -{IMPORT_CACHE_KIB}"))?;
+                let grower = &mut session.grower;
                 let done = conn.write_transaction(|conn| {
                     let mut stored_before = false;
-                    let mut grower = Grower::new();
+                    grower.begin(conn)?;
                     while let Some((chunk, context)) = next() {
                         let write =
                             |unique: Vec<NewGame>| sqlite_write(conn, unique, &mut stored_before);
@@ -94,15 +99,16 @@ impl Store {
                 // The batch has committed (or not) already: what it did is `done`, whatever
                 // this says (a larger cache left on a connection is harmless).
                 let _ = conn.batch_execute(&format!("PRAGMA cache_size = -{}", super::CACHE_KIB));
-                done
+                done?;
             }
             Store::Postgres(pool) => pool.get()?.write_transaction(|conn| {
                 let mut stored_before = false;
-                let mut grower = Grower::new();
+                let grower = &mut session.grower;
                 // The explorer's tails are split and moved as the transaction sees them: its
                 // writers take turns (taken first, before any game is written, so that two
                 // importers never wait for each other the other way round).
                 diesel::sql_query("SELECT pg_advisory_xact_lock(4401)").execute(conn)?;
+                grower.begin(conn)?;
                 while let Some((chunk, context)) = next() {
                     let (chunk_outcomes, met, explored) = outcomes(chunk, |mut unique| {
                         postgres_write(conn, &mut unique, &mut stored_before)
@@ -112,9 +118,20 @@ impl Store {
                     written(chunk_outcomes, context);
                 }
                 grower.finish(conn)
-            }),
+            })?,
         }
+        session.grower.committed();
+        Ok(())
     }
+}
+
+/// What one import carries from each of its transactions to the next: what its writer knows
+/// of the opening explorer, which holds while no other writer changes the explorer between
+/// them (`records/src/store/grow.rs`). Give the same one to each [`Store::write_chunks`] of an
+/// import.
+#[derive(Default)]
+pub struct ImportSession {
+    grower: Grower,
 }
 
 /// Writes a chunk's games with `write` (each hash once: the first game that has it) and gives

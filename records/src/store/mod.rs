@@ -27,6 +27,7 @@ pub mod schema;
 
 pub use explore::{ExploreError, Explored, ExplorerMove, FILTER_SCAN, Filtered, Lookup};
 pub use explorer::{DepthError, ExplorerRow, Line};
+pub use import::ImportSession;
 pub use ledger::{Commit, LEDGER_CHANNEL, LedgerEvent, LedgerRow, listen, unix_now, unix_now_ms};
 pub use model::{
     GameInsert, GameRow, NewGame, RowId, SeatInsert, StoredSeat, content_hash, iso_date,

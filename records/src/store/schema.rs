@@ -128,6 +128,7 @@ diesel::table! {
         id -> Integer,
         depth -> Integer,
         built -> Bool,
+        generation -> BigInt,
     }
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE explorer_settings DROP COLUMN generation;
