@@ -3,7 +3,8 @@
 //!
 //! `cargo bench -p records --features store --bench store`
 //!
-//! Also what an import costs per game before it writes (`prepare`).
+//! Also what an import costs per game before it writes (`prepare`), with the opening
+//! explorer's walk and without.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use records::store::{Incoming, Store, scratch_postgres_database};
@@ -84,6 +85,18 @@ fn prepare(c: &mut Criterion) {
                 .iter()
                 .filter(|l| {
                     records::store::NewGame::from_record(&parse(l), "bench", "now", 16).is_ok()
+                })
+                .count()
+        })
+    });
+    // The same without the opening explorer's walk (depth 0): the difference is what the
+    // explorer costs a game before it is written.
+    group.bench_function("parse_and_prepare_tcga_corpus_games_explorer_off", |b| {
+        b.iter(|| {
+            lines
+                .iter()
+                .filter(|l| {
+                    records::store::NewGame::from_record(&parse(l), "bench", "now", 0).is_ok()
                 })
                 .count()
         })
