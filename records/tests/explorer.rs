@@ -546,3 +546,80 @@ fn a_rating_range_counts_the_games_whose_players_average_is_in_it() {
         assert_eq!(explore(&store, &banqi_lookup(&["a1(K)"])).games, 49);
     }
 }
+
+/// A transaction of an import that fails before it commits (rolled back) leaves nothing in
+/// what the import's writer knows: the import's next transaction finds the store as it is,
+/// and the counts are those of a store that imported the same games in one go.
+#[test]
+fn a_rolled_back_transaction_is_forgotten_by_its_import() {
+    use records::games::banqi::Banqi;
+    let records = games_of::<Banqi>(&Banqi::PRESETS[0], 150);
+    let incoming: Vec<Incoming> = records
+        .iter()
+        .map(|record| Incoming {
+            record: record.clone(),
+            source: "rollback".into(),
+        })
+        .collect();
+    let dir = std::env::temp_dir().join("anqi-tests");
+    let urls = test_databases(&dir, "explorer_rollback")
+        .into_iter()
+        .zip(test_databases(&dir, "explorer_rollback_reference"));
+    for (url, reference_url) in urls {
+        let (store, reference) = (
+            Store::open(&url).unwrap(),
+            Store::open(&reference_url).unwrap(),
+        );
+        reference.import(&incoming).unwrap();
+        let mut session = ImportSession::default();
+        store.import_in(&mut session, &incoming[..50]).unwrap();
+        // The next 50 are written, then the transaction fails before it commits.
+        let prepared = incoming[50..100]
+            .iter()
+            .map(|i| records::store::NewGame::from_record(&i.record, &i.source, "now", 16))
+            .collect();
+        let mut once = Some((prepared, ()));
+        let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            store.write_chunks(&mut session, || once.take(), |_, ()| panic!("no commit"))
+        }));
+        assert!(failed.is_err());
+        let outcomes = store.import_in(&mut session, &incoming[50..]).unwrap();
+        assert!(
+            outcomes
+                .iter()
+                .all(|o| matches!(o, Imported::Stored { .. }))
+        );
+        // Every prefix of every game's line: the same games, wins, draws and losses.
+        let counts = |store: &Store, actions: &[String]| {
+            let explored = explore(
+                store,
+                &Lookup {
+                    game: "banqi".into(),
+                    preset: Some(Banqi::PRESETS[0].name.into()),
+                    actions: actions.to_vec(),
+                    ..Lookup::default()
+                },
+            );
+            let moves: Vec<_> = explored
+                .moves
+                .iter()
+                .map(|m| (m.action.clone(), m.games, m.wins, m.draws, m.losses))
+                .collect();
+            (explored.followed, explored.games, moves)
+        };
+        let mut asked = 0;
+        for record in &records {
+            let actions = records::core::scoring::steps::<Banqi>(record).public_actions;
+            for n in 0..=actions.len().min(16) {
+                assert_eq!(
+                    counts(&store, &actions[..n]),
+                    counts(&reference, &actions[..n]),
+                    "{url} after {:?}",
+                    &actions[..n]
+                );
+                asked += 1;
+            }
+        }
+        assert!(asked > 500, "{asked}");
+    }
+}

@@ -99,12 +99,11 @@ pub(crate) struct Grower {
     /// The positions this grower wrote rows or tails for, sorted: in a store empty at the
     /// start, the only ones worth looking up (an import into a new store looks up nothing).
     written: Vec<i64>,
-    /// The explorer's generation the last commit left, while nobody else has written since.
+    /// The explorer's generation the grower's last commit left (None from when a transaction
+    /// begins until it has committed: what it cached may be rolled back).
     known: Option<i64>,
     /// The generation this transaction's [`Grower::finish`] wrote, until it commits.
     finished: Option<i64>,
-    /// Whether a transaction began and has not committed: what it cached may be rolled back.
-    open: bool,
 }
 
 /// A game just stored, for the explorer: its id, game and preset, and its line (`line.rs`).
@@ -280,7 +279,6 @@ impl Default for Grower {
             written: Vec::new(),
             known: None,
             finished: None,
-            open: false,
         }
     }
 }
@@ -290,7 +288,7 @@ impl Grower {
     /// and no other has changed the explorer since; else it is forgotten.
     pub(crate) fn begin(&mut self, conn: &mut impl ExplorerConnection) -> Result<(), StoreError> {
         let generation = conn.generation()?;
-        if self.open || self.known != Some(generation) {
+        if self.known != Some(generation) {
             self.cache.clear();
             self.rows.clear();
             self.pending_rows = 0;
@@ -301,7 +299,6 @@ impl Grower {
         }
         self.known = None;
         self.finished = None;
-        self.open = true;
         Ok(())
     }
 
@@ -315,10 +312,7 @@ impl Grower {
 
     /// The transaction [`Grower::finish`] ended has committed: what the grower knows holds.
     pub(crate) fn committed(&mut self) {
-        if self.finished.is_some() {
-            self.known = self.finished.take();
-            self.open = false;
-        }
+        self.known = self.finished.take();
     }
 
     /// Writes what is pending (rows in key order). The cache then says what the store holds:
