@@ -94,7 +94,8 @@ pub(crate) struct Grower {
     gone_tails: Vec<i64>,
     /// The (game, preset) pairs met, so that a walker names its own by index.
     names: Vec<(String, String)>,
-    /// Whether the store held no rows and no tails when the transaction began (asked once).
+    /// Whether the store held no rows and no tails when what the grower knows began (asked
+    /// once: at its first lookup since it last forgot).
     empty_at_start: Option<bool>,
     /// The positions this grower wrote rows or tails for, sorted: in a store empty at the
     /// start, the only ones worth looking up (an import into a new store looks up nothing).

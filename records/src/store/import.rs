@@ -51,8 +51,8 @@ impl Store {
         Ok(outcomes)
     }
 
-    /// Validates and scores `records` on every core, keeping their order: what [`Store::write_chunks`]
-    /// stores. Needs no connection.
+    /// Validates and scores `records` on every core, keeping their order: what
+    /// [`Store::write_chunks`] stores. Needs no connection.
     fn prepare(records: &[Incoming], now: &str, depth: u32) -> Vec<Result<NewGame, ReplayError>> {
         use rayon::prelude::*;
         records
