@@ -23,7 +23,7 @@
 //! ([`Grower::begin`]) keeps its cache; an import's batches so ask the store nothing about the
 //! positions their earlier batches wrote (a million games: 8 s of lookups).
 
-use std::collections::HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 use std::rc::Rc;
 
 use diesel::prelude::*;
@@ -89,7 +89,7 @@ pub(crate) struct Grower {
     /// How many rows are pending.
     pending_rows: usize,
     /// Tails to insert: (node, game).
-    new_tails: std::collections::HashSet<(i64, i64)>,
+    new_tails: FxHashSet<(i64, i64)>,
     /// Positions whose stored tails are to be deleted (they have rows now).
     gone_tails: Vec<i64>,
     /// The (game, preset) pairs met, so that a walker names its own by index.
@@ -410,7 +410,8 @@ impl Grower {
         games: Vec<GameLine>,
     ) -> Result<(), StoreError> {
         // This chunk's lines by id: a tail split within the chunk finds its game here.
-        let mut chunk: HashMap<i64, (Rc<[u8]>, usize)> = HashMap::with_capacity(games.len());
+        let mut chunk: HashMap<i64, (Rc<[u8]>, usize)> =
+            HashMap::with_capacity_and_hasher(games.len(), Default::default());
         let mut walkers: Vec<Walker> = Vec::with_capacity(games.len());
         for game in games {
             let name = self.name(&game.game, &game.preset);
