@@ -79,28 +79,24 @@ fn prepare(c: &mut Criterion) {
                 .count()
         })
     });
-    group.bench_function("parse_and_prepare_tcga_corpus_games", |b| {
-        b.iter(|| {
-            lines
-                .iter()
-                .filter(|l| {
-                    records::store::NewGame::from_record(&parse(l), "bench", "now", 16).is_ok()
-                })
-                .count()
-        })
-    });
-    // The same without the opening explorer's walk (depth 0): the difference is what the
-    // explorer costs a game before it is written.
-    group.bench_function("parse_and_prepare_tcga_corpus_games_explorer_off", |b| {
-        b.iter(|| {
-            lines
-                .iter()
-                .filter(|l| {
-                    records::store::NewGame::from_record(&parse(l), "bench", "now", 0).is_ok()
-                })
-                .count()
-        })
-    });
+    // With the opening explorer's walk (16 plies, the default) and without it (0): the
+    // difference is what the explorer costs a game before it is written.
+    for (name, depth) in [
+        ("parse_and_prepare_tcga_corpus_games", 16),
+        ("parse_and_prepare_tcga_corpus_games_explorer_off", 0),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                lines
+                    .iter()
+                    .filter(|l| {
+                        records::store::NewGame::from_record(&parse(l), "bench", "now", depth)
+                            .is_ok()
+                    })
+                    .count()
+            })
+        });
+    }
     group.finish();
 }
 
