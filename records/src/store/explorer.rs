@@ -9,7 +9,7 @@ use diesel::prelude::*;
 use diesel::upsert::excluded;
 
 use super::grow::{ExplorerConnection, GameLine, Grower, stored_steps};
-use super::schema::{explorer, explorer_settings, explorer_staging, explorer_tails, games};
+use super::schema::{explorer, explorer_settings, explorer_tails, games};
 use super::{NewGame, Store, StoreError, WriteTransaction, with_connection};
 use crate::core::explorer::{Counts, DEFAULT_DEPTH, MAX_DEPTH, Node};
 
@@ -105,107 +105,29 @@ macro_rules! upsert {
     };
 }
 
-/// Rows per multi-row insert on SQLite.
-const ROWS: usize = 64;
+/// Rows per PostgreSQL statement (15 columns each: under its limit on bound parameters).
+const POSTGRES_ROWS: usize = 1000;
 
-/// The columns of `explorer`, in order.
-const COLUMNS: &str = "node, action, next, game, preset, ply, games, wins, draws, losses, points, \
-    coin_stakes, coin_margins, first_game, last_game";
-
-/// Adds `rows` ([`tally`]) to the counts on SQLite: they are copied into a temporary table 64
-/// rows a statement, then added by one upsert (diesel writes no multi-row upsert for SQLite;
-/// one statement per row cost 12 µs a row).
-pub(crate) fn add_sqlite(
-    conn: &mut SqliteConnection,
-    rows: &[ExplorerRow],
-) -> Result<(), StoreError> {
-    use diesel::connection::SimpleConnection;
-    if rows.is_empty() {
-        return Ok(());
-    }
-    conn.batch_execute(
-        "CREATE TEMP TABLE IF NOT EXISTS explorer_staging (node BIGINT NOT NULL, \
-         action TEXT NOT NULL, next BIGINT NOT NULL, game TEXT NOT NULL, preset TEXT NOT NULL, \
-         ply INTEGER NOT NULL, games BIGINT NOT NULL, wins BIGINT NOT NULL, \
-         draws BIGINT NOT NULL, losses BIGINT NOT NULL, points BIGINT NOT NULL, \
-         coin_stakes BIGINT NOT NULL, coin_margins BIGINT NOT NULL, \
-         first_game BIGINT NOT NULL, last_game BIGINT NOT NULL)",
-    )?;
-    let mut parts = rows.chunks_exact(ROWS);
-    for part in &mut parts {
-        let part: &[ExplorerRow; ROWS] = part.try_into().expect("ROWS rows");
-        diesel::insert_into(explorer_staging::table)
-            .values(part.clone().map(Staged))
-            .execute(conn)?;
-    }
-    for row in parts.remainder() {
-        diesel::insert_into(explorer_staging::table)
-            .values(Staged(row.clone()))
-            .execute(conn)?;
-    }
-    conn.batch_execute(&format!(
-        "INSERT INTO explorer ({COLUMNS}) SELECT {COLUMNS} FROM explorer_staging WHERE true \
-         ORDER BY node, action ON CONFLICT (node, action) DO UPDATE SET \
-         games = games + excluded.games, wins = wins + excluded.wins, \
-         draws = draws + excluded.draws, losses = losses + excluded.losses, \
-         points = points + excluded.points, coin_stakes = coin_stakes + excluded.coin_stakes, \
-         coin_margins = coin_margins + excluded.coin_margins, last_game = excluded.last_game; \
-         DELETE FROM explorer_staging;"
-    ))?;
-    Ok(())
-}
-
-/// A row for the temporary table of [`add_sqlite`]. No field is a default: diesel writes the
-/// rows as one statement (else as a statement per row on SQLite, in a savepoint).
-#[derive(Insertable, Clone)]
-#[diesel(table_name = explorer_staging, treat_none_as_default_value = false)]
-struct Staged {
-    node: i64,
-    action: String,
-    next: i64,
-    game: String,
-    preset: String,
-    ply: i32,
-    games: i64,
-    wins: i64,
-    draws: i64,
-    losses: i64,
-    points: i64,
-    coin_stakes: i64,
-    coin_margins: i64,
-    first_game: i64,
-    last_game: i64,
-}
-
-#[allow(non_snake_case)]
-fn Staged(r: ExplorerRow) -> Staged {
-    Staged {
-        node: r.node,
-        action: r.action,
-        next: r.next,
-        game: r.game,
-        preset: r.preset,
-        ply: r.ply,
-        games: r.games,
-        wins: r.wins,
-        draws: r.draws,
-        losses: r.losses,
-        points: r.points,
-        coin_stakes: r.coin_stakes,
-        coin_margins: r.coin_margins,
-        first_game: r.first_game,
-        last_game: r.last_game,
-    }
-}
-
-/// Adds `rows` ([`tally`]) to the counts, a statement per 1,000 rows (15 columns: under
-/// PostgreSQL's limit on bound parameters).
+/// Adds `rows` ([`tally`]) to the counts on PostgreSQL (SQLite: `rows_sql.rs`).
 pub(crate) fn add_postgres(
     conn: &mut PgConnection,
     rows: &[ExplorerRow],
 ) -> Result<(), StoreError> {
-    for part in rows.chunks(1000) {
+    for part in rows.chunks(POSTGRES_ROWS) {
         upsert!(part).execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Inserts `rows`, of positions that have none stored, on PostgreSQL.
+pub(crate) fn insert_postgres(
+    conn: &mut PgConnection,
+    rows: &[ExplorerRow],
+) -> Result<(), StoreError> {
+    for part in rows.chunks(POSTGRES_ROWS) {
+        diesel::insert_into(explorer::table)
+            .values(part)
+            .execute(conn)?;
     }
     Ok(())
 }

@@ -29,15 +29,13 @@ use std::rc::Rc;
 use diesel::prelude::*;
 use smallvec::SmallVec;
 
-use super::explorer::{ExplorerRow, add_postgres, add_sqlite};
+use super::explorer::{ExplorerRow, add_postgres, insert_postgres};
+use super::rows_sql::{add_sqlite, insert_sqlite};
 use super::schema::{explorer, explorer_settings, explorer_tails, games};
 use super::{StoreError, line};
 
 /// A stored game's line: (id, line, game, preset).
 pub(crate) type StoredLine = (i64, Vec<u8>, String, String);
-
-/// Rows per insert statement (15 values each, under SQLite's limit of bound values).
-const INSERT_ROWS: usize = 64;
 
 /// Tails per insert statement.
 const TAIL_ROWS: usize = 100;
@@ -148,7 +146,7 @@ pub(crate) trait ExplorerConnection {
 }
 
 macro_rules! explorer_connection {
-    ($Conn:ty, $add:ident) => {
+    ($Conn:ty, $add:ident, $insert:ident) => {
         impl ExplorerConnection for $Conn {
             fn expanded(&mut self, nodes: &[i64]) -> Result<Vec<i64>, StoreError> {
                 Ok(explorer::table
@@ -233,27 +231,14 @@ macro_rules! explorer_connection {
                     .get_result(self)?)
             }
             fn insert_rows(&mut self, rows: &[ExplorerRow]) -> Result<(), StoreError> {
-                // Whole arrays: one statement each, prepared once.
-                let mut parts = rows.chunks_exact(INSERT_ROWS);
-                for part in &mut parts {
-                    let part: &[ExplorerRow; INSERT_ROWS] = part.try_into().expect("INSERT_ROWS");
-                    diesel::insert_into(explorer::table)
-                        .values(part.clone())
-                        .execute(self)?;
-                }
-                for row in parts.remainder() {
-                    diesel::insert_into(explorer::table)
-                        .values(row.clone())
-                        .execute(self)?;
-                }
-                Ok(())
+                $insert(self, rows)
             }
         }
     };
 }
 
-explorer_connection!(SqliteConnection, add_sqlite);
-explorer_connection!(PgConnection, add_postgres);
+explorer_connection!(SqliteConnection, add_sqlite, insert_sqlite);
+explorer_connection!(PgConnection, add_postgres, insert_postgres);
 
 /// A stored game's steps, read from its line (its id in them).
 pub(crate) fn stored_steps(

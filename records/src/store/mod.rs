@@ -23,6 +23,7 @@ pub mod line;
 mod model;
 mod players;
 mod ratings;
+mod rows_sql;
 pub mod schema;
 
 pub use explore::{ExploreError, Explored, ExplorerMove, FILTER_SCAN, Filtered, Lookup};

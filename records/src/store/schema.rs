@@ -138,24 +138,3 @@ diesel::table! {
         game_id -> BigInt,
     }
 }
-
-// A connection's temporary table (`store/explorer.rs`), not a migration's.
-diesel::table! {
-    explorer_staging (node, action) {
-        node -> BigInt,
-        action -> Text,
-        next -> BigInt,
-        game -> Text,
-        preset -> Text,
-        ply -> Integer,
-        games -> BigInt,
-        wins -> BigInt,
-        draws -> BigInt,
-        losses -> BigInt,
-        points -> BigInt,
-        coin_stakes -> BigInt,
-        coin_margins -> BigInt,
-        first_game -> BigInt,
-        last_game -> BigInt,
-    }
-}
