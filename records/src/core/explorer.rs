@@ -12,7 +12,7 @@
 //!
 //! Hashes are XXH3-64 of the texts: stable across builds and machines (the store keeps them).
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 
 use xxhash_rust::xxh3::Xxh3;
 
@@ -58,18 +58,18 @@ impl Node {
     }
 }
 
-/// The XXH3 hash of a `Display`'s text, written into a buffer kept by the thread (a public
-/// position is written a character at a time: hashing each piece as it comes was most of a
-/// walk's time).
-fn hash_of(value: impl fmt::Display) -> u64 {
+/// The XXH3 hash of what `write` writes, into a buffer kept by the thread (a public position
+/// is written for every ply the explorer walks: hashing each piece as it came, or allocating a
+/// text each time, was most of a walk's time).
+fn hash_of(write: impl FnOnce(&mut Vec<u8>)) -> u64 {
     thread_local! {
-        static TEXT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+        static TEXT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     }
     TEXT.with(|text| {
         let mut text = text.borrow_mut();
         text.clear();
-        let _ = write!(text, "{value}");
-        xxhash_rust::xxh3::xxh3_64(text.as_bytes())
+        write(&mut text);
+        xxhash_rust::xxh3::xxh3_64(&text)
     })
 }
 
@@ -121,9 +121,18 @@ fn named_variant<G: Game>(
     })
 }
 
-/// The hash of what every seat sees of a position.
+/// The hash of what every seat sees of a position (its text).
 pub fn position_hash<G: Truth>(public: &Told<G>) -> u64 {
-    hash_of(public)
+    hash_of(|out| {
+        use std::io::Write as _;
+        let _ = write!(out, "{public}");
+    })
+}
+
+/// [`position_hash`] of what every seat sees of `pos` under `rules` ([`Truth::public`]),
+/// written by [`Truth::write_public`].
+pub fn public_hash<G: Truth>(rules: &G::Ruleset, pos: &G::Position) -> u64 {
+    hash_of(|out| G::write_public(rules, pos, out))
 }
 
 /// The node of a public position (its hash) in `variant`, with the public positions since the
@@ -201,7 +210,7 @@ impl<G: Rules> Walk<G> {
         }
         let before = match self.last {
             Some(hash) => hash,
-            None => position_hash(&G::public(&self.rules, ply.before)),
+            None => public_hash::<G>(&self.rules, ply.before),
         };
         let from = match self.steps.last() {
             Some(step) => step.next,
@@ -212,7 +221,7 @@ impl<G: Rules> Walk<G> {
         } else if let Err(at) = self.since.binary_search(&before) {
             self.since.insert(at, before);
         }
-        let after = position_hash(&G::public(&self.rules, ply.after));
+        let after = public_hash::<G>(&self.rules, ply.after);
         self.last = Some(after);
         self.steps.push(Step {
             node: from,
@@ -383,7 +392,10 @@ mod tests {
         assert_ne!(node(1, 2, &[3]), n);
         assert_ne!(node(2, 2, &[]), n);
         // XXH3 is a published function: the store's keys do not change with the build.
-        assert_eq!(hash_of("banqi"), xxhash_rust::xxh3::xxh3_64(b"banqi"));
+        assert_eq!(
+            hash_of(|out| out.extend_from_slice(b"banqi")),
+            xxhash_rust::xxh3::xxh3_64(b"banqi")
+        );
         // A long history (hashed streaming) gives what the same words hashed at once give.
         let since: Vec<u64> = (0..40).collect();
         let mut h = Xxh3::new();

@@ -4,7 +4,7 @@
 //! per kind ([`Pool`]). A game adds its own facts about them where it needs them (Banqi: rank
 //! order and piece points); xiangqi's pieces carry more (backs, marks) and are its own.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::str::FromStr;
 
 use thiserror::Error;
@@ -215,6 +215,18 @@ impl Cell {
             .collect()
     }
 
+    /// The letter of each [`Cell::code`] (0 for an empty place, which a board text counts).
+    pub(crate) const CODE_LETTERS: [u8; 16] = {
+        let mut letters = [0u8; 16];
+        letters[1] = b'X';
+        let mut i = 0;
+        while i < 14 {
+            letters[2 + i] = Piece::from_index(i).char() as u8;
+            i += 1;
+        }
+        letters
+    };
+
     #[inline]
     pub(crate) const fn code(self) -> u8 {
         match self {
@@ -317,32 +329,37 @@ impl Pool {
     }
 }
 
-impl fmt::Display for Pool {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.total() == 0 {
-            return f.write_char('-');
-        }
-        // Into a buffer, handed over once (the explorer writes a pool every ply it walks).
+impl Pool {
+    /// The pool's text (as [`Display`](fmt::Display) writes it), appended to `out`: the
+    /// explorer writes a pool for every ply it walks, without a formatter.
+    pub fn write_text(&self, out: &mut Vec<u8>) {
+        // Into an array, extended once (a push per byte was most of it).
         let mut text = [0u8; 14 * 4];
         let mut len = 0;
-        for p in Piece::all() {
-            let n = self.count(p);
-            if n > 0 {
-                text[len] = p.char() as u8;
-                len += 1;
-                if n >= 100 {
-                    text[len] = b'0' + n / 100;
-                    len += 1;
-                }
-                if n >= 10 {
-                    text[len] = b'0' + n / 10 % 10;
-                    len += 1;
-                }
-                text[len] = b'0' + n % 10;
+        for (index, &n) in self.0.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            text[len] = Cell::CODE_LETTERS[2 + index];
+            len += 1;
+            for digit in itoa::Buffer::new().format(n).bytes() {
+                text[len] = digit;
                 len += 1;
             }
         }
-        f.write_str(std::str::from_utf8(&text[..len]).expect("ASCII"))
+        if len == 0 {
+            out.push(b'-');
+        } else {
+            out.extend_from_slice(&text[..len]);
+        }
+    }
+}
+
+impl fmt::Display for Pool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = Vec::with_capacity(14 * 3);
+        self.write_text(&mut text);
+        f.write_str(std::str::from_utf8(&text).expect("ASCII"))
     }
 }
 

@@ -248,6 +248,14 @@ pub trait Truth: Game {
         Told::Position(pos.clone())
     }
 
+    /// The text of [`Truth::public`] (its `Display`), appended to `out`: the opening explorer
+    /// hashes it for every ply it walks, and a game writes it without a formatter where that
+    /// is cheap (the same bytes: `records/tests/explorer_nodes.rs`).
+    fn write_public(rules: &Self::Ruleset, pos: &Self::Position, out: &mut Vec<u8>) {
+        use std::io::Write as _;
+        let _ = write!(out, "{}", Self::public(rules, pos));
+    }
+
     /// `action`, played with `effect`, as every seat saw it: by default its notation with the
     /// identities it revealed (a flip's piece, which every seat then sees).
     fn public_action(

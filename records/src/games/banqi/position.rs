@@ -10,7 +10,7 @@ use thiserror::Error;
 use crate::core::{Seat, Turn};
 
 use super::bitboard::Bitboard;
-use super::setup::{ParseSetupError, Setup, write_board, write_fields};
+use super::setup::{ParseSetupError, Setup, display, write_text};
 use super::types::{Color, Piece, Square};
 
 pub use crate::core::pieces::{Cell, Pool};
@@ -266,10 +266,23 @@ const fn zobrist(i: usize) -> u64 {
 
 const ZOBRIST_TURN: [u64; 3] = [splitmix(10_001), splitmix(10_002), 0];
 
+impl Position {
+    /// The position's text (as [`Display`](fmt::Display) writes it), appended to `out`.
+    pub fn write_text(&self, out: &mut Vec<u8>) {
+        write_text(
+            out,
+            &self.cells,
+            self.turn,
+            &self.pool,
+            self.no_progress,
+            self.ply,
+        );
+    }
+}
+
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_board(f, |i| Cell::from_code(self.cells[i]))?;
-        write_fields(f, self.turn, &self.pool, self.no_progress, self.ply)
+        display(f, |out| self.write_text(out))
     }
 }
 

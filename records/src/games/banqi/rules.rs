@@ -101,6 +101,11 @@ impl Truth for Banqi {
     fn view(m: &Match, seat: Seat) -> PlayerView {
         player_view(m, seat)
     }
+
+    /// Every seat sees the whole position (a covered piece is covered to both).
+    fn write_public(_: &Ruleset, pos: &Position, out: &mut Vec<u8>) {
+        pos.write_text(out);
+    }
 }
 
 impl Pictures for Banqi {

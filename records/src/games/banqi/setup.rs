@@ -146,57 +146,76 @@ pub(crate) fn parse_pool(text: &str) -> Result<Pool, ParseSetupError> {
         .map_err(|_| ParseSetupError::Covered(text.to_owned()))
 }
 
-pub(super) fn write_board(f: &mut fmt::Formatter<'_>, cell: impl Fn(usize) -> Cell) -> fmt::Result {
-    // Written into a buffer and handed over once: a position is written for every ply the
-    // explorer walks, and a formatter call per character was most of that.
-    let mut text = [0u8; 8 * 5];
-    let mut len = 0;
-    let mut push = |b: u8| {
-        text[len] = b;
-        len += 1;
-    };
-    for rank in (0..8).rev() {
-        let mut empty = 0u8;
-        for file in 0..4 {
-            match cell(rank * 4 + file) {
-                Cell::Empty => empty += 1,
-                c => {
-                    if empty > 0 {
-                        push(b'0' + empty);
-                        empty = 0;
-                    }
-                    push(match c {
-                        Cell::Covered => b'X',
-                        Cell::Revealed(p) => p.char() as u8,
-                        Cell::Empty => unreachable!(),
-                    });
-                }
-            }
-        }
-        if empty > 0 {
-            push(b'0' + empty);
-        }
-        if rank > 0 {
-            push(b'/');
-        }
-    }
-    f.write_str(std::str::from_utf8(&text[..len]).expect("ASCII"))
-}
-
-pub(super) fn write_fields(
-    f: &mut fmt::Formatter<'_>,
+/// A position's text (the board, the side to move, the covered pool, the plies without
+/// progress and the plies played), appended to `out`: one writer for [`Setup`], [`Position`]
+/// and the explorer, which writes a position for every ply it walks (a formatter call per
+/// character was most of that).
+///
+/// [`Position`]: super::Position
+pub(super) fn write_text(
+    out: &mut Vec<u8>,
+    codes: &[u8; 32],
     turn: Option<Color>,
     pool: &Pool,
     np: u32,
     ply: u32,
-) -> fmt::Result {
-    let turn = turn.map_or('-', Color::char);
-    write!(f, " {turn} {pool} {np} {ply}")
+) {
+    // Into an array, extended once; a letter per cell code from a table.
+    let mut text = [0u8; 8 * 5];
+    let mut len = 0;
+    for rank in (0..8).rev() {
+        let mut empty = 0u8;
+        for &code in &codes[rank * 4..rank * 4 + 4] {
+            let letter = Cell::CODE_LETTERS[code as usize & 15];
+            if letter == 0 {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                text[len] = b'0' + empty;
+                len += 1;
+                empty = 0;
+            }
+            text[len] = letter;
+            len += 1;
+        }
+        if empty > 0 {
+            text[len] = b'0' + empty;
+            len += 1;
+        }
+        if rank > 0 {
+            text[len] = b'/';
+            len += 1;
+        }
+    }
+    out.extend_from_slice(&text[..len]);
+    out.extend_from_slice(&[b' ', turn.map_or(b'-', |c| c.char() as u8), b' ']);
+    pool.write_text(out);
+    let mut number = itoa::Buffer::new();
+    out.push(b' ');
+    out.extend_from_slice(number.format(np).as_bytes());
+    out.push(b' ');
+    out.extend_from_slice(number.format(ply).as_bytes());
+}
+
+/// Writes what [`write_text`] gives to `f`.
+pub(super) fn display(f: &mut fmt::Formatter<'_>, write: impl FnOnce(&mut Vec<u8>)) -> fmt::Result {
+    let mut text = Vec::with_capacity(80);
+    write(&mut text);
+    f.write_str(std::str::from_utf8(&text).expect("ASCII"))
 }
 
 impl fmt::Display for Setup {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_board(f, |i| self.board[i])?;
-        write_fields(f, self.turn, &self.pool, self.no_progress, self.ply)
+        display(f, |out| {
+            write_text(
+                out,
+                &self.board.map(Cell::code),
+                self.turn,
+                &self.pool,
+                self.no_progress,
+                self.ply,
+            )
+        })
     }
 }
