@@ -342,9 +342,15 @@ impl Pool {
             }
             text[len] = Cell::CODE_LETTERS[2 + index];
             len += 1;
-            for digit in itoa::Buffer::new().format(n).bytes() {
-                text[len] = digit;
+            if n < 10 {
+                // Nearly every count: one digit.
+                text[len] = b'0' + n;
                 len += 1;
+            } else {
+                for digit in itoa::Buffer::new().format(n).bytes() {
+                    text[len] = digit;
+                    len += 1;
+                }
             }
         }
         if len == 0 {
