@@ -5,7 +5,7 @@
 //! own (a static query id), so that diesel prepares it once per connection and keeps it.
 //!
 //! Before it, rows were copied into a temporary table and added by one `INSERT … SELECT`: a
-//! million games' import spent 7.2 s there, 2.5 µs a row copying and 5.8 µs adding
+//! million games' import spent 7.2 s adding rows (8.3 µs a row), 4.4 s with this statement
 //! (docs/performance.md).
 
 use diesel::prelude::*;
