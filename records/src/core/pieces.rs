@@ -327,9 +327,7 @@ impl Pool {
         }
         None
     }
-}
 
-impl Pool {
     /// The pool's text (as [`Display`](fmt::Display) writes it), appended to `out`: the
     /// explorer writes a pool for every ply it walks, without a formatter.
     pub fn write_text(&self, out: &mut Vec<u8>) {
