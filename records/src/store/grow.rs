@@ -173,18 +173,11 @@ macro_rules! explorer_connection {
                         explorer_tails::game_id.eq(game),
                     )
                 };
-                let mut parts = tails.chunks_exact(TAIL_ROWS);
-                for part in &mut parts {
-                    let part: &[(i64, i64); TAIL_ROWS] = part.try_into().expect("TAIL_ROWS");
-                    diesel::insert_into(explorer_tails::table)
-                        .values(part.each_ref().map(row))
-                        .execute(self)?;
-                }
-                for tail in parts.remainder() {
-                    diesel::insert_into(explorer_tails::table)
-                        .values(row(tail))
-                        .execute(self)?;
-                }
+                in_prepared_statements!(tails, TAIL_ROWS, |part| diesel::insert_into(
+                    explorer_tails::table
+                )
+                .values(part.each_ref().map(row))
+                .execute(self)?);
                 Ok(())
             }
             fn delete_tails(&mut self, nodes: &[i64]) -> Result<(), StoreError> {

@@ -226,22 +226,6 @@ macro_rules! stored_ids {
 /// left over go one by one, in the one-row statement, prepared once too.
 const ROWS: usize = 64;
 
-/// Runs `$insert` with `$part` bound to each array of [`ROWS`] rows of the slice `$rows`,
-/// then to each one-row array of the rest: the same two statements every time.
-macro_rules! in_prepared_statements {
-    ($rows:expr, |$part:ident| $insert:expr) => {{
-        let mut parts = $rows.chunks_exact(ROWS);
-        for part in &mut parts {
-            let $part: &[_; ROWS] = part.try_into().expect("ROWS rows");
-            $insert;
-        }
-        for row in parts.remainder() {
-            let $part = std::array::from_ref(row);
-            $insert;
-        }
-    }};
-}
-
 /// SQLite, inside `BEGIN IMMEDIATE` under the process's writer lock: nobody else writes
 /// meanwhile. Games mostly new (a new store) are inserted with `OR IGNORE`, the unique hash
 /// skipping the stored ones, which are looked up afterwards: one index probe per new game. When
@@ -266,7 +250,7 @@ fn sqlite_write(
         // Rows side by side (what an array statement binds); seats by the same index.
         let (rows, seats): (Vec<_>, Vec<_>) = chunk.into_iter().map(|g| (g.row, g.seats)).unzip();
         let mut inserted: Vec<(i64, String)> = Vec::with_capacity(rows.len());
-        in_prepared_statements!(rows, |part| inserted.extend(
+        in_prepared_statements!(rows, ROWS, |part| inserted.extend(
             diesel::insert_or_ignore_into(games::table)
                 .values(part)
                 .returning((games::id, games::content_hash))
@@ -282,7 +266,7 @@ fn sqlite_write(
             .zip(&seats)
             .map(|(r, s)| (&*r.content_hash, &s[..]));
         let seats = new_seats(seated, inserted, &mut ids);
-        in_prepared_statements!(seats, |part| diesel::insert_into(seats::table)
+        in_prepared_statements!(seats, ROWS, |part| diesel::insert_into(seats::table)
             .values(part)
             .execute(conn)?);
     }

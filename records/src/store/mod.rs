@@ -14,6 +14,24 @@ use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+/// Runs `$insert` with `$part` bound to each array of `$n` rows of the slice `$rows`, then to
+/// each one-row array of the rest: the same two statements every time. Diesel keeps the
+/// prepared statement of a fixed number of rows (an array), not of a varying one (a vector),
+/// which it prepares again each time (on SQLite, a statement per row).
+macro_rules! in_prepared_statements {
+    ($rows:expr, $n:expr, |$part:ident| $insert:expr) => {{
+        let mut parts = $rows.chunks_exact($n);
+        for part in &mut parts {
+            let $part: &[_; $n] = part.try_into().expect("whole arrays");
+            $insert;
+        }
+        for row in parts.remainder() {
+            let $part = std::array::from_ref(row);
+            $insert;
+        }
+    }};
+}
+
 mod explore;
 mod explorer;
 mod grow;

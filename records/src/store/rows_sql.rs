@@ -69,6 +69,7 @@ impl<const N: usize, const ADD: bool> QueryFragment<Sqlite> for Statement<'_, N,
             out.push_sql(")");
         }
         if ADD {
+            // The sums of PostgreSQL's `upsert!` (explorer.rs), written out: keep them alike.
             out.push_sql(
                 " ON CONFLICT (node, action) DO UPDATE SET games = games + excluded.games, \
                  wins = wins + excluded.wins, draws = draws + excluded.draws, \
@@ -90,14 +91,8 @@ fn write<const ADD: bool>(
     conn: &mut SqliteConnection,
     rows: &[ExplorerRow],
 ) -> Result<(), StoreError> {
-    let mut parts = rows.chunks_exact(ROWS);
-    for part in &mut parts {
-        let part: &[ExplorerRow; ROWS] = part.try_into().expect("ROWS rows");
-        Statement::<ROWS, ADD>(part).execute(conn)?;
-    }
-    for row in parts.remainder() {
-        Statement::<1, ADD>(std::array::from_ref(row)).execute(conn)?;
-    }
+    in_prepared_statements!(rows, ROWS, |part| Statement::<_, ADD>(part)
+        .execute(conn)?);
     Ok(())
 }
 
