@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use indicatif::ProgressBar;
 use records::core::ReplayError;
 use records::formats::LoadError;
-use records::store::{ImportSession, Imported, NewGame, Store, StoreError, now_rfc3339};
+use records::store::{Imported, NewGame, Store, StoreError, now_rfc3339};
 use serde_json::json;
 
 use crate::inputs;
@@ -196,7 +196,10 @@ fn write_batches(
         ..Tally::default()
     };
     let mut ended = false;
-    let mut session = ImportSession::default();
+    let mut session = match store.import_session() {
+        Ok(session) => session,
+        Err(e) => return (tally, Some(e)),
+    };
     while !ended {
         // The batch's lines, and its counts, wait for its commit.
         let mut lines: Vec<String> = Vec::new();

@@ -40,8 +40,8 @@ fn the_explorer_answers_from_the_stored_games() {
     let addr = &server.addr;
     let one = ["a1(K)", "b1(k)", "c1(G)", "d1(g)", "a2(P)"];
     let other = ["c1(G)", "d1(g)", "a1(K)", "b1(k)", "a2(P)"];
-    // Seventeen games each way (more than a position keeps as tails, 16: docs/rules.md 60):
-    // five of named players each way, then twelve more each way (dated before the others).
+    // 65 games each way (more than a position keeps as tails, 64: docs/rules.md 60): five
+    // of named players each way, then sixty more each way (dated before the others).
     let mut log = Vec::new();
     for (n, players) in [
         ["ann", "bo"],
@@ -83,7 +83,7 @@ fn the_explorer_answers_from_the_stored_games() {
         "draw",
         "2023-06-01",
     ));
-    for n in 0..12 {
+    for n in 0..60 {
         let (x, y) = (format!("x{n}"), format!("y{n}"));
         let date = format!("2021-0{}-01", n % 9 + 1);
         log.push(banqi(&one, [&x, &y], "player1", &date));
@@ -98,23 +98,23 @@ fn the_explorer_answers_from_the_stored_games() {
     assert_eq!(status, 200, "{start}");
     assert_eq!(
         (start["games"].as_i64(), start["depth"].as_i64()),
-        (Some(35), Some(16))
+        (Some(131), Some(16))
     );
     assert_eq!(start["moves"][0]["action"], "a1(K)");
-    assert_eq!(start["moves"][0]["games"], 18);
-    assert_eq!(start["moves"][0]["wins"], 17, "player 1 won 17, drew one");
+    assert_eq!(start["moves"][0]["games"], 66);
+    assert_eq!(start["moves"][0]["wins"], 65, "player 1 won 65, drew one");
     assert_eq!(start["moves"][0]["draws"], 1);
     assert_eq!(start["moves"][1]["action"], "c1(G)");
 
-    // Two orders, one board: one answer, all 34 games.
+    // Two orders, one board: one answer, all 130 games.
     let (_, a) = get(addr, "/v1/explorer?actions=a1(K),b1(k),c1(G),d1(g)");
     let (_, b) = get(addr, "/v1/explorer?actions=c1(G),d1(g),a1(K),b1(k)");
     assert_eq!(a, b);
     assert_eq!(
         (a["followed"].as_i64(), a["games"].as_i64()),
-        (Some(4), Some(34))
+        (Some(4), Some(130))
     );
-    assert_eq!(a["moves"][0]["examples"], json!([1, 35]));
+    assert_eq!(a["moves"][0]["examples"], json!([1, 131]));
 
     // Filters walk the matching games.
     let (_, ann) = get(addr, "/v1/explorer?players=ann");
@@ -131,7 +131,7 @@ fn the_explorer_answers_from_the_stored_games() {
 
     // A rating range: the games whose players are both on the leaderboard and whose average
     // is in it (here every rated player's: a range wider than any rating).
-    let (_, board) = get(addr, "/v1/players?game=banqi&preset=tcga&limit=100");
+    let (_, board) = get(addr, "/v1/players?game=banqi&preset=tcga&limit=200");
     let rated: Vec<&str> = board["ranking"]
         .as_array()
         .unwrap()
@@ -161,8 +161,8 @@ fn the_explorer_answers_from_the_stored_games() {
         (Some(0), Some(0))
     );
 
-    // Coins at the table asked: of the 34 games through this board, player 1 (to move) won
-    // 17 and lost 17, each doubled (both first flips a general, or an advisor), no piece
+    // Coins at the table asked: of the 130 games through this board, player 1 (to move) won
+    // 65 and lost 65, each doubled (both first flips a general, or an advisor), no piece
     // captured: the stakes cancel at any stake.
     let (_, coins) = get(
         addr,

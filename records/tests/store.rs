@@ -480,3 +480,46 @@ fn postgresql_compresses_large_columns_with_lz4() {
         }
     }
 }
+
+/// A long import's session (`Store::import_session`) on SQLite has a thread of its own copy
+/// the log into the database file after each commit (docs/store.md): once the session is
+/// dropped, the file alone, its log left aside, holds every game. The corpus's log is smaller
+/// than SQLite's own threshold for copying it (1,000 pages): without the thread, the file
+/// would hold none. On PostgreSQL the session imports as any other.
+#[test]
+fn an_import_session_copies_the_log_into_the_database_file() {
+    let games = corpus();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-store-tests");
+    for url in test_databases(&dir, "checkpoints") {
+        let store = Store::open(&url).unwrap();
+        {
+            let mut session = store.import_session().unwrap();
+            for batch in games.chunks(400) {
+                store.import_in(&mut session, batch).unwrap();
+            }
+        }
+        assert_eq!(store.count().unwrap(), 2151, "{}", store.backend());
+        let Some(path) = records::store::sqlite_path(&url) else {
+            continue;
+        };
+        let alone = dir.join("checkpoints-file-alone.db");
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", alone.display()));
+        }
+        std::fs::copy(&path, &alone).unwrap();
+        let copy = Store::open(&alone.display().to_string()).unwrap();
+        assert_eq!(copy.count().unwrap(), 2151);
+        // The explorer's counts were copied with the games.
+        let start = copy
+            .explore(
+                &records::store::Lookup {
+                    game: "banqi".into(),
+                    preset: Some("tcga".into()),
+                    ..Default::default()
+                },
+                &records::store::RatingsCache::default(),
+            )
+            .unwrap();
+        assert!(start.games > 1000, "{}", start.games);
+    }
+}

@@ -58,10 +58,13 @@ const PENDING_TAILS: usize = 1 << 19;
 
 /// Games a position keeps as tails before it has rows: a position few games went on from is
 /// answered from their lines (as many reads), and a game reaching one costs one small insert,
-/// not the rows of every game there. 16 rather than 4: a million games' import spent 3.7 s
-/// less on the explorer (fewer positions with rows: fewer upserts, splits and lines read), and
-/// a request reads at most 16 lines (docs/performance.md).
-pub(crate) const TAILS: usize = 16;
+/// not the rows of every game there. 64 (16 before, 4 before that): a million Banqi games
+/// then have rows only at the start and after the first flip (449 positions rather than
+/// 12,000), and their import took 29.2-29.7 s instead of 35.3-37.2 s (fewer splits, upserts
+/// and lines read); a request reads at most 64 lines (p99 1.34 ms against 1.02-1.10 ms).
+/// What it costs: transpositions share counts through positions of more than 64 games
+/// (docs/rules.md 60, docs/performance.md).
+pub(crate) const TAILS: usize = 64;
 
 /// The games of a position's tails, each with whether the store holds its tail already (else
 /// it is pending). Most positions below the first plies have one: kept inline, no allocation.

@@ -13,6 +13,7 @@ use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
+use super::checkpoint::Checkpointer;
 use super::grow::{GameLine, Grower};
 use super::players::{MeetingRow, add_meetings_postgres, add_meetings_sqlite, tally};
 use super::schema::{games, seats};
@@ -82,6 +83,10 @@ impl Store {
                 // and was written again and again (a million games: 96 s with 32 MiB, 62 s
                 // with 128 MiB). Pages are only taken as needed, and given back after.
                 conn.batch_execute(&format!("PRAGMA cache_size = -{IMPORT_CACHE_KIB}"))?;
+                if let Some(checkpointer) = &session.checkpointer {
+                    conn.batch_execute("PRAGMA wal_autocheckpoint = 0")?;
+                    checkpointer.before_begin()?;
+                }
                 let grower = &mut session.grower;
                 let done = conn.write_transaction(|conn| {
                     let mut stored_before = false;
@@ -97,9 +102,17 @@ impl Store {
                     grower.finish(conn)
                 });
                 // The batch has committed (or not) already: what it did is `done`, whatever
-                // this says (a larger cache left on a connection is harmless).
-                let _ = conn.batch_execute(&format!("PRAGMA cache_size = -{}", super::CACHE_KIB));
+                // this says (a larger cache left on a connection is harmless; so is a log
+                // left to the checkpointer: SQLite's own checkpoints come back with it).
+                let _ = conn.batch_execute(&format!(
+                    "PRAGMA cache_size = -{}; PRAGMA wal_autocheckpoint = {};",
+                    super::CACHE_KIB,
+                    super::AUTOCHECKPOINT_PAGES
+                ));
                 done?;
+                if let Some(checkpointer) = &session.checkpointer {
+                    checkpointer.committed();
+                }
             }
             Store::Postgres(pool) => pool.get()?.write_transaction(|conn| {
                 let mut stored_before = false;
@@ -127,11 +140,30 @@ impl Store {
 
 /// What one import carries from each of its transactions to the next: what its writer knows
 /// of the opening explorer, which holds while no other writer changes the explorer between
-/// them (`records/src/store/grow.rs`). Give the same one to each [`Store::write_chunks`] of an
-/// import.
+/// them (`records/src/store/grow.rs`), and, from [`Store::import_session`], a thread that
+/// copies SQLite's log into the database while the writer goes on (`checkpoint.rs`). Give the
+/// same one to each [`Store::write_chunks`] of an import.
 #[derive(Default)]
 pub struct ImportSession {
     grower: Grower,
+    checkpointer: Option<Checkpointer>,
+}
+
+impl Store {
+    /// A session for a long import (many transactions, one after another): on SQLite, the
+    /// log is copied into the database on a thread of its own, with a connection of its own,
+    /// rather than by the writer after each commit (a million games: ~7 s of the writer's
+    /// time, docs/performance.md). Dropping the session waits for the last copy.
+    pub fn import_session(&self) -> Result<ImportSession, StoreError> {
+        let checkpointer = match self {
+            Store::Sqlite(pool) => Some(Checkpointer::start(pool.get()?)?),
+            Store::Postgres(_) => None,
+        };
+        Ok(ImportSession {
+            grower: Grower::default(),
+            checkpointer,
+        })
+    }
 }
 
 /// Writes a chunk's games with `write` (each hash once: the first game that has it) and gives

@@ -32,6 +32,7 @@ macro_rules! in_prepared_statements {
     }};
 }
 
+mod checkpoint;
 mod explore;
 mod explorer;
 mod grow;
@@ -76,6 +77,10 @@ pub enum StoreError {
     Database(#[from] diesel::result::Error),
     #[error("no database connection: {0}")]
     Pool(#[from] diesel::r2d2::PoolError),
+    /// Copying SQLite's write-ahead log into the database file failed (after a commit: what
+    /// was committed is in the log, and stays).
+    #[error("copying the write-ahead log into the database failed: {0}")]
+    Checkpoint(String),
 }
 
 /// A pool of connections to one database.
@@ -116,6 +121,10 @@ struct SqliteSettings;
 
 /// SQLite's page cache per connection, in KiB (`PRAGMA cache_size = -CACHE_KIB`).
 const CACHE_KIB: u32 = 32 * 1024;
+
+/// SQLite's own checkpoint threshold (its default: a commit that leaves the log this many
+/// pages long copies it into the database), given back to a connection an import used.
+const AUTOCHECKPOINT_PAGES: u32 = 1000;
 
 impl CustomizeConnection<SqliteConnection, diesel::r2d2::Error> for SqliteSettings {
     fn on_acquire(&self, conn: &mut SqliteConnection) -> Result<(), diesel::r2d2::Error> {
