@@ -7,10 +7,11 @@
 //! what every reader is done with) while the writer goes on with the next batch.
 //!
 //! The log only starts again from its beginning when a transaction begins with all of it
-//! copied: so, once the log holds [`LOG_BOUND`] bytes, the writer waits for the copy before
-//! its next transaction (the log's file stays about that size, as it is with SQLite's own
-//! checkpoints after each large commit). What is durable is unchanged: a commit is durable
-//! in the log, as before.
+//! copied: so, once the log holds [`LOG_BOUND`] bytes (as the last copy found it), the writer
+//! waits for the copy before its next transaction. The log's file so grows to about three of
+//! an import's batches (a million games at 50,000 a batch: 0.66-0.82 GB, against 0.23-0.31
+//! GB with SQLite's own copy after each commit). What is durable is unchanged: a commit is
+//! durable in the log, as before.
 
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
