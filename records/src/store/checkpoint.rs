@@ -77,10 +77,7 @@ impl Checkpointer {
         let thread = std::thread::Builder::new()
             .name("anqi-checkpoint".into())
             .spawn(move || copy_when_asked(&mut conn, &theirs))
-            .map_err(|e| StoreError::Open {
-                url: String::new(),
-                message: format!("no thread for the checkpoints: {e}"),
-            })?;
+            .map_err(|e| StoreError::Checkpoint(format!("no thread to copy it: {e}")))?;
         Ok(Checkpointer {
             shared,
             thread: Some(thread),

@@ -78,15 +78,16 @@ impl Store {
         match self {
             Store::Sqlite(pool) => {
                 let mut conn = pool.get()?;
+                // The log is copied by the session's thread, if it has one (checkpoint.rs).
+                if let Some(checkpointer) = &session.checkpointer {
+                    checkpointer.before_begin()?;
+                    conn.batch_execute("PRAGMA wal_autocheckpoint = 0")?;
+                }
                 // A large transaction's index pages stay in memory: with the connection's
                 // usual 32 MiB, the content-hash index of a large store spilled to the WAL
                 // and was written again and again (a million games: 96 s with 32 MiB, 62 s
                 // with 128 MiB). Pages are only taken as needed, and given back after.
                 conn.batch_execute(&format!("PRAGMA cache_size = -{IMPORT_CACHE_KIB}"))?;
-                if let Some(checkpointer) = &session.checkpointer {
-                    conn.batch_execute("PRAGMA wal_autocheckpoint = 0")?;
-                    checkpointer.before_begin()?;
-                }
                 let grower = &mut session.grower;
                 let done = conn.write_transaction(|conn| {
                     let mut stored_before = false;
