@@ -1,90 +1,218 @@
 //! The service's engine in the seats a deal gave it (`engines`): one task per such game that
 //! wakes on the game's commits (the hub) and plays when one of its seats is to move, through
 //! the referee like any seat, the engine told only what its seat may know
-//! (`records::referee::Referee::engine_turn`). A restarted service takes up the games in play
-//! ([`resume`]).
+//! (`records::referee::Referee::engine_turn`), its search in one of the analysis slots like
+//! every other search.
+//!
+//! Instances sharing a store share the engine's games through a **lease** in the ledger:
+//! a task plays only while its instance holds the game's lease, and [`keep`] renews all of
+//! an instance's leases in one statement every second or so. When an instance dies, its
+//! leases run out ([`ENGINE_LEASE_MS`]) and another instance's [`keep`] takes the games up;
+//! a restarted service does the same. A task ends with its game, its expiry, or its lease.
 
-use std::sync::Arc;
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use actix_web::web;
 use records::core::Rules;
 use records::core::analysis::Limits;
 use records::games::GameKind;
-use records::referee::{EngineTurn, Referee};
+use records::referee::{ENGINE_LEASE_MS, EngineTurn, Referee, RefereeError};
 use records::with_game;
 
-use crate::hub::Hub;
+use crate::Settings;
 
-/// Starts the engine of game `game_id` (of `kind`) on the current runtime.
-pub fn drive(referee: Arc<Referee>, hub: Arc<Hub>, kind: GameKind, game_id: String) {
+/// The engine on this instance: its name in the leases and the games it drives now.
+pub struct Engines {
+    holder: String,
+    running: Mutex<HashSet<String>>,
+    searches: AtomicU64,
+}
+
+impl Default for Engines {
+    /// A new instance's engine, named at random.
+    fn default() -> Engines {
+        Engines {
+            holder: format!("{:016x}", rand::random::<u64>()),
+            running: Mutex::default(),
+            searches: AtomicU64::new(0),
+        }
+    }
+}
+
+impl Engines {
+    /// This instance's name in the leases.
+    pub fn holder(&self) -> &str {
+        &self.holder
+    }
+
+    /// How many games this instance's engine drives now.
+    pub fn driving(&self) -> usize {
+        self.running.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// How many moves this instance's engine has searched.
+    pub fn searches(&self) -> u64 {
+        self.searches.load(Ordering::Relaxed)
+    }
+
+    /// Marks `game_id` driven here; false when a task does already.
+    fn start(&self, game_id: &str) -> bool {
+        (self.running.lock().unwrap_or_else(|e| e.into_inner())).insert(game_id.to_owned())
+    }
+
+    fn stop(&self, game_id: &str) {
+        (self.running.lock().unwrap_or_else(|e| e.into_inner())).remove(game_id);
+    }
+}
+
+/// Starts the engine of game `game_id` (of `kind`) on the current runtime, unless this
+/// instance drives it already.
+pub fn drive(settings: &Settings, kind: GameKind, game_id: String) {
+    let Some(referee) = settings.referee.clone() else {
+        return;
+    };
+    if !settings.engines.start(&game_id) {
+        return;
+    }
+    let task = Task {
+        referee,
+        settings: settings.clone(),
+        game_id,
+    };
     with_game!(kind, G => {
-        actix_web::rt::spawn(run::<G>(referee, hub, game_id));
+        actix_web::rt::spawn(task.run::<G>());
     })
 }
 
-/// Starts the engines of every game in play that has one (after a restart).
-pub fn resume(referee: &Arc<Referee>, store: &records::store::Store, hub: &Arc<Hub>) {
-    let Ok(games) = store.ledger_engine_games() else {
+/// Keeps this instance's leases alive and takes up the games whose engine no live instance
+/// plays (dealt before a restart, or by an instance that died), for as long as the service
+/// runs: every quarter of a lease.
+pub async fn keep(settings: &Settings) {
+    let Some(referee) = settings.referee.clone() else {
         return;
     };
-    for (game_id, game) in games {
-        if let Ok(kind) = game.parse::<GameKind>() {
-            drive(referee.clone(), hub.clone(), kind, game_id);
+    let every = Duration::from_millis(ENGINE_LEASE_MS as u64 / 4);
+    loop {
+        let (r, holder) = (referee.clone(), settings.engines.holder.clone());
+        let unheld = web::block(move || {
+            r.engine_renew(&holder)?;
+            r.engine_games_unheld()
+        })
+        .await;
+        if let Ok(Ok(games)) = unheld {
+            for (game_id, game) in games {
+                if let Ok(kind) = game.parse::<GameKind>() {
+                    drive(settings, kind, game_id);
+                }
+            }
         }
+        tokio::time::sleep(every).await;
     }
 }
 
+/// One game's engine task on this instance.
+struct Task {
+    referee: Arc<Referee>,
+    settings: Settings,
+    game_id: String,
+}
+
+impl Drop for Task {
+    fn drop(&mut self) {
+        self.settings.engines.stop(&self.game_id);
+    }
+}
+
+/// What a task does next.
 enum Step {
     Played,
     Wait,
-    Over,
+    /// The game is over or expired, or another instance plays it: the task ends.
+    Done,
+    /// Refused (another commit came first) or the store is away: look again soon.
+    Retry,
 }
 
-async fn run<G: Rules>(referee: Arc<Referee>, hub: Arc<Hub>, game_id: String) {
-    let mut watch = hub.subscribe(&game_id);
-    loop {
-        let (r, id) = (referee.clone(), game_id.clone());
-        match web::block(move || step::<G>(&r, &id)).await {
-            Ok(Ok(Step::Played)) => continue,
-            Ok(Ok(Step::Over)) => return,
-            Ok(Ok(Step::Wait)) => {}
-            // Refused (another commit came first) or the store is away: look again soon.
-            _ => tokio::time::sleep(Duration::from_millis(200)).await,
+impl Task {
+    async fn run<G: Rules>(self) {
+        let mut watch = self.settings.hub.subscribe(&self.game_id);
+        // Only the lease's holder plays: an instance that finds it held ends its task.
+        if !matches!(self.lease(0).await, Ok(true)) {
+            return;
         }
-        // A commit wakes it; a notice lost to a store outage is caught within the minute.
-        tokio::select! {
-            changed = watch.changed() => if changed.is_err() { return },
-            _ = tokio::time::sleep(Duration::from_secs(60)) => {}
+        loop {
+            match self.step::<G>().await {
+                Step::Played => continue,
+                Step::Done => return,
+                Step::Wait => {}
+                Step::Retry => tokio::time::sleep(Duration::from_millis(200)).await,
+            }
+            // A commit wakes it; a notice lost to a store outage, and the game's expiry, are
+            // seen within the minute.
+            tokio::select! {
+                changed = watch.receiver().changed() => if changed.is_err() { return },
+                _ = tokio::time::sleep(Duration::from_secs(60)) => {}
+            }
         }
     }
-}
 
-/// Plays the engine's move if one of its seats is to move.
-fn step<G: Rules>(referee: &Referee, game_id: &str) -> Result<Step, String> {
-    match referee
-        .engine_turn::<G>(game_id)
-        .map_err(|e| e.to_string())?
-    {
-        EngineTurn::Over => Ok(Step::Over),
-        EngineTurn::Wait => Ok(Step::Wait),
-        EngineTurn::Move {
-            seat,
-            millis,
-            m,
-            ply,
-        } => {
-            let limits = Limits {
-                millis: Some(millis),
-                ..Limits::default()
-            };
-            let action = G::decide(&m, Some(seat), &limits)
-                .map_err(|e| e.to_string())?
-                .ok_or("no action")?;
-            referee
-                .engine_play::<G>(game_id, seat, &action, ply)
-                .map_err(|e| e.to_string())?;
-            Ok(Step::Played)
+    async fn lease(&self, search_ms: u64) -> Result<bool, ()> {
+        let (r, id, holder) = (
+            self.referee.clone(),
+            self.game_id.clone(),
+            self.settings.engines.holder.clone(),
+        );
+        match web::block(move || r.engine_lease(&id, &holder, search_ms)).await {
+            Ok(Ok(held)) => Ok(held),
+            _ => Err(()),
+        }
+    }
+
+    /// Plays the engine's move if one of its seats is to move.
+    async fn step<G: Rules>(&self) -> Step {
+        let (r, id) = (self.referee.clone(), self.game_id.clone());
+        let turn = match web::block(move || r.engine_turn::<G>(&id)).await {
+            Ok(Ok(turn)) => turn,
+            Ok(Err(RefereeError::NotFound(_))) => return Step::Done,
+            _ => return Step::Retry,
+        };
+        let (seat, millis, m, ply) = match turn {
+            EngineTurn::Over => return Step::Done,
+            EngineTurn::Wait => return Step::Wait,
+            EngineTurn::Move {
+                seat,
+                millis,
+                m,
+                ply,
+            } => (seat, millis, m, ply),
+        };
+        match self.lease(millis).await {
+            Ok(true) => {}
+            Ok(false) => return Step::Done,
+            Err(()) => return Step::Retry,
+        }
+        let limits = Limits {
+            millis: Some(millis),
+            ..Limits::default()
+        };
+        let slots = &self.settings.analyses.slots;
+        self.settings
+            .engines
+            .searches
+            .fetch_add(1, Ordering::Relaxed);
+        let decided = slots
+            .run_when_free(move || G::decide(&m, Some(seat), &limits))
+            .await;
+        let Ok(Ok(Some(action))) = decided else {
+            return Step::Retry;
+        };
+        let (r, id) = (self.referee.clone(), self.game_id.clone());
+        match web::block(move || r.engine_play::<G>(&id, seat, &action, ply)).await {
+            Ok(Ok(_)) => Step::Played,
+            _ => Step::Retry,
         }
     }
 }

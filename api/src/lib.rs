@@ -57,6 +57,12 @@ pub struct Settings {
     /// Seconds between a stream's heartbeats (a comment line that keeps proxies from closing
     /// an idle stream; the stream also looks at its game then).
     pub heartbeat_seconds: u64,
+    /// How many event streams of a game one seat (or the game's own token) may hold open on
+    /// this instance; one more is refused (429).
+    pub streams_per_seat: usize,
+    /// The service's engine in the seats deals gave it: the games this instance drives and
+    /// its name in the leases.
+    pub engines: std::sync::Arc<autoplay::Engines>,
 }
 
 impl Default for Settings {
@@ -75,6 +81,8 @@ impl Default for Settings {
             ratings: Default::default(),
             hub: Default::default(),
             heartbeat_seconds: 15,
+            streams_per_seat: 8,
+            engines: Default::default(),
         }
     }
 }

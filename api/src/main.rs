@@ -77,6 +77,10 @@ struct Config {
     /// closing an idle stream).
     #[arg(long, env = "ANQI_STREAM_HEARTBEAT", default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=3600))]
     stream_heartbeat: u64,
+    /// Event streams of a game one seat (or the game's own token) may hold open on this
+    /// instance at once; one more is answered 429 with Retry-After.
+    #[arg(long, env = "ANQI_STREAMS_PER_SEAT", default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    streams_per_seat: u64,
     /// Seconds to let requests in flight finish after SIGINT or SIGTERM.
     #[arg(long, env = "ANQI_SHUTDOWN_TIMEOUT", default_value_t = 10)]
     shutdown_timeout: u64,
@@ -242,6 +246,8 @@ async fn main() -> std::io::Result<()> {
         ratings: Default::default(),
         hub: Default::default(),
         heartbeat_seconds: config.stream_heartbeat,
+        streams_per_seat: config.streams_per_seat as usize,
+        engines: Default::default(),
         analyses: api::routes::analysis::Analyses::new(
             records::core::analysis::Limits {
                 depth: Some(64),
@@ -253,15 +259,16 @@ async fn main() -> std::io::Result<()> {
             }),
         ),
     };
-    // Commits of the other instances sharing a PostgreSQL store reach this one's streams.
+    // Commits of the other instances sharing the store reach this one's streams and engines.
     let hub = settings.hub.clone();
     if records::store::listen(&config.database, move |game_id| hub.notify(game_id)).is_some() {
         tracing::info!("listening for the other instances' commits");
     }
-    // The engine takes up its seats in the games in play.
-    if let (Some(referee), Some(store)) = (&settings.referee, &settings.store) {
-        api::autoplay::resume(referee, store, &settings.hub);
-    }
+    // The engine keeps its leases and takes up the seats no live instance plays (after a
+    // restart, or another instance's death).
+    let engines = settings.clone();
+    let release = settings.clone();
+    actix_web::rt::spawn(async move { api::autoplay::keep(&engines).await });
     let mut server = HttpServer::new(move || {
         api::app(settings.clone()).wrap_fn(|req, srv| {
             let (method, path) = (req.method().clone(), req.path().to_owned());
@@ -300,6 +307,10 @@ async fn main() -> std::io::Result<()> {
         tracing::info!(%addr, docs = %format!("http://{addr}/docs/"), "listening");
     }
     server.run().await?;
+    // Another instance may take this one's engine seats over at once.
+    if let Some(referee) = &release.referee {
+        let _ = referee.engine_release_all(release.engines.holder());
+    }
     tracing::info!("stopped");
     Ok(())
 }

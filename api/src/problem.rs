@@ -184,6 +184,8 @@ problem_kinds! {
         "The stake and bonus are so large that the settlement does not fit in 64 bits.";
     NoEngine = "no-engine", 422, "No engine",
         "The game has no engine (every game of this service has one: a game added without one answers this).";
+    TooManyStreams = "too-many-streams", 429, "Too many streams",
+        "The seat (or the game's own token) has as many event streams of this game open on this instance as it may (`--streams-per-seat`): close one, or try again after the `Retry-After` header's seconds.";
     AnalysisBusy = "analysis-busy", 503, "Analyses busy",
         "Every analysis slot of the service is in use (`--analysis-slots`): try again after the `Retry-After` header's seconds. Validation and the other endpoints are not held up by analyses.";
     PicturesBusy = "pictures-busy", 503, "Pictures busy",

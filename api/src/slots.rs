@@ -59,7 +59,7 @@ impl Peer {
     /// nothing (end of stream) or fails for another reason than "no data yet". The socket is
     /// the request's connection, open until its answer is written.
     #[cfg(unix)]
-    fn gone(self) -> bool {
+    pub fn gone(self) -> bool {
         let mut byte = 0u8;
         // SAFETY: a one-byte buffer of ours; MSG_PEEK leaves the data where it is, and
         // MSG_DONTWAIT never blocks.
@@ -82,7 +82,7 @@ impl Peer {
     }
 
     #[cfg(not(unix))]
-    fn gone(self) -> bool {
+    pub fn gone(self) -> bool {
         false
     }
 }
@@ -156,6 +156,30 @@ impl Slots {
         answer
             .await
             .map_err(|_| Problem::new(ProblemKind::Internal, "a job's thread stopped"))?
+    }
+
+    /// Runs `work` on a slot's thread once one is free, waiting for it (the service's own
+    /// jobs, such as the engine's moves in its seats: they must be done, but no sooner than
+    /// the slots allow).
+    pub async fn run_when_free<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, Problem> {
+        let slot = loop {
+            match self.take() {
+                Some(slot) => break slot,
+                None => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
+            }
+        };
+        let (send, answer) = futures_channel::oneshot::channel();
+        self.threads.spawn(move || {
+            let answer = work();
+            drop(slot);
+            let _ = send.send(answer);
+        });
+        answer
+            .await
+            .map_err(|_| Problem::new(ProblemKind::Internal, "a job's thread stopped"))
     }
 
     /// A slot, or None when all are taken.

@@ -445,10 +445,10 @@ fn a_stream_ticket_opens_for_a_minute_and_for_its_game_only() {
             "the token is sealed, not carried"
         );
         assert_eq!(
-            &referee
+            referee
                 .open_ticket::<Banqi>(&dealt.game_id, &ticket)
                 .unwrap(),
-            token
+            (token.clone(), expires)
         );
         // Not another game's; not a token in a ticket's place.
         assert!(

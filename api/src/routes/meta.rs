@@ -11,20 +11,47 @@ use utoipa::{IntoParams, ToSchema};
 use crate::problem::{Problem, ProblemKind};
 
 #[derive(Serialize, ToSchema)]
-#[schema(example = json!({"status": "ok", "version": "0.1.0"}))]
+#[schema(example = health_example)]
 pub struct Health {
     pub status: &'static str,
     pub version: &'static str,
+    /// Live play on this instance now.
+    pub live: Live,
 }
 
-/// Liveness and version.
+/// What this instance holds of live play: each number falls back to 0 when nothing is open.
+#[derive(Serialize, ToSchema)]
+pub struct Live {
+    /// Seats' event streams open (`GET /v1/stream`).
+    pub streams: usize,
+    /// Games with a stream or an engine task waiting for their commits.
+    pub watched_games: usize,
+    /// Games whose engine seats this instance plays now (it holds their lease, or is taking
+    /// them up).
+    pub engine_games: usize,
+    /// Engine moves this instance has searched since it started.
+    pub engine_searches: u64,
+}
+
+fn health_example() -> serde_json::Value {
+    json!({"status": "ok", "version": "0.1.0",
+           "live": {"streams": 0, "watched_games": 0, "engine_games": 0, "engine_searches": 0}})
+}
+
+/// Liveness, version, and what this instance holds of live play.
 #[utoipa::path(get, path = "/v1/health", tag = "meta",
     responses((status = 200, description = "The service is up.", body = Health,
-        example = json!({"status": "ok", "version": "0.1.0"}))))]
-pub async fn health() -> web::Json<Health> {
+        example = health_example)))]
+pub async fn health(settings: web::Data<crate::Settings>) -> web::Json<Health> {
     web::Json(Health {
         status: "ok",
         version: env!("CARGO_PKG_VERSION"),
+        live: Live {
+            streams: settings.hub.streams(),
+            watched_games: settings.hub.games(),
+            engine_games: settings.engines.driving(),
+            engine_searches: settings.engines.searches(),
+        },
     })
 }
 

@@ -389,8 +389,8 @@ pub async fn deal(
         move |r| with_game!(kind, G => referee::deal::<G>(r, &request)),
     )
     .await?;
-    if engines && let Some(r) = &settings.referee {
-        crate::autoplay::drive(r.clone(), settings.hub.clone(), kind, dealt.game_id.clone());
+    if engines {
+        crate::autoplay::drive(settings.get_ref(), kind, dealt.game_id.clone());
     }
     Ok(web::Json(dealt))
 }

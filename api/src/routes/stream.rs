@@ -9,7 +9,9 @@ use actix_web::web::{self, Bytes};
 use actix_web::{HttpRequest, HttpResponse};
 use futures_channel::mpsc;
 use records::core::Rules;
-use records::referee::{Referee, StreamMark};
+use std::sync::Arc;
+
+use records::referee::{Referee, RefereeError, StreamMark, StreamReplay};
 use records::with_game;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -17,6 +19,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::Settings;
 use crate::body::GameJson;
+use crate::hub::{Hub, OpenStream, Reader, Refused, SharedRead, Watch};
 use crate::problem::{Problem, ProblemKind};
 use crate::routes::parse::default_game;
 use crate::routes::referee;
@@ -180,7 +183,8 @@ fn stream_example() -> &'static str {
         (status = 200, description = "The stream (`text/event-stream`): each event's `data` is one line of JSON.", body = StreamEvent, content_type = "text/event-stream", example = stream_example),
         (status = 400, description = "A parameter missing or malformed.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game in the ledger.", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A ticket that does not open for the game, or has expired.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A ticket that does not open for the game, has expired, or has opened a stream already.", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "The seat has as many streams of the game open as it may (`--streams-per-seat`); `Retry-After` says when to try again.", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The referee's ledger cannot be reached.", body = Problem, content_type = "application/problem+json")))]
 pub async fn stream(
     req: HttpRequest,
@@ -198,24 +202,52 @@ pub async fn stream(
     let mark = last.and_then(|id| id.parse::<StreamMark>().ok());
     let referee = referee::the_referee(&settings)?;
     let (tx, rx) = mpsc::channel::<Result<Bytes, actix_web::Error>>(32);
-    let heartbeat = Duration::from_secs(settings.heartbeat_seconds.max(1));
     let hub = settings.hub.clone();
     let game_id = query.game_id;
     let ticket = query.ticket;
     with_game!(kind, G => {
+        // Subscribed before the first read: a commit between the two wakes the stream.
+        let watch = hub.subscribe(&game_id);
         let opened = {
-            let (referee, game_id) = (referee.clone(), game_id.clone());
+            let (referee, game_id, ticket) = (referee.clone(), game_id.clone(), ticket.clone());
             web::block(move || -> Result<_, Problem> {
-                let token = referee.open_ticket::<G>(&game_id, &ticket)?;
+                let (token, expires) = referee.open_ticket::<G>(&game_id, &ticket)?;
                 let first = read::<G>(&referee, &game_id, &token, mark)?;
-                Ok((token, first))
+                Ok((token, expires, first))
             })
             .await
             .map_err(|e| Problem::new(ProblemKind::Internal, e.to_string()))??
         };
-        let (token, first) = opened;
-        let watch = hub.subscribe(&game_id);
-        actix_web::rt::spawn(pump::<G>(referee, game_id, token, first, watch, heartbeat, tx));
+        let (token, expires, first) = opened;
+        let cap = settings.streams_per_seat;
+        let open = hub
+            .open_stream(&game_id, first.seat, cap, &ticket, expires, referee.now_ms())
+            .map_err(|refused| match refused {
+                Refused::Cap(cap) => Problem::new(
+                    ProblemKind::TooManyStreams,
+                    format!(
+                        "this seat has {cap} streams of this game open here already \
+                         (--streams-per-seat): close one, or try again later"
+                    ),
+                )
+                .retry_after(5),
+                Refused::Spent => Problem::new(
+                    ProblemKind::InvalidToken,
+                    "this ticket has opened a stream already: a ticket opens one stream; \
+                     ask POST /v1/stream-ticket for another",
+                ),
+            })?;
+        let stream = Pump {
+            peer: crate::slots::Peer::of(&req),
+            referee,
+            hub,
+            game_id,
+            token,
+            reader: first.seat,
+            heartbeat: Duration::from_secs(settings.heartbeat_seconds.max(1)),
+            _open: open,
+        };
+        actix_web::rt::spawn(stream.run::<G>(first, watch, tx));
     });
     Ok(HttpResponse::Ok()
         .content_type("text/event-stream")
@@ -224,13 +256,16 @@ pub async fn stream(
         .streaming(rx))
 }
 
-/// What a read of the game gives a stream: its new events as text, where it now stands,
-/// whether the game is over, and when the running clock's flag falls.
-struct Read {
+/// What a read of the game gives a stream: its new events as text (written after the game's
+/// lock was let go), where they leave it, and a replay when it is further behind.
+struct Read<G: Rules> {
     text: String,
     mark: StreamMark,
     over: bool,
     flag_at_ms: Option<i64>,
+    expires_at_ms: i64,
+    seat: Reader,
+    replay: Option<StreamReplay<G>>,
 }
 
 fn read<G: Rules>(
@@ -238,66 +273,182 @@ fn read<G: Rules>(
     game_id: &str,
     token: &str,
     mark: Option<StreamMark>,
-) -> Result<Read, Problem> {
-    Ok(referee.open::<G, _>(game_id, token, |game| {
-        let events = game.stream_since(mark)?;
-        let text: String = events.iter().map(|e| e.sse()).collect();
-        let life = game.life();
-        let flag_at_ms = life.clock.as_ref().and_then(|c| {
-            let running = c.running?;
-            Some(c.at_ms + c.left_ms[running.index()])
-        });
-        Ok(Read {
-            text,
-            mark: game.mark(),
-            over: game.over(),
-            flag_at_ms,
-        })
-    })?)
+) -> Result<Read<G>, RefereeError> {
+    let read = referee.open::<G, _>(game_id, token, |game| game.stream_read(mark))?;
+    Ok(Read {
+        text: read.events.iter().map(|e| e.sse()).collect(),
+        mark: read.mark,
+        over: read.over,
+        flag_at_ms: read.flag_at_ms,
+        expires_at_ms: read.expires_at_ms,
+        seat: read.seat,
+        replay: read.replay,
+    })
 }
 
-/// Sends a stream's events until its game is over or its client goes: it wakes on a commit
-/// (the hub), on its heartbeat (it then looks too, should a notice have been lost), and when
-/// the running clock's flag falls (the read lets it fall).
-async fn pump<G: Rules>(
-    referee: std::sync::Arc<Referee>,
+/// One open stream: its game, the token its ticket held, the seat that token speaks for.
+struct Pump {
+    referee: Arc<Referee>,
+    hub: Arc<Hub>,
     game_id: String,
     token: String,
-    first: Read,
-    mut watch: tokio::sync::watch::Receiver<u64>,
+    reader: Reader,
     heartbeat: Duration,
-    mut tx: mpsc::Sender<Result<Bytes, actix_web::Error>>,
-) {
-    let mut mark = first.mark;
-    let mut over = first.over;
-    let mut flag_at = first.flag_at_ms;
-    if send(&mut tx, first.text).await.is_err() {
-        return;
-    }
-    while !over {
-        let now = referee.now_ms();
-        let until_flag = flag_at.map(|at| Duration::from_millis((at - now).max(0) as u64 + 5));
-        let woke = tokio::select! {
-            changed = watch.changed() => if changed.is_err() { return } else { Wake::Commit },
-            _ = tokio::time::sleep(heartbeat) => Wake::Heartbeat,
-            _ = tokio::time::sleep(until_flag.unwrap_or(Duration::MAX / 4)), if until_flag.is_some() => Wake::Commit,
-        };
-        if let Wake::Heartbeat = woke
-            && send(&mut tx, ": heartbeat\n\n".to_owned()).await.is_err()
-        {
+    /// The stream's connection: a client that closed it is gone at the next wake, without
+    /// waiting for a write to fail.
+    peer: Option<crate::slots::Peer>,
+    /// Counted against the seat's cap until the stream ends.
+    _open: OpenStream,
+}
+
+/// What a stream does after a wake.
+enum Next<G: Rules> {
+    /// Send this read (shared with the seat's other streams at the same mark).
+    Shared(Arc<SharedRead>),
+    /// Replay from far behind, then read again.
+    Replay(Read<G>),
+    /// The game is gone (expired and forgotten): the stream ends.
+    Gone,
+    /// The store is away: try again at the next wake.
+    Later,
+}
+
+impl Pump {
+    /// Sends the stream's events until its game is over or expires, or its client goes: it
+    /// wakes on a commit (the hub), on its heartbeat (it then looks too, should a notice have
+    /// been lost), when the running clock's flag falls (the read lets it fall) and when the
+    /// game would expire.
+    async fn run<G: Rules>(
+        self,
+        first: Read<G>,
+        mut watch: Watch,
+        mut tx: mpsc::Sender<Result<Bytes, actix_web::Error>>,
+    ) {
+        let (mut mark, mut over) = (first.mark, first.over);
+        let (mut flag_at, mut expires_at) = (first.flag_at_ms, first.expires_at_ms);
+        if send(&mut tx, first.text).await.is_err() {
             return;
         }
-        let (referee2, game_id2, token2) = (referee.clone(), game_id.clone(), token.clone());
-        let read = web::block(move || read::<G>(&referee2, &game_id2, &token2, Some(mark))).await;
-        let Ok(Ok(read)) = read else {
-            // The store is away: try again at the next wake.
-            continue;
-        };
-        mark = read.mark;
-        over = read.over;
-        flag_at = read.flag_at_ms;
-        if !read.text.is_empty() && send(&mut tx, read.text).await.is_err() {
-            return;
+        // A read is due at once (after a replay) rather than at the next wake.
+        let mut due = false;
+        if let Some(replay) = first.replay {
+            let Some(at) = self.replay::<G>(replay, &mut tx).await else {
+                return;
+            };
+            (mark, due) = (at, true);
+        }
+        loop {
+            if over && !due {
+                return;
+            }
+            if !due {
+                let now = self.referee.now_ms();
+                if now >= expires_at {
+                    // Left unplayed past --game-expiry: the game is forgotten, its stream ends.
+                    return;
+                }
+                let until = |at: i64| Duration::from_millis((at - now).max(0) as u64 + 5);
+                let until_flag = flag_at.map(until);
+                let woke = tokio::select! {
+                    changed = watch.receiver().changed() => if changed.is_err() { return } else { Wake::Commit },
+                    _ = tokio::time::sleep(self.heartbeat) => Wake::Heartbeat,
+                    _ = tokio::time::sleep(until_flag.unwrap_or(Duration::MAX / 4)), if until_flag.is_some() => Wake::Commit,
+                    _ = tokio::time::sleep(until(expires_at)) => Wake::Commit,
+                };
+                if let Wake::Heartbeat = woke
+                    && send(&mut tx, ": heartbeat\n\n".to_owned()).await.is_err()
+                {
+                    return;
+                }
+            }
+            due = false;
+            if tx.is_closed() || self.peer.is_some_and(crate::slots::Peer::gone) {
+                return;
+            }
+            let version = *watch.receiver().borrow_and_update();
+            match self.next::<G>(mark, version).await {
+                Next::Gone => return,
+                Next::Later => {}
+                Next::Shared(read) => {
+                    (mark, over) = (read.mark, read.over);
+                    (flag_at, expires_at) = (read.flag_at_ms, read.expires_at_ms);
+                    if !read.text.is_empty() && send(&mut tx, read.text.clone()).await.is_err() {
+                        return;
+                    }
+                }
+                Next::Replay(read) => {
+                    (flag_at, expires_at) = (read.flag_at_ms, read.expires_at_ms);
+                    let Some(replay) = read.replay else { continue };
+                    let Some(at) = self.replay::<G>(replay, &mut tx).await else {
+                        return;
+                    };
+                    (mark, due) = (at, true);
+                }
+            }
+        }
+    }
+
+    /// The read after `mark`: the seat's shared one when a stream of the seat made it at this
+    /// mark since the hub's `version`th commit, else a read of the game (shared from then on).
+    async fn next<G: Rules>(&self, mark: StreamMark, version: u64) -> Next<G> {
+        let place = self.hub.reads(&self.game_id, self.reader);
+        let mut last = place.lock().await;
+        if let Some(read) = last.as_ref()
+            && read.from == Some(mark)
+            && read.version >= version
+        {
+            return Next::Shared(read.clone());
+        }
+        let (referee, game_id, token) = (
+            self.referee.clone(),
+            self.game_id.clone(),
+            self.token.clone(),
+        );
+        match web::block(move || read::<G>(&referee, &game_id, &token, Some(mark))).await {
+            Ok(Ok(read)) if read.replay.is_some() => Next::Replay(read),
+            Ok(Ok(read)) => {
+                let shared = Arc::new(SharedRead {
+                    from: Some(mark),
+                    version,
+                    text: read.text,
+                    mark: read.mark,
+                    over: read.over,
+                    flag_at_ms: read.flag_at_ms,
+                    expires_at_ms: read.expires_at_ms,
+                });
+                *last = Some(shared.clone());
+                Next::Shared(shared)
+            }
+            Ok(Err(RefereeError::NotFound(_))) => Next::Gone,
+            _ => Next::Later,
+        }
+    }
+
+    /// Sends a replay's pages, each once the client has taken the last (its memory is a page
+    /// and the match, whatever the game's length). Gives where it left the stream, or None
+    /// when the stream ends.
+    async fn replay<G: Rules>(
+        &self,
+        mut replay: StreamReplay<G>,
+        tx: &mut mpsc::Sender<Result<Bytes, actix_web::Error>>,
+    ) -> Option<StreamMark> {
+        loop {
+            let referee = self.referee.clone();
+            let page = web::block(move || {
+                let page = replay.page(&referee);
+                let text = page
+                    .map(|p| p.map(|events| events.iter().map(|e| e.sse()).collect::<String>()));
+                (replay, text)
+            })
+            .await;
+            let (back, text) = page.ok()?;
+            replay = back;
+            match text {
+                Ok(Some(text)) => send(tx, text).await.ok()?,
+                Ok(None) => return Some(replay.mark()),
+                // The game was forgotten, or the store is away: the client resumes later.
+                Err(_) => return None,
+            }
         }
     }
 }

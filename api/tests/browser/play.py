@@ -1,9 +1,12 @@
 """Plays on the page `/play/` in headless Chromium, by clicks, as people would (issue 43).
 
-1. Two browser sessions, one per seat of a Banqi game dealt with a friend's links: each
-   plays its turns by clicking a piece on the board, then where it goes (twice on a covered
-   piece: a flip), and sees the other's plies arrive without reloading; after 16 plies the
-   second resigns with its button, and both pages say the game is over.
+1. Two browser sessions, one per seat of a Banqi game dealt by the page's own form with a
+   friend's links: the links stay on the first page, the second seat's is copied with its
+   button and opened in the second session; each plays its turns by clicking a piece on the
+   board, then where it goes (twice on a covered piece: a flip), and sees the other's plies
+   arrive without reloading. After 8 plies the service is stopped (both pages say they are
+   reconnecting) and started again: the pages catch up without a reload and play on; after
+   16 plies the second resigns with its button, and both pages say the game is over.
 2. A dark Luzhanqi game against the engine, dealt from the page's own form: at every ply the
    page shows the position as the seat is told it (enemy pieces `?`) — checked against the
    seat's own `/v1/view` — until it resigns; the record is then stored.
@@ -11,7 +14,9 @@
    the page says the game is over on time.
 
 Usage: play.py BASE_URL
-Prints one line per part; exits 1 with the reason on the first failure.
+Prints one line per part; exits 1 with the reason on the first failure. To restart the
+service it prints STOP (then START) alone on a line and waits for `stopped` (`started`) on
+its standard input.
 """
 
 import json
@@ -100,16 +105,57 @@ def wait(driver, what, until, seconds=20):
         fail(what, driver)
 
 
+def control(word):
+    """Asks the test that runs this script to STOP or START the service; waits until done."""
+    print(word, flush=True)
+    answer = sys.stdin.readline().strip()
+    if answer != word.lower() + "ped" and answer != word.lower() + "ed":
+        fail(f"asked to {word}, the test answered {answer!r}")
+
+
+def connection(driver):
+    el = driver.find_element(By.ID, "connection")
+    return el.text if el.is_displayed() else ""
+
+
 def two_friends():
-    dealt = post("/v1/deal", {"players": ["ann", "bo"]})
     drivers = [browser(), browser()]
     try:
-        for seat, d in zip(["player1", "player2"], drivers):
-            d.get(f"{BASE}/play/#game=banqi&game_id={dealt['game_id']}&seat={seat}"
-                  f"&token={urllib.parse.quote(dealt['seat_tokens'][seat])}")
+        first = drivers[0]
+        # The page's own form deals the game: a friend, the links on the page.
+        first.get(f"{BASE}/play/")
+        wait(first, "the form", lambda d: len(Select(d.find_element(By.ID, "game")).options) > 1)
+        Select(first.find_element(By.ID, "opponent")).select_by_value("friend")
+        first.find_element(By.ID, "start").click()
+        wait(first, "the game starts", lambda d: "token=" in d.current_url and position(d) != "")
+        first.execute_script("window.loadedOnce = true")
+        links = lambda d: d.find_elements(By.CSS_SELECTOR, "#links input")
+        wait(first, "the seats' links", lambda d: len(links(d)) == 2)
+        # The links stay (they used to vanish within 0.13 s, the page reloading).
+        time.sleep(1.5)
+        if len(links(first)) != 2 or not first.execute_script("return window.loadedOnce === true"):
+            fail("the friend's link vanished (the page reloaded)", first)
+        own = next(i for i in links(first) if i.get_attribute("data-seat") == "player1")
+        if own.get_attribute("value") != first.current_url:
+            fail(f"the page's own link {own.get_attribute('value')} is not its address {first.current_url}")
+        copy = first.find_element(By.CSS_SELECTOR, "#links button[data-seat='player2']")
+        copy.click()
+        wait(first, "the copy button says so", lambda d: copy.text == "Copied")
+        friend = next(i for i in links(first) if i.get_attribute("data-seat") == "player2")
+        drivers[1].get(friend.get_attribute("value"))
         for d in drivers:
             wait(d, "the page shows the game", lambda d: position(d) != "")
+        drivers[1].execute_script("window.loadedOnce = true")
         for ply in range(16):
+            if ply == 8:
+                # The service restarts mid-game: both pages say they are reconnecting, then
+                # catch up without a reload.
+                control("STOP")
+                for d in drivers:
+                    wait(d, "the page says it is reconnecting", lambda d: "Reconnecting" in connection(d))
+                control("START")
+                for d in drivers:
+                    wait(d, "the page reconnects", lambda d: connection(d) == "", seconds=30)
             mover, other = drivers[ply % 2], drivers[(ply + 1) % 2]
             wait(mover, f"ply {ply + 1}: its turn", lambda d: status(d) == "Your turn." and my_actions(d))
             seen = position(other)
@@ -119,10 +165,14 @@ def two_friends():
             wait(other, f"ply {ply + 1} reaches the other seat", lambda d: position(d) != seen)
             if position(other) != position(mover):
                 fail(f"ply {ply + 1}: the two pages differ: {position(other)} / {position(mover)}")
+        for d in drivers:
+            if not d.execute_script("return window.loadedOnce === true"):
+                fail("a page reloaded", d)
         drivers[1].find_element(By.ID, "resign").click()
         for d in drivers:
             wait(d, "the end reaches both pages", lambda d: "resignation" in status(d))
-        print("two friends: 16 plies by clicks, then a resignation:", status(drivers[0]))
+        print("two friends: dealt by the form, the friend's link copied, 16 plies by clicks "
+              "across a restart, then a resignation:", status(drivers[0]))
     finally:
         for d in drivers:
             d.quit()

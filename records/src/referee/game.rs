@@ -24,6 +24,8 @@ pub struct Refereed<'a, G: Rules> {
     seat: Option<Seat>,
     /// A play changed the kept match and was not committed: it is replayed next time.
     doubt: bool,
+    /// When the game expires unless something is committed (Unix milliseconds).
+    expires_at_ms: i64,
 }
 
 /// What a request states besides its action: each part given must agree with the ledger,
@@ -97,13 +99,21 @@ impl<'a, G: Rules> Refereed<'a, G> {
         referee: &'a Referee,
         kept: &'a mut Kept<G>,
         seat: Option<Seat>,
+        expires_at_ms: i64,
     ) -> Refereed<'a, G> {
         Refereed {
             referee,
             kept,
             seat,
             doubt: false,
+            expires_at_ms,
         }
+    }
+
+    /// When the game expires (is forgotten) unless an action or event is committed in it
+    /// first (Unix milliseconds; `--game-expiry` after the last one).
+    pub fn expires_at_ms(&self) -> i64 {
+        self.expires_at_ms
     }
 
     pub(super) fn in_doubt(&self) -> bool {

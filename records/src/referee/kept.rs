@@ -39,7 +39,7 @@ pub(super) struct Kept<G: Rules> {
     pub current: G::Match,
     /// A stored game's actions (its record's). A game in play reads past actions from the
     /// ledger when a request asks about them.
-    pub finished: Option<Vec<String>>,
+    pub finished: Option<Arc<Vec<String>>>,
     /// Its clocks, events and how they ended it.
     pub life: Life,
     /// The seats the service's engine plays, with its milliseconds a move.
@@ -122,12 +122,18 @@ impl<G: Rules> Kept<G> {
         {
             return Ok(false);
         }
-        for (action, at_ms) in
-            (referee.store).ledger_actions_timed(&self.game_id, self.plies, target)?
-        {
+        let actions = (referee.store).ledger_actions_timed(&self.game_id, self.plies, target)?;
+        if actions.len() != (target - self.plies) as usize {
+            // Compacted since the row was read (another instance stored the game): loaded
+            // again from the row as it is now.
+            return Ok(false);
+        }
+        for (action, at_ms) in actions {
             self.play_committed(&action, at_ms)?;
         }
-        for event in referee.store.ledger_events(&self.game_id, events as u32)? {
+        for event in
+            (referee.store).ledger_events(&self.game_id, events as u32, row.events as u32)?
+        {
             self.apply(&event)?;
         }
         Ok(self.in_step_with(row))
@@ -298,16 +304,26 @@ impl<G: Rules> Kept<G> {
                 for action in &record.actions {
                     kept.play_committed(action, None)?;
                 }
-                kept.finished = Some(record.actions.clone());
+                kept.finished = Some(Arc::new(record.actions.clone()));
                 kept.life_from_record(&record)?;
             }
             None => {
-                for (action, at_ms) in
-                    (referee.store).ledger_actions_timed(game_id, 0, row.plies as u32)?
-                {
+                let actions = (referee.store).ledger_actions_timed(game_id, 0, row.plies as u32)?;
+                let events = (referee.store).ledger_events(game_id, 0, row.events as u32)?;
+                if actions.len() != row.plies as usize || events.len() != row.events as usize {
+                    // The ledger was compacted after the row was read: another instance ended
+                    // and stored the game. It is loaded from the row as it is now (its stored
+                    // record), never from what is left of the ledger.
+                    let now = referee.row(game_id)?;
+                    return match now.stored_game {
+                        Some(_) => Kept::load(referee, &now),
+                        None => Err(corrupt()),
+                    };
+                }
+                for (action, at_ms) in actions {
                     kept.play_committed(&action, at_ms)?;
                 }
-                for event in referee.store.ledger_events(game_id, 0)? {
+                for event in events {
                     kept.apply(&event)?;
                 }
             }
@@ -346,27 +362,82 @@ impl<G: Rules> Kept<G> {
 
     /// The action committed at ply `at` (0-based), if any.
     pub fn action_at(&self, referee: &Referee, at: u32) -> Result<Option<String>, RefereeError> {
-        Ok(match &self.finished {
-            Some(actions) => actions.get(at as usize).cloned(),
-            None => referee
-                .store
-                .ledger_actions(&self.game_id, at, at + 1)?
-                .pop(),
-        })
+        Ok(self.committed(referee, at, at + 1)?.pop())
     }
 
-    /// The first `to` committed actions.
+    /// The first `to` committed actions (all of them when `to` is past the last).
     pub fn actions(&self, referee: &Referee, to: u32) -> Result<Vec<String>, RefereeError> {
-        Ok(match &self.finished {
-            Some(actions) => actions[..(to as usize).min(actions.len())].to_vec(),
-            None => referee.store.ledger_actions(&self.game_id, 0, to)?,
-        })
+        self.committed(referee, 0, to)
     }
+
+    /// The actions committed at plies `from..to` (0-based; `to` at most the plies committed):
+    /// a stored game's from its record, a game in play's from the ledger. Never fewer than
+    /// that: a ledger compacted since this game was read (another instance ended and stored
+    /// it) is read from the stored record the row now points to, and a read that still comes
+    /// short is corruption, never a shorter history.
+    pub fn committed(
+        &self,
+        referee: &Referee,
+        from: u32,
+        to: u32,
+    ) -> Result<Vec<String>, RefereeError> {
+        let finished = self.finished.as_deref().map(Vec::as_slice);
+        committed(referee, &self.game_id, finished, from, to.min(self.plies))
+    }
+
+    /// The actions of this game's stored record, when the ledger's row (read now) says the
+    /// game was stored: by another instance, or a request this one did not see.
+    pub fn stored_since(&self, referee: &Referee) -> Result<Option<Vec<String>>, RefereeError> {
+        stored_actions(referee, &self.game_id)
+    }
+}
+
+/// The actions committed at plies `from..to` of game `game_id`, which has `to` plies or more
+/// (0-based): a stored game's from its record's actions (`finished`), a game in play's from
+/// the ledger. Never fewer than that: a ledger compacted since the game was read (another
+/// instance ended and stored it) is read from the stored record the row now points to, and a
+/// read that still comes short is corruption, never a shorter history. Committed actions are
+/// final, so this needs no lock on the game.
+pub(super) fn committed(
+    referee: &Referee,
+    game_id: &str,
+    finished: Option<&[String]>,
+    from: u32,
+    to: u32,
+) -> Result<Vec<String>, RefereeError> {
+    let corrupt = || RefereeError::Corrupt(game_id.to_owned());
+    let range = from.min(to) as usize..to as usize;
+    if let Some(actions) = finished {
+        return actions
+            .get(range)
+            .map(<[String]>::to_vec)
+            .ok_or_else(corrupt);
+    }
+    let read = (referee.store).ledger_actions(game_id, range.start as u32, to)?;
+    if read.len() == range.len() {
+        return Ok(read);
+    }
+    let stored = stored_actions(referee, game_id)?.ok_or_else(corrupt)?;
+    stored
+        .get(range)
+        .map(<[String]>::to_vec)
+        .ok_or_else(corrupt)
+}
+
+/// The actions of game `game_id`'s stored record, when the ledger's row (read now) says it
+/// was stored.
+fn stored_actions(referee: &Referee, game_id: &str) -> Result<Option<Vec<String>>, RefereeError> {
+    let Some(stored) = referee.row(game_id)?.stored_game else {
+        return Ok(None);
+    };
+    let (_, record) =
+        (referee.store.get(stored)?).ok_or_else(|| RefereeError::Corrupt(game_id.to_owned()))?;
+    Ok(Some(record.actions))
 }
 
 /// Plays an action of the ledger on `m` (committed, so legal: a failure is corruption), the
 /// identities it reveals filled in from `hidden`.
-fn play_committed<G: Rules>(
+pub(super) fn play_committed<G: Rules>(
     m: &mut G::Match,
     hidden: Option<&G::Hidden>,
     text: &str,

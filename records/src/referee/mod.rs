@@ -25,6 +25,7 @@
 //! ledger's row.
 
 mod deal;
+mod engine_seats;
 mod game;
 mod kept;
 mod life;
@@ -42,9 +43,10 @@ use crate::seal::{Binding, Keys, TokenError};
 use crate::store::{Store, StoreError};
 
 pub use deal::{DealOrder, Dealt, MAX_ENGINE_MS, MAX_NAME_CHARS, default_claim_after_ms};
+pub use engine_seats::ENGINE_LEASE_MS;
 pub use game::{Actions, Played, Refereed, Stated};
 pub use life::{Clocks, EventKind, LifeState, MAX_CLOCK_MS, Request, TimeControl};
-pub use stream::{StreamEvent, StreamMark, TICKET_MS};
+pub use stream::{REPLAY_PAGE, StreamEvent, StreamMark, StreamRead, StreamReplay, TICKET_MS};
 
 /// What the service's engine has to do in a game ([`Referee::engine_turn`]).
 pub enum EngineTurn<G: Rules> {
@@ -245,7 +247,7 @@ impl Referee {
     /// Runs `work` on the ledger's game `row` for `seat` (None: every seat), the game
     /// locked: [`Referee::open`] once the token says who speaks, and the service's engine
     /// for its own seats.
-    fn open_as<G: Rules, T>(
+    pub(crate) fn open_as<G: Rules, T>(
         &self,
         mut row: crate::store::LedgerRow,
         seat: Option<Seat>,
@@ -295,7 +297,8 @@ impl Referee {
                 self.store_finished(kept)?;
             }
         }
-        let mut game = Refereed::new(self, kept, seat);
+        let expires_at_ms = (row.updated_at + self.settings.expiry_seconds) * 1000;
+        let mut game = Refereed::new(self, kept, seat, expires_at_ms);
         // A clock that ran out ends the game before anything is asked of it.
         if let Err(e) = game.fall_flag() {
             *guard = None;
@@ -309,48 +312,8 @@ impl Referee {
         answer
     }
 
-    /// What the service's engine has to do in `game_id`: play for its seat to move (the
-    /// match as that seat's own answers would see it: the engine is then told only what the
-    /// seat may know, `G::decide` with the seat), wait for another seat, or nothing more.
-    pub fn engine_turn<G: Rules>(&self, game_id: &str) -> Result<EngineTurn<G>, RefereeError> {
-        let row = self.row(game_id)?;
-        self.open_as::<G, _>(row, None, |game| {
-            if game.over() {
-                return Ok(EngineTurn::Over);
-            }
-            let Some((seat, millis)) = game.engine_to_move() else {
-                return Ok(EngineTurn::Wait);
-            };
-            let ply = game.plies();
-            Ok(EngineTurn::Move {
-                seat,
-                millis,
-                m: game.match_at(ply)?,
-                ply,
-            })
-        })
-    }
-
-    /// Plays `action` at ply `at` for the engine's `seat` (judged as that seat's own play).
-    pub fn engine_play<G: Rules>(
-        &self,
-        game_id: &str,
-        seat: Seat,
-        action: &str,
-        at: u32,
-    ) -> Result<Played, RefereeError> {
-        let row = self.row(game_id)?;
-        if !kept::engine_seats(&row).contains_key(&seat) {
-            return Err(RefereeError::WrongSeat(format!(
-                "the service's engine does not play {}",
-                seat.code()
-            )));
-        }
-        self.open_as::<G, _>(row, Some(seat), |game| game.play(action, at))
-    }
-
     /// The ledger's row of `game_id`.
-    fn row(&self, game_id: &str) -> Result<crate::store::LedgerRow, RefereeError> {
+    pub(crate) fn row(&self, game_id: &str) -> Result<crate::store::LedgerRow, RefereeError> {
         self.store
             .ledger_row(game_id)?
             .ok_or_else(|| RefereeError::NotFound(game_id.to_owned()))
@@ -359,6 +322,15 @@ impl Referee {
     /// Stores a finished game's record in the store's games, compacts its ledger row, and
     /// marks the kept game stored (its actions now the record's).
     fn store_finished<G: Rules>(&self, kept: &mut kept::Kept<G>) -> Result<(), RefereeError> {
+        // Another instance that had the game open may have stored it first (and compacted
+        // the ledger): its stored game stands, and this instance's copy takes its actions.
+        if let Some(actions) = kept.stored_since(self)? {
+            if actions.len() != kept.plies as usize {
+                return Err(kept.corrupt());
+            }
+            kept.finished = Some(std::sync::Arc::new(actions));
+            return Ok(());
+        }
         let record = game::finished_record(self, kept)?;
         if record.actions.len() != kept.plies as usize {
             // The ledger's actions are gone (stored and compacted by a request this one did
@@ -377,7 +349,7 @@ impl Referee {
                 | crate::store::Imported::Duplicate { id, .. },
             ) => {
                 self.store.ledger_compact(&game_id, *id)?;
-                kept.finished = Some(actions);
+                kept.finished = Some(std::sync::Arc::new(actions));
                 Ok(())
             }
             _ => Err(RefereeError::Corrupt(game_id)),

@@ -15,6 +15,12 @@
 //!
 //! Each carries the game's `life` as it stands now (clocks, offers): a client's clock display
 //! needs nothing else.
+//!
+//! A read costs what is new, never the game's length: under the game's lock it writes the
+//! events of the last ply or two from the game as kept; a stream further behind (a replay
+//! from the start, a long absence) gets a [`StreamReplay`], which replays the committed plies
+//! outside the lock a page at a time ([`REPLAY_PAGE`]), so that its memory stays flat however
+//! long the game is and the game's players never wait for it.
 
 use std::fmt;
 use std::str::FromStr;
@@ -22,9 +28,10 @@ use std::str::FromStr;
 use serde_json::{Value, json};
 
 use super::game::Refereed;
+use super::kept::{committed, play_committed};
 use super::life::Event;
 use super::{Referee, RefereeError};
-use crate::core::{Engine as _, Rules, Turn as _};
+use crate::core::{Engine as _, Rules, Seat, Turn as _};
 
 /// Where a seat's stream stands: plies and events seen. Written `12.3` (the event id).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -94,12 +101,13 @@ impl Referee {
         Ok((self.keys.ticket(binding, token, expires), expires))
     }
 
-    /// The token a ticket for `game_id` (a game of `G`) holds, while it has not expired.
+    /// The token a ticket for `game_id` (a game of `G`) holds, while it has not expired, and
+    /// when it expires (Unix milliseconds).
     pub fn open_ticket<G: Rules>(
         &self,
         game_id: &str,
         ticket: &str,
-    ) -> Result<String, RefereeError> {
+    ) -> Result<(String, i64), RefereeError> {
         let row = self.row(game_id)?;
         let binding = crate::seal::Binding {
             game: G::NAME,
@@ -111,8 +119,144 @@ impl Referee {
         if self.now_ms() >= expires {
             return Err(crate::seal::TokenError::Expired.into());
         }
-        Ok(token)
+        Ok((token, expires))
     }
+}
+
+/// The most plies a replay writes per page.
+pub const REPLAY_PAGE: u32 = 256;
+
+/// What a stream reads of its game under the game's lock ([`Refereed::stream_read`]).
+pub struct StreamRead<G: Rules> {
+    /// The events written, in the order they were committed.
+    pub events: Vec<StreamEvent>,
+    /// Where they leave the seat.
+    pub mark: StreamMark,
+    /// The game is over and the events reach its end: the stream closes after them.
+    pub over: bool,
+    /// When the running clock's flag falls (Unix milliseconds).
+    pub flag_at_ms: Option<i64>,
+    /// When the game expires unless something is committed (Unix milliseconds): a stream
+    /// closes then.
+    pub expires_at_ms: i64,
+    /// The seat the token speaks for (None: the game's own token).
+    pub seat: Option<Seat>,
+    /// A stream too far behind to be written under the lock: it replays from `mark` itself,
+    /// then reads again.
+    pub replay: Option<StreamReplay<G>>,
+}
+
+/// A stream's replay of the plies it missed, outside the game's lock: the match as it goes,
+/// and what it needs to write each ply as its seat is told it. Committed plies are final, so
+/// nothing it reads changes under it.
+pub struct StreamReplay<G: Rules> {
+    game_id: String,
+    seat: Option<Seat>,
+    hidden: Option<G::Hidden>,
+    /// A stored game's actions (in play: read from the ledger a page at a time).
+    finished: Option<std::sync::Arc<Vec<String>>>,
+    public: bool,
+    /// The match after `at` plies.
+    m: G::Match,
+    at: u32,
+    /// Where the events written so far leave the seat.
+    mark: StreamMark,
+    /// The replay writes the plies up to this one (the last is a read's, under the lock).
+    to: u32,
+    /// The life events after the mark up to ply `to`, and the life as the read found it.
+    events: Vec<Event>,
+    life: Value,
+}
+
+impl<G: Rules> StreamReplay<G> {
+    /// Where the events written so far leave the seat.
+    pub fn mark(&self) -> StreamMark {
+        self.mark
+    }
+
+    /// The next page of events (at most [`REPLAY_PAGE`] plies, with their life events);
+    /// None once the replay has written its plies (the stream then reads again).
+    pub fn page(&mut self, referee: &Referee) -> Result<Option<Vec<StreamEvent>>, RefereeError> {
+        // First the plies before the mark, written to nobody.
+        while self.at < self.mark.plies {
+            let upto = self.mark.plies.min(self.at + 4 * REPLAY_PAGE);
+            for action in self.actions(referee, upto)? {
+                self.play(&action)?;
+            }
+        }
+        if self.mark.plies >= self.to {
+            return Ok(None);
+        }
+        let mut out = Vec::new();
+        // The life events at the mark's ply it has not seen (none after the first page).
+        self.push_events(&mut out);
+        let upto = self.to.min(self.at + REPLAY_PAGE);
+        for action in self.actions(referee, upto)? {
+            self.play(&action)?;
+            let shown = self.public.then_some(action.as_str());
+            self.mark.plies = self.at;
+            out.push(StreamEvent {
+                id: self.mark,
+                kind: "ply",
+                data: ply_data::<G>(&self.m, self.seat, self.at, shown),
+            });
+            self.push_events(&mut out);
+        }
+        Ok(Some(out))
+    }
+
+    fn actions(&self, referee: &Referee, upto: u32) -> Result<Vec<String>, RefereeError> {
+        let finished = self.finished.as_deref().map(Vec::as_slice);
+        committed(referee, &self.game_id, finished, self.at, upto)
+    }
+
+    fn play(&mut self, action: &str) -> Result<(), RefereeError> {
+        play_committed::<G>(&mut self.m, self.hidden.as_ref(), action)
+            .map_err(|()| RefereeError::Corrupt(self.game_id.clone()))?;
+        self.at += 1;
+        Ok(())
+    }
+
+    /// The life events at the mark's ply not yet written.
+    fn push_events(&mut self, out: &mut Vec<StreamEvent>) {
+        push_events(&self.events, &self.life, &mut self.mark, out);
+    }
+}
+
+/// Writes the life `events` committed at the mark's ply that it has not seen, moving it on.
+fn push_events(events: &[Event], life: &Value, at: &mut StreamMark, out: &mut Vec<StreamEvent>) {
+    let ply = at.plies;
+    for e in events.iter().filter(|e| e.ply == ply) {
+        if e.seq < at.events {
+            continue;
+        }
+        at.events = e.seq + 1;
+        let mut data = json!({"ply": e.ply, "event": e.kind.code(), "at_ms": e.at_ms});
+        if let Some(seat) = e.seat {
+            data["seat"] = json!(seat);
+        }
+        data["life"] = life.clone();
+        out.push(StreamEvent {
+            id: *at,
+            kind: "life",
+            data,
+        });
+    }
+}
+
+/// A ply's data: the position after it as `seat` (None: the seat to move) is told it, whose
+/// turn, the action when it is public, the rules' end when it ended the game.
+fn ply_data<G: Rules>(m: &G::Match, seat: Option<Seat>, ply: u32, action: Option<&str>) -> Value {
+    let to_move = m.position().to_move();
+    let told = G::told(m, seat.unwrap_or(to_move)).to_string();
+    let mut data = json!({"ply": ply, "position": told, "to_move": to_move});
+    if let Some(action) = action {
+        data["action"] = json!(action);
+    }
+    if let Some(end) = m.end() {
+        data["end"] = serde_json::to_value(end).expect("an end serialises");
+    }
+    data
 }
 
 impl<G: Rules> Refereed<'_, G> {
@@ -129,74 +273,82 @@ impl<G: Rules> Refereed<'_, G> {
         self.kept().over()
     }
 
-    /// The events the token's seat has not seen since `mark` (none: a `state` event), in the
-    /// order they were committed.
-    pub fn stream_since(&self, mark: Option<StreamMark>) -> Result<Vec<StreamEvent>, RefereeError> {
+    /// What the token's seat has not seen since `mark` (none: a `state` event): the events
+    /// of the last ply and after, written now; a replay for a stream further behind. Nothing
+    /// here costs in proportion to the game's length.
+    pub fn stream_read(&self, mark: Option<StreamMark>) -> Result<StreamRead<G>, RefereeError> {
         let now = self.mark();
-        let life = serde_json::to_value(self.life()).expect("a life serialises");
+        let life_state = self.life();
+        let flag_at_ms = life_state.clock.as_ref().and_then(|c| {
+            let running = c.running?;
+            Some(c.at_ms + c.left_ms[running.index()])
+        });
+        let life = serde_json::to_value(life_state).expect("a life serialises");
+        let mut read = StreamRead {
+            events: Vec::new(),
+            mark: now,
+            over: self.over(),
+            flag_at_ms,
+            expires_at_ms: self.expires_at_ms(),
+            seat: self.seat(),
+            replay: None,
+        };
         let Some(from) = mark.filter(|m| m.plies <= now.plies && m.events <= now.events) else {
-            return Ok(vec![self.state_event(now, life)?]);
+            read.events.push(self.state_event(now, life)?);
+            return Ok(read);
         };
         let kept = self.kept();
-        let events: Vec<Event> = kept.life.events[from.events as usize..].to_vec();
-        let mut out = Vec::new();
-        let mut at = from;
-        let push_events = |at: &mut StreamMark, upto: u32, out: &mut Vec<StreamEvent>| {
-            for e in events.iter().filter(|e| e.ply == upto) {
-                if e.seq < at.events {
-                    continue;
-                }
-                at.events = e.seq + 1;
-                let mut data = json!({"ply": e.ply, "event": e.kind.code(), "at_ms": e.at_ms});
-                if let Some(seat) = e.seat {
-                    data["seat"] = json!(seat);
-                }
-                data["life"] = life.clone();
-                out.push(StreamEvent {
-                    id: *at,
-                    kind: "life",
-                    data,
-                });
-            }
-        };
-        push_events(&mut at, from.plies, &mut out);
-        if from.plies < now.plies {
-            // The plies since: replayed from the mark (one ply, the usual case, is the kept
-            // match itself).
-            let public = !G::visibility(&kept.rules).secret();
-            let actions = kept.actions(self.referee(), now.plies)?;
-            let mut m = (from.plies + 1 < now.plies)
-                .then(|| self.match_at(from.plies))
-                .transpose()?;
-            for ply in from.plies + 1..=now.plies {
-                let action = &actions[ply as usize - 1];
-                let data = match m.as_mut() {
-                    Some(m) => {
-                        kept.play_on(m, action)?;
-                        self.ply_data(m, ply, public.then_some(action.as_str()))
-                    }
-                    None => self.ply_data(&kept.current, ply, public.then_some(action.as_str())),
-                };
-                let mut data = data;
-                if ply == now.plies {
-                    data = self.with_own_actions(data)?;
-                    data["life"] = life.clone();
-                }
-                at.plies = ply;
-                out.push(StreamEvent {
-                    id: at,
-                    kind: "ply",
-                    data,
-                });
-                push_events(&mut at, ply, &mut out);
-            }
+        if from.plies + 1 < now.plies {
+            // Further behind than the last ply: the stream replays, outside the lock.
+            let to = now.plies - 1;
+            let events = (kept.life.events[from.events as usize..].iter())
+                .filter(|e| e.ply <= to)
+                .copied()
+                .collect();
+            read.mark = from;
+            read.over = false;
+            read.replay = Some(StreamReplay {
+                game_id: kept.game_id.clone(),
+                seat: self.seat(),
+                hidden: kept.hidden.clone(),
+                finished: kept.finished.clone(),
+                public: !G::visibility(&kept.rules).secret(),
+                m: kept.start()?,
+                at: 0,
+                mark: from,
+                to,
+                events,
+                life,
+            });
+            return Ok(read);
         }
-        Ok(out)
+        let events = &kept.life.events[from.events as usize..];
+        let mut at = from;
+        push_events(events, &life, &mut at, &mut read.events);
+        if from.plies < now.plies {
+            // The last ply: the kept match itself, its action read alone.
+            let public = !G::visibility(&kept.rules).secret();
+            let action = kept.committed(self.referee(), from.plies, now.plies)?.pop();
+            let action = action.ok_or_else(|| kept.corrupt())?;
+            let shown = public.then_some(action.as_str());
+            let mut data = ply_data::<G>(&kept.current, self.seat(), now.plies, shown);
+            data = self.with_own_actions(data)?;
+            data["life"] = life.clone();
+            at.plies = now.plies;
+            read.events.push(StreamEvent {
+                id: at,
+                kind: "ply",
+                data,
+            });
+            push_events(events, &life, &mut at, &mut read.events);
+        }
+        read.mark = at;
+        Ok(read)
     }
 
     /// A `state` event: where the game stands now.
     fn state_event(&self, now: StreamMark, life: Value) -> Result<StreamEvent, RefereeError> {
-        let mut data = self.ply_data(&self.kept().current, now.plies, None);
+        let mut data = ply_data::<G>(&self.kept().current, self.seat(), now.plies, None);
         data = self.with_own_actions(data)?;
         data["life"] = life;
         Ok(StreamEvent {
@@ -204,21 +356,6 @@ impl<G: Rules> Refereed<'_, G> {
             kind: "state",
             data,
         })
-    }
-
-    /// A ply's data: the position after it as the token's seat is told it, whose turn, the
-    /// action when it is public, the rules' end when it ended the game.
-    fn ply_data(&self, m: &G::Match, ply: u32, action: Option<&str>) -> Value {
-        let to_move = m.position().to_move();
-        let told = G::told(m, self.seat().unwrap_or(to_move)).to_string();
-        let mut data = json!({"ply": ply, "position": told, "to_move": to_move});
-        if let Some(action) = action {
-            data["action"] = json!(action);
-        }
-        if let Some(end) = m.end() {
-            data["end"] = serde_json::to_value(end).expect("an end serialises");
-        }
-        data
     }
 
     /// `data` with the seat's legal actions now, on its turn (and the end by the game's life).

@@ -97,48 +97,118 @@ impl Notice for PgConnection {
     }
 }
 
-/// Listens for the commits of every instance sharing the PostgreSQL database at `url`:
-/// `on` gets each committed game's id, on a thread of its own (None for a SQLite store, which
-/// serves one instance). The thread polls its connection every few milliseconds (libpq
-/// delivers notices when input is read) and reconnects after a failure; a notice lost while
-/// it reconnects is caught up by the streams' heartbeats.
+/// Listens for the commits of every instance sharing the store at `url`: `on` gets each
+/// committed game's id (perhaps more than once, and this instance's own commits too), on a
+/// thread of its own.
+///
+/// - PostgreSQL: the commits' notices (NOTIFY). The thread polls its connection every few
+///   milliseconds (libpq delivers notices when input is read) and reconnects after a failure;
+///   a notice lost while it reconnects is caught up by the streams' heartbeats.
+/// - SQLite: no notices, so the thread asks the file every few milliseconds whether anyone
+///   wrote to it (`PRAGMA data_version`, one page read); when someone did, it reads the rows
+///   of the games updated in the last few seconds and tells the ones whose plies, events or
+///   stored game moved on. Several processes may share one SQLite file.
 pub fn listen(
     url: &str,
     on: impl Fn(&str) + Send + 'static,
 ) -> Option<std::thread::JoinHandle<()>> {
-    if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
-        return None;
-    }
-    let url = url.to_owned();
+    let (name, url) = (String::from("ledger-listen"), url.to_owned());
+    let spawn = |body: Box<dyn FnOnce() + Send>| {
+        std::thread::Builder::new()
+            .name(name)
+            .spawn(body)
+            .expect("a thread starts")
+    };
+    Some(match super::sqlite_path(&url) {
+        None => spawn(Box::new(move || listen_postgres(&url, on))),
+        Some(path) => {
+            let path = path.to_string_lossy().into_owned();
+            spawn(Box::new(move || listen_sqlite(&path, on)))
+        }
+    })
+}
+
+fn listen_postgres(url: &str, on: impl Fn(&str)) {
     let poll = std::time::Duration::from_millis(2);
-    let handle = std::thread::Builder::new()
-        .name("ledger-listen".into())
-        .spawn(move || {
-            loop {
-                let listening = PgConnection::establish(&url).and_then(|mut conn| {
-                    diesel::sql_query(format!("LISTEN {LEDGER_CHANNEL}"))
-                        .execute(&mut conn)
-                        .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
-                    Ok(conn)
-                });
-                let Ok(mut conn) = listening else {
-                    std::thread::sleep(std::time::Duration::from_secs(1));
-                    continue;
-                };
-                'polling: loop {
-                    for notice in conn.notifications_iter() {
-                        match notice {
-                            Ok(notice) => on(&notice.payload),
-                            Err(_) => break 'polling,
-                        }
-                    }
-                    std::thread::sleep(poll);
+    loop {
+        let listening = PgConnection::establish(url).and_then(|mut conn| {
+            diesel::sql_query(format!("LISTEN {LEDGER_CHANNEL}"))
+                .execute(&mut conn)
+                .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+            Ok(conn)
+        });
+        let Ok(mut conn) = listening else {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            continue;
+        };
+        'polling: loop {
+            for notice in conn.notifications_iter() {
+                match notice {
+                    Ok(notice) => on(&notice.payload),
+                    Err(_) => break 'polling,
                 }
-                std::thread::sleep(std::time::Duration::from_secs(1));
             }
-        })
-        .expect("a thread starts");
-    Some(handle)
+            std::thread::sleep(poll);
+        }
+        std::thread::sleep(std::time::Duration::from_secs(1));
+    }
+}
+
+/// How far back (seconds of `updated_at`) a SQLite listener looks for games that moved: wide
+/// enough for the clocks of processes on one machine and a slow commit.
+const RECENT_SECONDS: i64 = 10;
+
+/// A game's row as far as its streams care: plies, events, whether stored.
+type Moved = (i32, i32, Option<i64>);
+
+fn listen_sqlite(path: &str, on: impl Fn(&str)) {
+    use diesel::sql_types::BigInt;
+    #[derive(QueryableByName)]
+    struct Version {
+        #[diesel(sql_type = BigInt)]
+        data_version: i64,
+    }
+    let poll = std::time::Duration::from_millis(3);
+    loop {
+        let Ok(mut conn) = SqliteConnection::establish(path) else {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            continue;
+        };
+        let _ = diesel::sql_query("PRAGMA busy_timeout = 5000").execute(&mut conn);
+        let mut seen: std::collections::HashMap<String, Moved> = Default::default();
+        let mut version = None;
+        loop {
+            let now = diesel::sql_query("PRAGMA data_version")
+                .get_result::<Version>(&mut conn)
+                .map(|v| v.data_version);
+            let Ok(now) = now else { break };
+            if version != Some(now) {
+                let recent: QueryResult<Vec<(String, i32, i32, Option<i64>)>> = ledger::table
+                    .filter(ledger::updated_at.ge(unix_now() - RECENT_SECONDS))
+                    .select((
+                        ledger::game_id,
+                        ledger::plies,
+                        ledger::events,
+                        ledger::stored_game,
+                    ))
+                    .load(&mut conn);
+                let Ok(recent) = recent else { break };
+                let first = version.is_none();
+                let mut now_seen = std::collections::HashMap::with_capacity(recent.len());
+                for (game_id, plies, events, stored) in recent {
+                    let moved = (plies, events, stored);
+                    if !first && seen.get(&game_id) != Some(&moved) {
+                        on(&game_id);
+                    }
+                    now_seen.insert(game_id, moved);
+                }
+                seen = now_seen;
+                version = Some(now);
+            }
+            std::thread::sleep(poll);
+        }
+        std::thread::sleep(std::time::Duration::from_secs(1));
+    }
 }
 
 /// Seconds since the Unix epoch.
@@ -216,13 +286,22 @@ impl Store {
         })
     }
 
-    /// A game's events from the `from`th on, in order.
-    pub fn ledger_events(&self, game_id: &str, from: u32) -> Result<Vec<LedgerEvent>, StoreError> {
-        let from = i32::try_from(from).unwrap_or(i32::MAX);
+    /// A game's events `from..to` (0-based), in order.
+    pub fn ledger_events(
+        &self,
+        game_id: &str,
+        from: u32,
+        to: u32,
+    ) -> Result<Vec<LedgerEvent>, StoreError> {
+        let (from, to) = (
+            i32::try_from(from).unwrap_or(i32::MAX),
+            i32::try_from(to).unwrap_or(i32::MAX),
+        );
         with_connection!(self, |conn| {
             Ok(ledger_events::table
                 .filter(ledger_events::game_id.eq(game_id))
                 .filter(ledger_events::seq.ge(from))
+                .filter(ledger_events::seq.lt(to))
                 .order(ledger_events::seq)
                 .select(LedgerEvent::as_select())
                 .load(conn)?)
@@ -383,13 +462,100 @@ impl Store {
         })
     }
 
-    /// The games in play with a seat the service's engine plays: their ids and kinds (a
-    /// restarted service takes their engines up again).
-    pub fn ledger_engine_games(&self) -> Result<Vec<(String, String)>, StoreError> {
+    /// Takes or renews, for `holder` (an instance), the lease on the engine seats of
+    /// `game_id` until `until_ms`: when nobody holds it, `holder` does already, or the
+    /// holder's lease ran out before `now_ms` (its instance died). One statement, so that of
+    /// two instances asking at once exactly one holds it. Gives whether `holder` holds it now
+    /// (false too for a game that ended or is not in the ledger).
+    pub fn ledger_engine_lease(
+        &self,
+        game_id: &str,
+        holder: &str,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        with_connection!(self, |conn| {
+            conn.write_transaction(|conn| {
+                Ok(diesel::update(
+                    ledger::table
+                        .filter(ledger::game_id.eq(game_id))
+                        .filter(ledger::result.is_null())
+                        .filter(
+                            ledger::engine_holder
+                                .is_null()
+                                .or(ledger::engine_holder.eq(holder))
+                                .or(ledger::engine_lease_ms.lt(now_ms)),
+                        ),
+                )
+                .set((
+                    ledger::engine_holder.eq(holder),
+                    ledger::engine_lease_ms.eq(until_ms),
+                ))
+                .execute(conn)?
+                    == 1)
+            })
+        })
+    }
+
+    /// Gives up `holder`'s leases on engine seats: `game_id`'s (its task ended), or every
+    /// game's (None: the instance stops), so that another instance may take them at once.
+    pub fn ledger_engine_release(
+        &self,
+        game_id: Option<&str>,
+        holder: &str,
+    ) -> Result<(), StoreError> {
+        with_connection!(self, |conn| {
+            conn.write_transaction(|conn| {
+                let held = ledger::table.filter(ledger::engine_holder.eq(holder));
+                match game_id {
+                    Some(id) => diesel::update(held.filter(ledger::game_id.eq(id)))
+                        .set(ledger::engine_lease_ms.eq(0))
+                        .execute(conn)?,
+                    None => diesel::update(held)
+                        .set(ledger::engine_lease_ms.eq(0))
+                        .execute(conn)?,
+                };
+                Ok(())
+            })
+        })
+    }
+
+    /// Renews every lease `holder` holds on the engine seats of games in play until
+    /// `until_ms` (one statement for all of an instance's games); gives how many.
+    pub fn ledger_engine_renew(&self, holder: &str, until_ms: i64) -> Result<usize, StoreError> {
+        with_connection!(self, |conn| {
+            conn.write_transaction(|conn| {
+                Ok(diesel::update(
+                    ledger::table
+                        .filter(ledger::engine_holder.eq(holder))
+                        .filter(ledger::result.is_null())
+                        // A lease taken for a long search already runs past it.
+                        .filter(ledger::engine_lease_ms.lt(until_ms)),
+                )
+                .set(ledger::engine_lease_ms.eq(until_ms))
+                .execute(conn)?)
+            })
+        })
+    }
+
+    /// The games in play with engine seats that no live instance holds at `now_ms` (never
+    /// leased, or a lease run out) and that moved since `active_since` (Unix seconds: older
+    /// ones have expired): their ids and kinds, for an instance to take up.
+    pub fn ledger_engine_games_unheld(
+        &self,
+        now_ms: i64,
+        active_since: i64,
+    ) -> Result<Vec<(String, String)>, StoreError> {
         with_connection!(self, |conn| {
             Ok(ledger::table
                 .filter(ledger::engines.is_not_null())
                 .filter(ledger::result.is_null())
+                .filter(ledger::updated_at.ge(active_since))
+                .filter(
+                    ledger::engine_lease_ms
+                        .is_null()
+                        .or(ledger::engine_lease_ms.lt(now_ms)),
+                )
                 .select((ledger::game_id, ledger::game))
                 .load(conn)?)
         })

@@ -68,6 +68,8 @@ diesel::table! {
         claim_after_ms -> Nullable<BigInt>,
         events -> Integer,
         engines -> Nullable<Text>,
+        engine_holder -> Nullable<Text>,
+        engine_lease_ms -> Nullable<BigInt>,
     }
 }
 

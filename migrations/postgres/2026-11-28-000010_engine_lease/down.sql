@@ -1,0 +1,3 @@
+DROP INDEX ledger_updated;
+ALTER TABLE ledger DROP COLUMN engine_lease_ms;
+ALTER TABLE ledger DROP COLUMN engine_holder;
