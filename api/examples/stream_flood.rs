@@ -6,12 +6,15 @@
 //! play takes (`POST /v1/play`, sent to answered) with no stream open, and with the flood
 //! open (the replays start with each flood phase); and the service's resident memory before
 //! and at its peak during each flood phase, on this game and on a game a quarter as long (the
-//! memory should not follow the game's length). The service runs with
+//! memory should not follow the game's length). Plays are sent one every `--interval-ms` (20:
+//! fifty a second, far faster than people play, yet each play finds the streams done with the
+//! last one; 0 sends each as soon as the last is answered, when the streams' work for earlier
+//! plies is still queued and every play waits behind it). The service runs with
 //! `--streams-per-seat` above the flood, so that every stream opens: the default cap (8) would
 //! refuse all but 8 of them with 429 (shown at the end).
 //!
 //!     cargo build --release -p api
-//!     cargo run --release -p api --example stream_flood -- [--plies 12000] [--streams 300] [--replays 30] [--rounds 2] [--plays 300]
+//!     cargo run --release -p api --example stream_flood -- [--plies 12000] [--streams 300] [--replays 30] [--rounds 2] [--plays 300] [--interval-ms 20]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -119,15 +122,9 @@ impl Game {
     }
 }
 
-/// Opens a stream of player 1's seat, read (and dropped) on a thread of its own until `stop`;
-/// gives the bytes read into `read`.
-fn open_stream(
-    addr: &str,
-    game: &Game,
-    resume: Option<&str>,
-    stop: Arc<AtomicBool>,
-    read: Arc<AtomicU64>,
-) -> Option<std::thread::JoinHandle<()>> {
+/// Opens a stream of player 1's seat (from `resume`): the connection, once the service has
+/// answered 200, else None.
+fn open_stream(addr: &str, game: &Game, resume: Option<&str>) -> Option<TcpStream> {
     let (status, ticket) = Client::new(addr).post(
         "/v1/stream-ticket",
         &json!({"game": "xiangqi-3g", "game_id": game.deal["game_id"],
@@ -138,39 +135,66 @@ fn open_stream(
     let mut s = TcpStream::connect(addr).unwrap();
     let resume = resume.map_or(String::new(), |id| format!("Last-Event-ID: {id}\r\n"));
     write!(s, "GET {url} HTTP/1.1\r\nHost: {addr}\r\n{resume}\r\n").unwrap();
-    s.set_read_timeout(Some(Duration::from_millis(200))).unwrap();
     let mut head = [0u8; 12];
     s.read_exact(&mut head).unwrap();
-    if &head[9..12] != b"200" {
-        return None;
-    }
-    Some(
-        std::thread::Builder::new()
-            .stack_size(64 * 1024)
-            .spawn(move || {
-                let mut buf = vec![0u8; 16 * 1024];
-                while !stop.load(Ordering::Relaxed) {
+    (&head[9..12] == b"200").then_some(s)
+}
+
+/// Reads (and drops) what `streams` receive, on one thread that waits on them all with
+/// poll(2) (a thread per stream would cost the machine, which the service shares, a context
+/// switch per stream and ply), until `stop`; counts the bytes into `read`.
+fn drain(
+    streams: Vec<TcpStream>,
+    stop: Arc<AtomicBool>,
+    read: Arc<AtomicU64>,
+) -> std::thread::JoinHandle<()> {
+    use std::os::fd::AsRawFd;
+    std::thread::spawn(move || {
+        let mut fds: Vec<libc::pollfd> = streams
+            .iter()
+            .map(|s| libc::pollfd {
+                fd: s.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            })
+            .collect();
+        let mut buf = vec![0u8; 64 * 1024];
+        while !stop.load(Ordering::Relaxed) {
+            // SAFETY: `fds` is a live array of pollfd of the streams this thread owns.
+            let ready = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, 50) };
+            if ready <= 0 {
+                continue;
+            }
+            for (fd, mut s) in fds.iter_mut().zip(&streams) {
+                if fd.revents & libc::POLLIN != 0 {
                     match s.read(&mut buf) {
-                        Ok(0) => return,
+                        Ok(0) | Err(_) => fd.fd = -1,
                         Ok(n) => {
                             read.fetch_add(n as u64, Ordering::Relaxed);
                         }
-                        Err(_) => {}
                     }
                 }
-            })
-            .unwrap(),
-    )
+                fd.revents = 0;
+            }
+        }
+    })
 }
 
 fn percentile(sorted: &[f64], q: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * q) as usize]
 }
 
-/// Plays `n` plies; gives each play's time in milliseconds, sorted.
-fn timed_plays(client: &mut Client, game: &mut Game, n: u64) -> Vec<f64> {
-    let mut times: Vec<f64> = (0..n)
-        .map(|_| game.play(client).as_secs_f64() * 1e3)
+/// Plays `n` plies, one every `every` (none: each as soon as the last is answered); gives
+/// each play's time in milliseconds, sorted.
+fn timed_plays(client: &mut Client, game: &mut Game, n: u64, every: Duration) -> Vec<f64> {
+    let started = Instant::now();
+    let mut times: Vec<f64> = (0..n as u32)
+        .map(|k| {
+            if let Some(wait) = (started + every * k).checked_duration_since(Instant::now()) {
+                std::thread::sleep(wait);
+            }
+            game.play(client).as_secs_f64() * 1e3
+        })
         .collect();
     times.sort_by(f64::total_cmp);
     times
@@ -182,20 +206,27 @@ fn main() {
     let replays = arg("--replays", 30) as usize;
     let rounds = arg("--rounds", 2);
     let plays = arg("--plays", 300);
+    let every = Duration::from_millis(arg("--interval-ms", 20));
     let bin = std::env::var("ANQI_API_BIN").unwrap_or_else(|_| {
         concat!(env!("CARGO_MANIFEST_DIR"), "/../target/release/anqi-api").to_owned()
     });
     let dir = std::env::temp_dir().join(format!("anqi-stream-flood-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let cap = (streams + replays + 10).to_string();
+    // ANQI_FLOOD_LOG=file: the service's request log (with each request's µs) goes there.
+    let log = std::env::var("ANQI_FLOOD_LOG").ok();
     let mut child = Command::new(&bin)
         .env("ANQI_PORT", "0")
         .env("DATABASE_URL", dir.join("store.db"))
-        .env("ANQI_LOG", "error")
+        .env("ANQI_LOG", if log.is_some() { "info" } else { "error" })
+        .env("ANQI_LOG_FORMAT", "json")
         .env("ANQI_MAX_CONNECTIONS", "25000")
         .env("ANQI_STREAMS_PER_SEAT", &cap)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(match &log {
+            Some(path) => Stdio::from(std::fs::File::create(path).unwrap()),
+            None => Stdio::null(),
+        })
         .spawn()
         .unwrap_or_else(|e| panic!("{bin}: {e} (cargo build --release -p api first)"));
     let mut line = String::new();
@@ -215,8 +246,9 @@ fn main() {
     }
     println!(
         "service {addr} (pid {pid}); a xiangqi-3g game of {plies} plies and one of {}; \
-         {streams} streams and {replays} replays from the start on one seat",
-        plies / 4
+         {streams} streams and {replays} replays from the start on one seat; a play every {} ms",
+        plies / 4,
+        every.as_millis()
     );
     println!("| phase | plays | p50 ms | p90 ms | p99 ms | memory before → peak |");
     println!("|---|---|---|---|---|---|");
@@ -227,7 +259,7 @@ fn main() {
             if name == "short" && round > 0 {
                 continue;
             }
-            let times = timed_plays(&mut client, game, plays);
+            let times = timed_plays(&mut client, game, plays, every);
             if name == "long" {
                 quiet_p50.push(percentile(&times, 0.5));
             }
@@ -251,20 +283,19 @@ fn main() {
                     }
                 })
             };
-            let mut readers = Vec::new();
+            let mut open = Vec::new();
             for i in 0..streams + replays {
                 let resume = (i >= streams).then_some("0.0");
-                readers.extend(open_stream(&addr, game, resume, stop.clone(), read.clone()));
+                open.extend(open_stream(&addr, game, resume));
             }
-            assert_eq!(readers.len(), streams + replays, "every stream opened");
-            let times = timed_plays(&mut client, game, plays);
+            assert_eq!(open.len(), streams + replays, "every stream opened");
+            let reader = drain(open, stop.clone(), read.clone());
+            let times = timed_plays(&mut client, game, plays, every);
             if name == "long" {
                 flood_p50.push(percentile(&times, 0.5));
             }
             stop.store(true, Ordering::Relaxed);
-            for r in readers {
-                r.join().unwrap();
-            }
+            reader.join().unwrap();
             sampler.join().unwrap();
             println!(
                 "| {name} game, {streams} streams + {replays} replays | {plays} | {:.3} | {:.3} | {:.3} | {} → {} MiB ({:.1} MB streamed) |",
@@ -288,7 +319,6 @@ fn main() {
     );
     // Without the raised cap: the ninth stream of a seat is refused.
     let mut refused = 0;
-    let (stop, read) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicU64::new(0)));
     let _ = child.kill();
     let _ = child.wait();
     let mut child = Command::new(&bin)
@@ -306,8 +336,8 @@ fn main() {
     let addr = line.trim().rsplit("http://").next().unwrap().to_owned();
     let mut opened = Vec::new();
     for _ in 0..20 {
-        match open_stream(&addr, &long, None, stop.clone(), read.clone()) {
-            Some(r) => opened.push(r),
+        match open_stream(&addr, &long, None) {
+            Some(s) => opened.push(s),
             None => refused += 1,
         }
     }
@@ -315,10 +345,7 @@ fn main() {
         "with the default cap: {} of 20 streams of one seat opened, {refused} refused (429)",
         opened.len()
     );
-    stop.store(true, Ordering::Relaxed);
-    for r in opened {
-        r.join().unwrap();
-    }
+    drop(opened);
     let _ = child.kill();
     let _ = child.wait();
     let _ = std::fs::remove_dir_all(&dir);

@@ -129,7 +129,8 @@ impl Drop for Task {
 /// What a task does next.
 enum Step {
     Played,
-    Wait,
+    /// Another seat is to move: wait for a commit, or the game's expiry (Unix ms).
+    Wait(i64),
     /// The game is over or expired, or another instance plays it: the task ends.
     Done,
     /// Refused (another commit came first) or the store is away: look again soon.
@@ -144,17 +145,21 @@ impl Task {
             return;
         }
         loop {
+            let mut until = Duration::from_secs(60);
             match self.step::<G>().await {
                 Step::Played => continue,
                 Step::Done => return,
-                Step::Wait => {}
+                Step::Wait(expires_at_ms) => {
+                    let left = expires_at_ms - self.referee.now_ms();
+                    until = until.min(Duration::from_millis(left.max(0) as u64 + 50));
+                }
                 Step::Retry => tokio::time::sleep(Duration::from_millis(200)).await,
             }
-            // A commit wakes it; a notice lost to a store outage, and the game's expiry, are
-            // seen within the minute.
+            // A commit wakes it; a notice lost to a store outage is caught within the minute,
+            // and the game's expiry (the next step then ends the task) when it comes.
             tokio::select! {
                 changed = watch.receiver().changed() => if changed.is_err() { return },
-                _ = tokio::time::sleep(Duration::from_secs(60)) => {}
+                _ = tokio::time::sleep(until) => {}
             }
         }
     }
@@ -181,7 +186,7 @@ impl Task {
         };
         let (seat, millis, m, ply) = match turn {
             EngineTurn::Over => return Step::Done,
-            EngineTurn::Wait => return Step::Wait,
+            EngineTurn::Wait { expires_at_ms } => return Step::Wait(expires_at_ms),
             EngineTurn::Move {
                 seat,
                 millis,

@@ -19,10 +19,17 @@ use tokio::sync::watch;
 
 #[derive(Default)]
 pub struct Hub {
-    games: Mutex<HashMap<String, Game>>,
+    games: Arc<Mutex<HashMap<String, Game>>>,
     /// Tickets that opened a stream, with when they expire (Unix milliseconds).
     spent: Mutex<HashMap<String, i64>>,
+    /// The notices on their way to the games' watchers ([`Hub::notify`]).
+    notices: Mutex<Option<std::sync::mpsc::Sender<String>>>,
 }
+
+/// How long a commit's notice waits before it wakes the game's watchers: the player whose
+/// commit it is gets its answer first (a game's hundreds of streams would otherwise take the
+/// cores while that answer is written), and the notices of that moment go out together.
+pub const NOTICE_DELAY: std::time::Duration = std::time::Duration::from_millis(1);
 
 /// Who reads: a seat, or the game's own token (None).
 pub type Reader = Option<Seat>;
@@ -35,6 +42,8 @@ struct Game {
     streams: HashMap<Reader, usize>,
     /// Each reader's last read, shared by its streams.
     reads: HashMap<Reader, Arc<tokio::sync::Mutex<Option<Arc<SharedRead>>>>>,
+    /// Each reader's turn to replay: one replay of a seat at a time holds a match.
+    replays: HashMap<Reader, Arc<tokio::sync::Mutex<()>>>,
 }
 
 impl Game {
@@ -98,6 +107,23 @@ impl Drop for OpenStream {
     }
 }
 
+/// Wakes the watchers of each game whose notice arrives, [`NOTICE_DELAY`] after the first of a
+/// moment's notices; returns when the hub is gone.
+fn deliver(games: &Mutex<HashMap<String, Game>>, receiver: &std::sync::mpsc::Receiver<String>) {
+    let mut due = std::collections::HashSet::new();
+    while let Ok(first) = receiver.recv() {
+        std::thread::sleep(NOTICE_DELAY);
+        due.insert(first);
+        due.extend(receiver.try_iter());
+        let games = games.lock().unwrap_or_else(|e| e.into_inner());
+        for game_id in due.drain() {
+            if let Some(tx) = games.get(&game_id).and_then(|g| g.tx.as_ref()) {
+                tx.send_modify(|n| *n += 1);
+            }
+        }
+    }
+}
+
 fn forget_if_idle(games: &mut HashMap<String, Game>, game_id: &str) {
     if games.get(game_id).is_some_and(Game::idle) {
         games.remove(game_id);
@@ -137,12 +163,23 @@ impl Hub {
         }
     }
 
-    /// `game_id` moved on: its streams and tasks look. A game nothing watches is not kept.
+    /// `game_id` moved on: its streams and tasks look, [`NOTICE_DELAY`] later (a thread of the
+    /// hub's wakes them; it ends with the hub). A game nothing watches is not kept.
     pub fn notify(&self, game_id: &str) {
-        let games = self.lock();
-        if let Some(tx) = games.get(game_id).and_then(|g| g.tx.as_ref()) {
-            tx.send_modify(|n| *n += 1);
+        if !self.lock().get(game_id).is_some_and(|g| g.tx.is_some()) {
+            return;
         }
+        let mut notices = self.notices.lock().unwrap_or_else(|e| e.into_inner());
+        let sender = notices.get_or_insert_with(|| {
+            let (sender, receiver) = std::sync::mpsc::channel::<String>();
+            let games = self.games.clone();
+            std::thread::Builder::new()
+                .name("hub-notices".into())
+                .spawn(move || deliver(&games, &receiver))
+                .expect("a thread starts");
+            sender
+        });
+        let _ = sender.send(game_id.to_owned());
     }
 
     /// Counts a stream of `reader` on `game_id` opened with `ticket` (expiring at
@@ -194,6 +231,15 @@ impl Hub {
         let mut games = self.lock();
         let game = games.entry(game_id.to_owned()).or_default();
         game.reads.entry(reader).or_default().clone()
+    }
+
+    /// `reader`'s turn to replay `game_id` (held for a whole replay): the replays of one
+    /// seat run one after the other, so that however many streams replay a long game, the
+    /// service holds one match for them.
+    pub fn replay_turn(&self, game_id: &str, reader: Reader) -> Arc<tokio::sync::Mutex<()>> {
+        let mut games = self.lock();
+        let game = games.entry(game_id.to_owned()).or_default();
+        game.replays.entry(reader).or_default().clone()
     }
 
     /// How many games the hub keeps (a game nothing watches is forgotten).

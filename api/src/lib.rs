@@ -49,6 +49,9 @@ pub struct Settings {
     pub analyses: routes::analysis::Analyses,
     /// The slots pictures are drawn in, in pixels (`/v1/render.png`, `/v1/replay.png`).
     pub pictures: slots::Slots,
+    /// The threads streams replay a game's missed plies on (one per core but one, at the
+    /// lowest priority: the HTTP workers, and so the players' plays, get the cores first).
+    pub replays: slots::Slots,
     /// The ratings fitted from the store, each kept until its counts change (`/v1/players`).
     pub ratings: std::sync::Arc<records::store::RatingsCache>,
     /// Where commits meet the event streams waiting for them (`GET /v1/stream`): one for
@@ -78,6 +81,7 @@ impl Default for Settings {
             referee: None,
             analyses: routes::analysis::Analyses::default(),
             pictures: pictures(None),
+            replays: replays(),
             ratings: Default::default(),
             hub: Default::default(),
             heartbeat_seconds: 15,
@@ -85,6 +89,12 @@ impl Default for Settings {
             engines: Default::default(),
         }
     }
+}
+
+/// The replay threads: one per core but one.
+pub fn replays() -> slots::Slots {
+    // Never refused (a stream waits for a thread): the problem kind is unused.
+    slots::Slots::per_core("replays", problem::ProblemKind::Internal, "")
 }
 
 /// The picture slots: `slots`, or one per core but one.

@@ -243,6 +243,7 @@ async fn main() -> std::io::Result<()> {
         referee_settings,
         referee: Some(referee),
         pictures: api::pictures(config.picture_slots),
+        replays: api::replays(),
         ratings: Default::default(),
         hub: Default::default(),
         heartbeat_seconds: config.stream_heartbeat,

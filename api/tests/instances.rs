@@ -5,7 +5,7 @@
 //!   the end, never a 5xx, and the ply that ended it is answered 200 to its player.
 //! - A stream opened while plies commit misses none of them.
 //! - An engine seat survives the death of its instance, and is searched by one instance.
-//! - An expired game's stream closes.
+//! - An expired game's stream closes, and an abandoned game's engine task ends.
 //! - A seat's streams are capped (429), a ticket opens one stream, and a stream of a long game
 //!   replays from the start in pages.
 
@@ -333,6 +333,41 @@ fn an_expired_games_stream_closes() {
         json!({"streams": 0, "watched_games": 0, "engine_games": 0,
                               "engine_searches": 0})
     );
+}
+
+/// The engine's task of a game left unplayed ends at the game's expiry: nothing of the game is
+/// kept, and the lease is no longer renewed.
+#[test]
+fn an_abandoned_games_engine_task_ends_at_its_expiry() {
+    let db = fresh_db("instances-engine-expiry.db");
+    let server = Server::spawn(command(
+        &db,
+        &["--game-expiry", "2"],
+        &[("ANQI_SEAL_KEY", KEY)],
+    ));
+    let a = &server.addr;
+    let (status, deal) = post_json(
+        a,
+        "/v1/deal",
+        &json!({"players": ["ann", "Anqi engine"], "engines": {"player2": 20}}),
+    );
+    assert_eq!(status, 200, "{deal}");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(live(a)["engine_games"], 1, "the engine waits for player 1");
+    assert_eq!(live(a)["watched_games"], 1);
+    let started = Instant::now();
+    while live(a)["engine_games"] != 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(6),
+            "the engine's task outlived its game's expiry: {}",
+            live(a)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(live(a)["watched_games"], 0, "{}", live(a));
+    // The keeper does not take the expired game up again.
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!(live(a)["engine_games"], 0, "{}", live(a));
 }
 
 /// A seat may hold `--streams-per-seat` streams of a game open; one more is refused with 429

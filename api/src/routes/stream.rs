@@ -201,7 +201,7 @@ pub async fn stream(
         .or(query.last_event_id);
     let mark = last.and_then(|id| id.parse::<StreamMark>().ok());
     let referee = referee::the_referee(&settings)?;
-    let (tx, rx) = mpsc::channel::<Result<Bytes, actix_web::Error>>(32);
+    let (tx, rx) = mpsc::channel::<Result<Bytes, actix_web::Error>>(STREAM_CHUNKS);
     let hub = settings.hub.clone();
     let game_id = query.game_id;
     let ticket = query.ticket;
@@ -238,6 +238,7 @@ pub async fn stream(
                 ),
             })?;
         let stream = Pump {
+            replays: settings.replays.clone(),
             peer: crate::slots::Peer::of(&req),
             referee,
             hub,
@@ -265,7 +266,8 @@ struct Read<G: Rules> {
     flag_at_ms: Option<i64>,
     expires_at_ms: i64,
     seat: Reader,
-    replay: Option<StreamReplay<G>>,
+    /// Boxed: a stream's task holds a read across its waits, and most have no replay.
+    replay: Option<Box<StreamReplay<G>>>,
 }
 
 fn read<G: Rules>(
@@ -282,7 +284,7 @@ fn read<G: Rules>(
         flag_at_ms: read.flag_at_ms,
         expires_at_ms: read.expires_at_ms,
         seat: read.seat,
-        replay: read.replay,
+        replay: read.replay.map(Box::new),
     })
 }
 
@@ -294,6 +296,8 @@ struct Pump {
     token: String,
     reader: Reader,
     heartbeat: Duration,
+    /// The threads a replay runs on.
+    replays: crate::slots::Slots,
     /// The stream's connection: a client that closed it is gone at the next wake, without
     /// waiting for a write to fail.
     peer: Option<crate::slots::Peer>,
@@ -332,7 +336,7 @@ impl Pump {
         // A read is due at once (after a replay) rather than at the next wake.
         let mut due = false;
         if let Some(replay) = first.replay {
-            let Some(at) = self.replay::<G>(replay, &mut tx).await else {
+            let Some(at) = Box::pin(self.replay::<G>(replay, &mut tx)).await else {
                 return;
             };
             (mark, due) = (at, true);
@@ -350,15 +354,18 @@ impl Pump {
                 let until = |at: i64| Duration::from_millis((at - now).max(0) as u64 + 5);
                 let until_flag = flag_at.map(until);
                 let woke = tokio::select! {
-                    changed = watch.receiver().changed() => if changed.is_err() { return } else { Wake::Commit },
+                    changed = watch.receiver().changed() => if changed.is_err() { return } else { Wake::Notice },
                     _ = tokio::time::sleep(self.heartbeat) => Wake::Heartbeat,
                     _ = tokio::time::sleep(until_flag.unwrap_or(Duration::MAX / 4)), if until_flag.is_some() => Wake::Commit,
                     _ = tokio::time::sleep(until(expires_at)) => Wake::Commit,
                 };
-                if let Wake::Heartbeat = woke
-                    && send(&mut tx, ": heartbeat\n\n".to_owned()).await.is_err()
-                {
-                    return;
+                match woke {
+                    Wake::Heartbeat => {
+                        if send(&mut tx, ": heartbeat\n\n".to_owned()).await.is_err() {
+                            return;
+                        }
+                    }
+                    Wake::Notice | Wake::Commit => {}
                 }
             }
             due = false;
@@ -379,7 +386,7 @@ impl Pump {
                 Next::Replay(read) => {
                     (flag_at, expires_at) = (read.flag_at_ms, read.expires_at_ms);
                     let Some(replay) = read.replay else { continue };
-                    let Some(at) = self.replay::<G>(replay, &mut tx).await else {
+                    let Some(at) = Box::pin(self.replay::<G>(replay, &mut tx)).await else {
                         return;
                     };
                     (mark, due) = (at, true);
@@ -424,27 +431,37 @@ impl Pump {
         }
     }
 
-    /// Sends a replay's pages, each once the client has taken the last (its memory is a page
-    /// and the match, whatever the game's length). Gives where it left the stream, or None
-    /// when the stream ends.
+    /// Sends a replay's pages, each once the stream's channel has room, in the seat's turn
+    /// (one replay of a seat at a time: its memory is a few pages and one match, however many
+    /// streams replay). Gives where it left the stream, or None when the stream ends.
     async fn replay<G: Rules>(
         &self,
-        mut replay: StreamReplay<G>,
+        mut replay: Box<StreamReplay<G>>,
         tx: &mut mpsc::Sender<Result<Bytes, actix_web::Error>>,
     ) -> Option<StreamMark> {
+        let turn = self.hub.replay_turn(&self.game_id, self.reader);
+        let _turn = turn.lock().await;
         loop {
             let referee = self.referee.clone();
-            let page = web::block(move || {
-                let page = replay.page(&referee);
-                let text = page
-                    .map(|p| p.map(|events| events.iter().map(|e| e.sse()).collect::<String>()));
-                (replay, text)
-            })
-            .await;
+            // On the replay threads, at the lowest priority: the players' plays come first.
+            let page = (self.replays)
+                .run_when_free(move || {
+                    let page = replay.page(&referee);
+                    let text = page.map(|p| {
+                        p.map(|events| events.iter().map(|e| e.sse()).collect::<String>())
+                    });
+                    (replay, text)
+                })
+                .await;
             let (back, text) = page.ok()?;
             replay = back;
             match text {
-                Ok(Some(text)) => send(tx, text).await.ok()?,
+                // A client that takes no page for this long is let go: the seat's other
+                // replays wait for this one.
+                Ok(Some(text)) => tokio::time::timeout(REPLAY_PATIENCE, send(tx, text))
+                    .await
+                    .ok()?
+                    .ok()?,
                 Ok(None) => return Some(replay.mark()),
                 // The game was forgotten, or the store is away: the client resumes later.
                 Err(_) => return None,
@@ -453,7 +470,17 @@ impl Pump {
     }
 }
 
+/// How long a replay waits for its client to take a page before it ends the stream.
+const REPLAY_PATIENCE: Duration = Duration::from_secs(10);
+
+/// How many chunks a stream holds that its client has not taken yet (a chunk is a read's events,
+/// or a replay's page): what a slow client costs is bounded by it, whatever the game's length.
+const STREAM_CHUNKS: usize = 8;
+
 enum Wake {
+    /// A commit's notice (the hub's, [`crate::hub::NOTICE_DELAY`] after the commit).
+    Notice,
+    /// The running clock's flag, or the game's expiry.
     Commit,
     Heartbeat,
 }

@@ -28,7 +28,9 @@ impl Referee {
                 return Ok(EngineTurn::Over);
             }
             let Some((seat, millis)) = game.engine_to_move() else {
-                return Ok(EngineTurn::Wait);
+                return Ok(EngineTurn::Wait {
+                    expires_at_ms: game.expires_at_ms(),
+                });
             };
             let ply = game.plies();
             Ok(EngineTurn::Move {

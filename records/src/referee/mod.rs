@@ -57,8 +57,8 @@ pub enum EngineTurn<G: Rules> {
         m: G::Match,
         ply: u32,
     },
-    /// Another seat is to move.
-    Wait,
+    /// Another seat is to move; the game expires at `expires_at_ms` unless it moves first.
+    Wait { expires_at_ms: i64 },
     /// The game is over.
     Over,
 }

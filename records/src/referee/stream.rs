@@ -124,7 +124,7 @@ impl Referee {
 }
 
 /// The most plies a replay writes per page.
-pub const REPLAY_PAGE: u32 = 256;
+pub const REPLAY_PAGE: u32 = 64;
 
 /// What a stream reads of its game under the game's lock ([`Refereed::stream_read`]).
 pub struct StreamRead<G: Rules> {
