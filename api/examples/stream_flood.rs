@@ -16,23 +16,17 @@
 //!     cargo build --release -p api
 //!     cargo run --release -p api --example stream_flood -- [--plies 12000] [--streams 300] [--replays 30] [--rounds 2] [--plays 300] [--interval-ms 20]
 
+#[path = "common/mod.rs"]
+mod common;
+use common::{arg, rss_kib, service_binary, start_service};
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-
-fn arg(name: &str, default: u64) -> u64 {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// One request on a kept-alive connection: the status and the body.
 struct Client {
@@ -77,16 +71,6 @@ impl Client {
         self.reader.read_exact(&mut body).unwrap();
         (code, serde_json::from_slice(&body).unwrap_or(Value::Null))
     }
-}
-
-/// The service's resident memory, in KiB.
-fn rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap()
 }
 
 const CYCLE: [&str; 4] = ["b0c2", "b9c7", "c2b0", "c7b9"];
@@ -207,33 +191,18 @@ fn main() {
     let rounds = arg("--rounds", 2);
     let plays = arg("--plays", 300);
     let every = Duration::from_millis(arg("--interval-ms", 20));
-    let bin = std::env::var("ANQI_API_BIN").unwrap_or_else(|_| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../target/release/anqi-api").to_owned()
-    });
+    let bin = service_binary();
     let dir = std::env::temp_dir().join(format!("anqi-stream-flood-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let cap = (streams + replays + 10).to_string();
-    // ANQI_FLOOD_LOG=file: the service's request log (with each request's µs) goes there.
+    // ANQI_FLOOD_LOG=file: the service's request log (each request's µs, as JSON) goes there.
     let log = std::env::var("ANQI_FLOOD_LOG").ok();
-    let mut child = Command::new(&bin)
-        .env("ANQI_PORT", "0")
-        .env("DATABASE_URL", dir.join("store.db"))
-        .env("ANQI_LOG", if log.is_some() { "info" } else { "error" })
-        .env("ANQI_LOG_FORMAT", "json")
-        .env("ANQI_MAX_CONNECTIONS", "25000")
-        .env("ANQI_STREAMS_PER_SEAT", &cap)
-        .stdout(Stdio::piped())
-        .stderr(match &log {
-            Some(path) => Stdio::from(std::fs::File::create(path).unwrap()),
-            None => Stdio::null(),
-        })
-        .spawn()
-        .unwrap_or_else(|e| panic!("{bin}: {e} (cargo build --release -p api first)"));
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line.trim().rsplit("http://").next().unwrap().to_owned();
+    let (mut child, addr) = start_service(
+        &bin,
+        &dir,
+        &[("ANQI_STREAMS_PER_SEAT", &cap), ("ANQI_LOG_FORMAT", "json")],
+        log.as_deref(),
+    );
     let pid = child.id();
     let mut client = Client::new(&addr);
     let mut long = Game::deal(&mut client);
@@ -321,19 +290,7 @@ fn main() {
     let mut refused = 0;
     let _ = child.kill();
     let _ = child.wait();
-    let mut child = Command::new(&bin)
-        .env("ANQI_PORT", "0")
-        .env("DATABASE_URL", dir.join("store.db"))
-        .env("ANQI_LOG", "error")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line.trim().rsplit("http://").next().unwrap().to_owned();
+    let (mut child, addr) = start_service(&bin, &dir, &[], None);
     let mut opened = Vec::new();
     for _ in 0..20 {
         match open_stream(&addr, &long, None) {

@@ -11,25 +11,19 @@
 //! The plies are chosen here from each game's own match (dealt with the layout, so no request
 //! asks which actions are legal): one request a ply, played with the game's own token.
 
+#[path = "common/mod.rs"]
+mod common;
+use common::{arg, rss_kib, service_binary, start_service};
+
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use records::core::rules::parts::*;
 use records::games::banqi::Banqi;
 use serde_json::{Value, json};
-
-fn arg(name: &str, default: u64) -> u64 {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 fn post(addr: &str, path: &str, body: &Value) -> Value {
     let mut s = TcpStream::connect(addr).unwrap();
@@ -46,41 +40,16 @@ fn post(addr: &str, path: &str, body: &Value) -> Value {
     serde_json::from_str(body).unwrap_or(Value::Null)
 }
 
-/// The service's resident memory, in KiB.
-fn rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap()
-}
-
 type Sent = Arc<Mutex<HashMap<(usize, u32), Instant>>>;
 
 fn main() {
     let games = arg("--games", 1000) as usize;
     let rate = arg("--rate", 500);
     let seconds = arg("--seconds", 20);
-    let bin = std::env::var("ANQI_API_BIN").unwrap_or_else(|_| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../target/release/anqi-api").to_owned()
-    });
+    let bin = service_binary();
     let dir = std::env::temp_dir().join(format!("anqi-stream-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut child = Command::new(&bin)
-        .env("ANQI_PORT", "0")
-        .env("DATABASE_URL", dir.join("store.db"))
-        .env("ANQI_LOG", "error")
-        .env("ANQI_MAX_CONNECTIONS", "25000")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{bin}: {e} (cargo build --release -p api first)"));
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line.trim().rsplit("http://").next().unwrap().to_owned();
+    let (mut child, addr) = start_service(&bin, &dir, &[], None);
     let pid = child.id();
     println!(
         "service {addr} (pid {pid}); {games} games, {} streams, {rate} plies/s for {seconds} s",

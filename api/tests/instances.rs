@@ -18,7 +18,7 @@ mod common;
 #[path = "common/sse.rs"]
 mod sse;
 use common::{Server, command, fresh_db, post_json};
-use sse::Sse;
+use sse::{Sse, play_first as play, stream_url};
 
 const KEY: &str = "instances:Rf3DJqo4m03Ie+lH7lbshEk42d0cJm1nHwrvfz8Saw8=";
 
@@ -47,16 +47,6 @@ fn server(store: &str, env: &[(&str, &str)]) -> Server {
     Server::spawn(command(std::path::Path::new(store), &[], &env))
 }
 
-fn stream_url(addr: &str, deal: &Value, token: &Value) -> String {
-    let (status, ticket) = post_json(
-        addr,
-        "/v1/stream-ticket",
-        &json!({"game_id": deal["game_id"], "token": token}),
-    );
-    assert_eq!(status, 200, "{ticket}");
-    ticket["url"].as_str().unwrap().to_owned()
-}
-
 /// The seat to move and its first listed action, asked with the game's token on `addr`.
 fn next_action(addr: &str, deal: &Value) -> (String, Value, u64) {
     let (status, listed) = post_json(
@@ -70,16 +60,6 @@ fn next_action(addr: &str, deal: &Value) -> (String, Value, u64) {
         seat,
         listed["actions"][0].clone(),
         listed["ply"].as_u64().unwrap(),
-    )
-}
-
-fn play(addr: &str, deal: &Value) -> (u16, Value) {
-    let (seat, action, ply) = next_action(addr, deal);
-    post_json(
-        addr,
-        "/v1/play",
-        &json!({"game_id": deal["game_id"], "token": deal["seat_tokens"][&seat],
-                "action": action, "ply": ply}),
     )
 }
 
@@ -299,75 +279,73 @@ fn records_of_plies(addr: &str, deal: &Value) -> u64 {
     listed["ply"].as_u64().unwrap()
 }
 
-/// A game left unplayed past `--game-expiry` closes its streams.
+/// A game left unplayed past `--game-expiry` closes its streams, and the instance forgets it
+/// (on each backend).
 #[test]
 fn an_expired_games_stream_closes() {
-    let db = fresh_db("instances-expiry.db");
-    let server = Server::spawn(command(
-        &db,
-        &["--game-expiry", "2"],
-        &[("ANQI_SEAL_KEY", KEY), ("ANQI_STREAM_HEARTBEAT", "1")],
-    ));
-    let a = &server.addr;
-    let (status, deal) = post_json(a, "/v1/deal", &json!({}));
-    assert_eq!(status, 200, "{deal}");
-    let mut stream = Sse::open(
-        a,
-        &stream_url(a, &deal, &deal["seat_tokens"]["player1"]),
-        "",
-    )
-    .unwrap();
-    assert_eq!(stream.next().unwrap().kind, "state");
-    let started = Instant::now();
-    assert_eq!(live(a)["streams"], 1);
-    assert!(stream.next().is_none(), "the stream closes");
-    assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        started.elapsed()
-    );
-    // Nothing of it is kept: the hub forgot the game.
-    std::thread::sleep(Duration::from_millis(100));
-    assert_eq!(
-        live(a),
-        json!({"streams": 0, "watched_games": 0, "engine_games": 0,
-                              "engine_searches": 0})
-    );
+    for store in shared_stores("instances_expiry") {
+        let server = Server::spawn(command(
+            std::path::Path::new(&store),
+            &["--game-expiry", "2"],
+            &[("ANQI_SEAL_KEY", KEY), ("ANQI_STREAM_HEARTBEAT", "1")],
+        ));
+        let a = &server.addr;
+        let (status, deal) = post_json(a, "/v1/deal", &json!({}));
+        assert_eq!(status, 200, "{deal}");
+        let url = stream_url(a, &deal, &deal["seat_tokens"]["player1"]);
+        let mut stream = Sse::open(a, &url, "").unwrap();
+        assert_eq!(stream.next().unwrap().kind, "state");
+        let started = Instant::now();
+        assert_eq!(live(a)["streams"], 1);
+        assert!(stream.next().is_none(), "the stream closes");
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        // Nothing of it is kept: the hub forgot the game.
+        std::thread::sleep(Duration::from_millis(100));
+        assert_eq!(
+            live(a),
+            json!({"streams": 0, "watched_games": 0, "engine_games": 0, "engine_searches": 0})
+        );
+    }
 }
 
 /// The engine's task of a game left unplayed ends at the game's expiry: nothing of the game is
-/// kept, and the lease is no longer renewed.
+/// kept, and no instance takes it up again (on each backend).
 #[test]
 fn an_abandoned_games_engine_task_ends_at_its_expiry() {
-    let db = fresh_db("instances-engine-expiry.db");
-    let server = Server::spawn(command(
-        &db,
-        &["--game-expiry", "2"],
-        &[("ANQI_SEAL_KEY", KEY)],
-    ));
-    let a = &server.addr;
-    let (status, deal) = post_json(
-        a,
-        "/v1/deal",
-        &json!({"players": ["ann", "Anqi engine"], "engines": {"player2": 20}}),
-    );
-    assert_eq!(status, 200, "{deal}");
-    std::thread::sleep(Duration::from_millis(300));
-    assert_eq!(live(a)["engine_games"], 1, "the engine waits for player 1");
-    assert_eq!(live(a)["watched_games"], 1);
-    let started = Instant::now();
-    while live(a)["engine_games"] != 0 {
-        assert!(
-            started.elapsed() < Duration::from_secs(6),
-            "the engine's task outlived its game's expiry: {}",
-            live(a)
+    for store in shared_stores("instances_engine_expiry") {
+        let server = Server::spawn(command(
+            std::path::Path::new(&store),
+            &["--game-expiry", "2"],
+            &[("ANQI_SEAL_KEY", KEY)],
+        ));
+        let a = &server.addr;
+        let (status, deal) = post_json(
+            a,
+            "/v1/deal",
+            &json!({"players": ["ann", "Anqi engine"], "engines": {"player2": 20}}),
         );
-        std::thread::sleep(Duration::from_millis(100));
+        assert_eq!(status, 200, "{deal}");
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(live(a)["engine_games"], 1, "the engine waits for player 1");
+        assert_eq!(live(a)["watched_games"], 1);
+        let started = Instant::now();
+        while live(a)["engine_games"] != 0 {
+            assert!(
+                started.elapsed() < Duration::from_secs(6),
+                "the engine's task outlived its game's expiry: {}",
+                live(a)
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        assert_eq!(live(a)["watched_games"], 0, "{}", live(a));
+        // The keeper does not take the expired game up again.
+        std::thread::sleep(Duration::from_millis(2500));
+        assert_eq!(live(a)["engine_games"], 0, "{}", live(a));
     }
-    assert_eq!(live(a)["watched_games"], 0, "{}", live(a));
-    // The keeper does not take the expired game up again.
-    std::thread::sleep(Duration::from_millis(2500));
-    assert_eq!(live(a)["engine_games"], 0, "{}", live(a));
 }
 
 /// A seat may hold `--streams-per-seat` streams of a game open; one more is refused with 429

@@ -12,7 +12,7 @@ mod common;
 #[path = "common/sse.rs"]
 mod sse;
 use common::{Server, command, fresh_db, post_json};
-use sse::Sse;
+use sse::{Sse, stream_url};
 
 const KEY: &str = "streams:Rf3DJqo4m03Ie+lH7lbshEk42d0cJm1nHwrvfz8Saw8=";
 
@@ -24,31 +24,9 @@ fn server(db: &str) -> Server {
     ))
 }
 
-/// A ticket's stream URL for `token`.
-fn stream_url(addr: &str, deal: &Value, token: &Value) -> String {
-    let (status, ticket) = post_json(
-        addr,
-        "/v1/stream-ticket",
-        &json!({"game_id": deal["game_id"], "token": token}),
-    );
-    assert_eq!(status, 200, "{ticket}");
-    ticket["url"].as_str().unwrap().to_owned()
-}
-
 /// Plays the seat to move's first listed action; gives the answer.
 fn play(addr: &str, deal: &Value) -> Value {
-    let (_, listed) = post_json(
-        addr,
-        "/v1/actions",
-        &json!({"game_id": deal["game_id"], "token": deal["token"]}),
-    );
-    let seat = listed["to_move"].as_str().unwrap();
-    let (status, played) = post_json(
-        addr,
-        "/v1/play",
-        &json!({"game_id": deal["game_id"], "token": deal["seat_tokens"][seat],
-                "action": listed["actions"][0], "ply": listed["ply"]}),
-    );
+    let (status, played) = sse::play_first(addr, deal);
     assert_eq!(status, 200, "{played}");
     played
 }

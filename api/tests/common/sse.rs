@@ -5,7 +5,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// One event of a stream: its id, kind and data.
 #[derive(Debug)]
@@ -114,4 +114,33 @@ impl Sse {
                 .push_str(std::str::from_utf8(&chunk[..size]).unwrap());
         }
     }
+}
+
+/// A ticket's stream URL for `token` of Banqi game `deal`, asked of `addr`.
+pub fn stream_url(addr: &str, deal: &Value, token: &Value) -> String {
+    let (status, ticket) = super::common::post_json(
+        addr,
+        "/v1/stream-ticket",
+        &json!({"game_id": deal["game_id"], "token": token}),
+    );
+    assert_eq!(status, 200, "{ticket}");
+    ticket["url"].as_str().unwrap().to_owned()
+}
+
+/// Plays the seat to move's first listed action in Banqi game `deal` on `addr` (asked with the
+/// game's token); gives the answer's status and body.
+pub fn play_first(addr: &str, deal: &Value) -> (u16, Value) {
+    let (status, listed) = super::common::post_json(
+        addr,
+        "/v1/actions",
+        &json!({"game_id": deal["game_id"], "token": deal["token"]}),
+    );
+    assert_eq!(status, 200, "{listed}");
+    let seat = listed["to_move"].as_str().unwrap();
+    super::common::post_json(
+        addr,
+        "/v1/play",
+        &json!({"game_id": deal["game_id"], "token": deal["seat_tokens"][seat],
+                "action": listed["actions"][0], "ply": listed["ply"]}),
+    )
 }

@@ -9,3 +9,6 @@ ALTER TABLE ledger ADD COLUMN engine_lease_ms BIGINT;
 -- NOTIFY), so each looks for the rows updated in the last few seconds whenever the file
 -- changes (records/src/store/ledger.rs, `listen`).
 CREATE INDEX ledger_updated ON ledger (updated_at);
+-- The games in play with engine seats, which each instance's keeper looks through every second
+-- or so for a lease run out.
+CREATE INDEX ledger_engine_games ON ledger (engine_lease_ms) WHERE engines IS NOT NULL AND result IS NULL;

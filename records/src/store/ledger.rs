@@ -154,9 +154,10 @@ fn listen_postgres(url: &str, on: impl Fn(&str)) {
     }
 }
 
-/// How far back (seconds of `updated_at`) a SQLite listener looks for games that moved: wide
-/// enough for the clocks of processes on one machine and a slow commit.
-const RECENT_SECONDS: i64 = 10;
+/// How far back (seconds of `updated_at`, which the committing process's clock writes) a
+/// SQLite listener looks for games that moved: wide enough for a commit that took a while
+/// and the clocks of processes on one machine; a game that moved before is one it has seen.
+const RECENT_SECONDS: i64 = 3;
 
 /// A game's row as far as its streams care: plies, events, whether stored.
 type Moved = (i32, i32, Option<i64>);
