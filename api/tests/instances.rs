@@ -6,6 +6,7 @@
 //! - A stream opened while plies commit misses none of them.
 //! - An engine seat survives the death of its instance, and is searched by one instance.
 //! - An expired game's stream closes, and an abandoned game's engine task ends.
+//! - The engine's moves wait for an analysis slot.
 //! - A seat's streams are capped (429), a ticket opens one stream, and a stream of a long game
 //!   replays from the start in pages.
 
@@ -346,6 +347,52 @@ fn an_abandoned_games_engine_task_ends_at_its_expiry() {
         std::thread::sleep(Duration::from_millis(2500));
         assert_eq!(live(a)["engine_games"], 0, "{}", live(a));
     }
+}
+
+/// The engine's moves are searched in the analysis slots: with one slot, six games whose
+/// engine moves first (300 ms a move) get their moves one after another, not all at once.
+#[test]
+fn engine_moves_wait_for_an_analysis_slot() {
+    let db = fresh_db("instances-engine-slots.db");
+    let server = Server::spawn(command(
+        &db,
+        &["--analysis-slots", "1"],
+        &[("ANQI_SEAL_KEY", KEY)],
+    ));
+    let a = &server.addr;
+    let started = Instant::now();
+    let deals: Vec<Value> = (0..6)
+        .map(|_| {
+            let (status, deal) = post_json(
+                a,
+                "/v1/deal",
+                &json!({"players": ["Anqi engine", "ann"], "engines": {"player1": 300}}),
+            );
+            assert_eq!(status, 200, "{deal}");
+            deal
+        })
+        .collect();
+    let moved = || {
+        deals
+            .iter()
+            .filter(|deal| records_of_plies(a, deal) >= 1)
+            .count()
+    };
+    std::thread::sleep(Duration::from_millis(800).saturating_sub(started.elapsed()));
+    let early = moved();
+    assert!(
+        early <= 3,
+        "{early} of 6 engine moves done within 0.8 s with one slot"
+    );
+    while moved() < 6 {
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "{} of 6 engine moves",
+            moved()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(live(a)["engine_searches"], 6);
 }
 
 /// A seat may hold `--streams-per-seat` streams of a game open; one more is refused with 429
