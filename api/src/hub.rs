@@ -57,7 +57,7 @@ impl Game {
 /// Every stream of that reader at that mark sends the same bytes.
 pub struct SharedRead {
     /// The mark the read started from, and the commits the hub had seen before it.
-    pub from: Option<StreamMark>,
+    pub from: StreamMark,
     pub version: u64,
     pub text: String,
     pub mark: StreamMark,

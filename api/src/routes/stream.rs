@@ -353,19 +353,16 @@ impl Pump {
                 }
                 let until = |at: i64| Duration::from_millis((at - now).max(0) as u64 + 5);
                 let until_flag = flag_at.map(until);
-                let woke = tokio::select! {
-                    changed = watch.receiver().changed() => if changed.is_err() { return } else { Wake::Notice },
-                    _ = tokio::time::sleep(self.heartbeat) => Wake::Heartbeat,
-                    _ = tokio::time::sleep(until_flag.unwrap_or(Duration::MAX / 4)), if until_flag.is_some() => Wake::Commit,
-                    _ = tokio::time::sleep(until(expires_at)) => Wake::Commit,
+                // A commit's notice (the hub's, 1 ms after the commit), the heartbeat, the
+                // running clock's flag, or the game's expiry.
+                let heartbeat = tokio::select! {
+                    changed = watch.receiver().changed() => if changed.is_err() { return } else { false },
+                    _ = tokio::time::sleep(self.heartbeat) => true,
+                    _ = tokio::time::sleep(until_flag.unwrap_or(Duration::MAX / 4)), if until_flag.is_some() => false,
+                    _ = tokio::time::sleep(until(expires_at)) => false,
                 };
-                match woke {
-                    Wake::Heartbeat => {
-                        if send(&mut tx, ": heartbeat\n\n".to_owned()).await.is_err() {
-                            return;
-                        }
-                    }
-                    Wake::Notice | Wake::Commit => {}
+                if heartbeat && send(&mut tx, ": heartbeat\n\n".to_owned()).await.is_err() {
+                    return;
                 }
             }
             due = false;
@@ -401,7 +398,7 @@ impl Pump {
         let place = self.hub.reads(&self.game_id, self.reader);
         let mut last = place.lock().await;
         if let Some(read) = last.as_ref()
-            && read.from == Some(mark)
+            && read.from == mark
             && read.version >= version
         {
             return Next::Shared(read.clone());
@@ -415,7 +412,7 @@ impl Pump {
             Ok(Ok(read)) if read.replay.is_some() => Next::Replay(read),
             Ok(Ok(read)) => {
                 let shared = Arc::new(SharedRead {
-                    from: Some(mark),
+                    from: mark,
                     version,
                     text: read.text,
                     mark: read.mark,
@@ -476,14 +473,6 @@ const REPLAY_PATIENCE: Duration = Duration::from_secs(10);
 /// How many chunks a stream holds that its client has not taken yet (a chunk is a read's events,
 /// or a replay's page): what a slow client costs is bounded by it, whatever the game's length.
 const STREAM_CHUNKS: usize = 8;
-
-enum Wake {
-    /// A commit's notice (the hub's, [`crate::hub::NOTICE_DELAY`] after the commit).
-    Notice,
-    /// The running clock's flag, or the game's expiry.
-    Commit,
-    Heartbeat,
-}
 
 /// Sends on the stream's bounded channel, waiting while it is full (a slow client holds its
 /// own task only); an error once the client has gone.
