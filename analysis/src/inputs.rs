@@ -212,6 +212,8 @@ pub enum Failure {
     Refused(String),
     /// The command cannot run (exit 2).
     Cannot(String),
+    /// The inputs hold no game at all (exit 3).
+    NoGame(String),
 }
 
 impl Failure {
@@ -220,6 +222,7 @@ impl Failure {
         let (code, why) = match self {
             Failure::Refused(why) => (1, why),
             Failure::Cannot(why) => (2, why),
+            Failure::NoGame(why) => (3, why),
         };
         eprintln!("anqi {command}: {why}");
         std::process::ExitCode::from(code)

@@ -223,10 +223,12 @@ enum Command {
     /// ending; Luzhanqi: results by mode and first mover's side, which piece took the flag);
     /// each rate with a 95% interval; charts (PNG and SVG), a
     /// self-contained HTML page, the numbers as JSON and CSV. Invalid games are counted and
-    /// listed, not dropped silently (exit 1 then). Every table is counts: `--merge` adds up
-    /// reports of parts of a data set into the report of the whole. The output is a new or
-    /// empty directory, or an earlier report, of which only what the report wrote is
-    /// replaced.
+    /// listed, not dropped silently (exit 1 then; exit 3 when the inputs hold no game at
+    /// all). Every table is counts: `--merge` adds up reports of parts of a data set into the
+    /// report of the whole. The output is a new or empty directory, or an earlier report (its
+    /// manifest `.anqi-report` says so), of which only what the report wrote is replaced; the
+    /// report is written beside it and moved into place whole, so a failed report leaves
+    /// nothing.
     #[command(display_order = 5)]
     Report {
         /// JSON Lines, JSON or TCGA files or directories, and record stores (a SQLite file,

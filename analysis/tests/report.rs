@@ -417,6 +417,88 @@ fn a_report_never_deletes_what_it_did_not_write() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert_eq!(std::fs::read_dir(&other).unwrap().count(), 1);
+    // A directory of the user's own that happens to hold a stats.json (an index.html, a CSV):
+    // not a report (no manifest), refused, every file as it was.
+    let theirs = dir.join("theirs");
+    std::fs::create_dir_all(&theirs).unwrap();
+    for (name, text) in [
+        ("stats.json", "{\"mine\": true}"),
+        ("index.html", "<p>mine</p>"),
+        ("results.csv", "a,b\n1,2\n"),
+    ] {
+        std::fs::write(theirs.join(name), text).unwrap();
+    }
+    let output = run(&theirs);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        std::fs::read_to_string(theirs.join("stats.json")).unwrap(),
+        "{\"mine\": true}"
+    );
+    assert_eq!(std::fs::read_dir(&theirs).unwrap().count(), 3);
+    // Nothing is left beside the outputs either.
+    let partial = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains("anqi-partial"))
+        .count();
+    assert_eq!(partial, 0);
+}
+
+/// A report that fails (every record refused, or no game at all) leaves nothing behind, and
+/// the next report into the same directory is written; an input with no game at all is its
+/// own error (exit 3).
+#[test]
+fn a_failed_report_leaves_nothing_and_blocks_nothing() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-report-failed");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("games.jsonl");
+    std::fs::write(&good, game("tcga", &["a1(K)", "b1(k)"], None)).unwrap();
+    let garbage = dir.join("garbage.jsonl");
+    std::fs::write(&garbage, "{not json\n").unwrap();
+    let empty = dir.join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    let out = dir.join("report");
+    let run = |input: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_anqi"))
+            .args([
+                "report",
+                input.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap()
+    };
+    let output = run(&garbage);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(!out.exists(), "a failed report leaves no directory");
+    let output = run(&empty);
+    assert_eq!(output.status.code(), Some(3));
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("no game in the inputs"), "{said}");
+    assert!(!said.contains("refused"), "{said}");
+    assert!(!out.exists());
+    let output = run(&good);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(out.join("index.html").exists() && out.join(".anqi-report").exists());
+    // A failed report over an earlier one leaves the earlier one whole.
+    let page = std::fs::read(out.join("index.html")).unwrap();
+    assert_eq!(run(&garbage).status.code(), Some(1));
+    assert_eq!(std::fs::read(out.join("index.html")).unwrap(), page);
+    let entries: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        entries.iter().all(|e| !e.contains("anqi-partial")),
+        "{entries:?}"
+    );
 }
 
 fn parquet_rows(path: &Path) -> usize {

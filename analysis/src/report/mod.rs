@@ -13,8 +13,8 @@
 //!   .anqi-report          what the report wrote (the next report replaces only that)
 //! ```
 //!
-//! The directory is new, empty or an earlier report ([`output`]): nothing the report did not
-//! write is ever deleted.
+//! The directory is new, empty or an earlier report ([`output`]): the report is written beside
+//! it and moved into place whole, and nothing the report did not write is ever deleted.
 //!
 //! Every table is counts ([`table::Table`]): reports of parts of a data set merge into the
 //! report of the whole (`anqi report --merge`).
@@ -52,7 +52,8 @@ pub struct Options {
 }
 
 /// Writes the report; exits 1 when records were refused (the report of the others is written,
-/// and `invalid.csv` lists them; with none left, no report), 2 when it cannot run.
+/// and `invalid.csv` lists them; with none left, no report), 2 when it cannot run, 3 when the
+/// inputs hold no game at all (no report).
 pub fn run(options: &Options) -> ExitCode {
     match build(options) {
         Ok((summary, rejected)) => {
@@ -66,6 +67,7 @@ pub fn run(options: &Options) -> ExitCode {
         }
         Err(Refusal::Records(why)) => Failure::Refused(why).exit("report"),
         Err(Refusal::Cannot(why)) => Failure::Cannot(why).exit("report"),
+        Err(Refusal::NoGame(why)) => Failure::NoGame(why).exit("report"),
     }
 }
 
@@ -75,6 +77,8 @@ enum Refusal {
     Records(String),
     /// The report cannot be made (arguments, files).
     Cannot(String),
+    /// The inputs hold no game at all.
+    NoGame(String),
 }
 
 impl From<String> for Refusal {
@@ -98,13 +102,24 @@ fn build(options: &Options) -> Result<(String, u64), Refusal> {
             )));
         }
     }
-    // An earlier report's files are replaced (stale Parquet parts would be counted); nothing
-    // else is touched.
-    output::prepare(&options.output)?;
-    if options.merge {
-        return merge(options);
-    }
-    let out = &options.output;
+    // Written beside the output and moved into place whole: a failed report leaves nothing,
+    // and an earlier report's files are replaced only then (stale Parquet parts would be
+    // counted); nothing else is touched.
+    let staging = output::Staging::begin(&options.output)?;
+    let (summary, rejected) = if options.merge {
+        merge(options, staging.dir())?
+    } else {
+        report(options, staging.dir())?
+    };
+    staging.finish()?;
+    Ok((
+        format!("{summary}; {}", options.output.join("index.html").display()),
+        rejected,
+    ))
+}
+
+/// The report of the game logs, written into `out`.
+fn report(options: &Options, out: &Path) -> Result<(String, u64), Refusal> {
     let data = out.join("data");
     std::fs::create_dir_all(&data).map_err(|e| format!("{}: {e}", data.display()))?;
     let inputs: Vec<Input> = options.inputs.iter().map(|i| Input::parse(i)).collect();
@@ -116,6 +131,12 @@ fn build(options: &Options) -> Result<(String, u64), Refusal> {
     let ingested = ingest::ingest(&inputs, &data, &options.parts, &bar, &plan)?;
     contract::write_schema(&data).map_err(|e| format!("{}: {e}", data.display()))?;
     bar.finish_and_clear();
+    if ingested.games == 0 && ingested.rejected == 0 {
+        return Err(Refusal::NoGame(format!(
+            "no game in the inputs ({}): nothing to report",
+            options.inputs.join(", ")
+        )));
+    }
     if ingested.games == 0 {
         // Why the first were refused: the reader can act on it.
         let why: Vec<String> = ingested
@@ -187,18 +208,15 @@ fn write_report(
     std::fs::write(out.join("index.html"), page).map_err(|e| e.to_string())?;
     output::record(out, &written).map_err(|e| format!("{}: {e}", out.display()))?;
     Ok(format!(
-        "{} games and {} flips reported, {} rejected; {}",
-        summary["games"],
-        summary["flips"],
-        summary["rejected"],
-        out.join("index.html").display()
+        "{} games and {} flips reported, {} rejected",
+        summary["games"], summary["flips"], summary["rejected"],
     ))
 }
 
 /// Merges reports of parts of a data set: their tables' counts added row by row, their
-/// summaries added, their rejected games listed together, their Parquet parts copied.
-fn merge(options: &Options) -> Result<(String, u64), Refusal> {
-    let out = &options.output;
+/// summaries added, their rejected games listed together, their Parquet parts copied; written
+/// into `out`.
+fn merge(options: &Options, out: &Path) -> Result<(String, u64), Refusal> {
     let data = out.join("data");
     std::fs::create_dir_all(&data).map_err(|e| format!("{}: {e}", data.display()))?;
     contract::write_schema(&data).map_err(|e| format!("{}: {e}", data.display()))?;
