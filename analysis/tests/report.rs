@@ -653,7 +653,7 @@ fn three_kingdoms_statistics_of_a_hand_made_set() {
         "no Banqi options"
     );
     assert!(
-        html.contains("the first mover scores ") && html.contains("an even share (33%)"),
+        html.contains("the first mover scores ") && html.contains("an even share (33.3%)"),
         "three seats' words"
     );
     assert!(!html.contains(r#"<section id="banqi">"#));

@@ -29,6 +29,27 @@ pub fn percent_with_interval(rate: f64, low: f64, high: f64) -> String {
     )
 }
 
+/// A whole number of Elo for people: its sign always written (`+56`, `−5`, `0`: a rounded
+/// zero has none, never `-0`), the minus sign a real one.
+pub fn signed_elo(x: f64) -> String {
+    let n = x.round() as i64;
+    match n {
+        0 => "0".to_owned(),
+        n if n < 0 => format!("−{}", -n),
+        n => format!("+{n}"),
+    }
+}
+
+/// An Elo difference with its 95% interval, for people: `+56 (−5 to +117)`.
+pub fn elo_with_interval(value: f64, low: f64, high: f64) -> String {
+    format!(
+        "{} ({} to {})",
+        signed_elo(value),
+        signed_elo(low),
+        signed_elo(high)
+    )
+}
+
 fn find<'a>(tables: &'a [Table], name: &str) -> Option<&'a Table> {
     tables.iter().find(|t| t.name == name)
 }
@@ -168,7 +189,8 @@ pub fn sentences(
 fn players_sentences(fit: &records::rating::Ratings) -> Vec<String> {
     let mut out = Vec::new();
     let elo = |e: &records::rating::Estimate| {
-        format!("{:+.0} Elo ({:+.0} to {:+.0})", e.value, e.low, e.high)
+        let [value, low, high] = [e.value, e.low, e.high].map(signed_elo);
+        format!("{value} Elo ({low} to {high})")
     };
     if fit.seats_confounded {
         out.push(format!(
@@ -278,10 +300,10 @@ fn seat_sentences(tables: &[Table], game: &str, preset: &str) -> Vec<String> {
     };
     vec![format!(
         "The players are not named, so seats are all the report can compare: the first mover \
-         scores {} of its finished games, which {finding} ({:.0}%); it mixes who played with \
+         scores {} of its finished games, which {finding} ({}); it mixes who played with \
          where they sat.",
         percent_with_interval(score, low, high),
-        fair * 100.0
+        share(fair)
     )]
 }
 
@@ -328,12 +350,13 @@ pub fn said_standing(r: &Rows, standing: &[(&[Value], (f64, f64))], key: &str) -
         .join(", ")
 }
 
-/// A share for a sentence: whole percents, and `<1%` for what rounds to none.
+/// A share for a sentence: a percent with one decimal (3 of 600 is `0.5%`), and `<0.1%` for
+/// what rounds to none but is not none.
 pub fn share(x: f64) -> String {
-    if x > 0.0 && x < 0.005 {
-        "<1%".into()
+    if x > 0.0 && x < 0.0005 {
+        "<0.1%".into()
     } else {
-        format!("{:.0}%", 100.0 * x)
+        format!("{:.1}%", 100.0 * x)
     }
 }
 

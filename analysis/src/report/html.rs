@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::charts::{Chart, games_in};
 use super::draw::thousands;
-use super::headlines::{self, percent_with_interval};
+use super::headlines::{self, elo_with_interval, percent_with_interval};
 use super::ingest::Rejected;
 use super::table::{Derived, Table};
 
@@ -237,6 +237,10 @@ enum Cell {
     Number(f64),
     Percent(f64),
     Rate(f64, f64, f64),
+    /// A fitted Elo difference with its interval.
+    Elo(f64, f64, f64),
+    /// Nothing to say (a value the fit could not give): a dash, never 0.
+    Missing,
 }
 
 impl Cell {
@@ -247,7 +251,20 @@ impl Cell {
             Cell::Number(x) => format!("{x:.1}"),
             Cell::Percent(x) => format!("{:.1}%", x * 100.0),
             Cell::Rate(r, lo, hi) => percent_with_interval(*r, *lo, *hi),
+            Cell::Elo(v, lo, hi) => elo_with_interval(*v, *lo, *hi),
+            Cell::Missing => "—".to_owned(),
         }
+    }
+}
+
+/// What a column `{name}` with `{name}_low` and `{name}_high` beside it estimates, by its
+/// name: an Elo difference (`elo`, `rating`), or a probability (the rest: a share of points
+/// or a chance of a placing).
+fn estimate(name: &str, value: f64, low: f64, high: f64) -> Cell {
+    if name.contains("elo") || name.contains("rating") {
+        Cell::Elo(value, low, high)
+    } else {
+        Cell::Rate(value, low, high)
     }
 }
 
@@ -256,13 +273,19 @@ impl Cell {
 fn people_table(h: &mut String, t: &Table, game: &str) {
     let index = |c: &str| t.columns.iter().position(|x| x == c);
     let game_column = index("game");
-    let rows: Vec<&Vec<Value>> = t
+    let mut rows: Vec<&Vec<Value>> = t
         .rows
         .iter()
         .filter(|r| game_column.is_none_or(|i| r[i] == game))
         .collect();
     if rows.is_empty() {
         return;
+    }
+    // A leaderboard (a `rating` column) is ranked: best first, its rank in front.
+    let rating = index("rating").filter(|_| t.counts.iter().any(|c| c == "rating"));
+    if let Some(i) = rating {
+        let key = |r: &Vec<Value>| r[i].as_f64().unwrap_or(f64::NEG_INFINITY);
+        rows.sort_by(|a, b| key(b).total_cmp(&key(a)));
     }
     // (heading, how to read the cell from a row)
     let mut columns: Vec<(String, Box<dyn Fn(&[Value]) -> Cell>)> = Vec::new();
@@ -289,13 +312,50 @@ fn people_table(h: &mut String, t: &Table, game: &str) {
             _ => None,
         })
         .collect();
+    // A fitted value with its interval beside it (`x`, `x_low`, `x_high`) is one column.
+    let bounds = |c: &str| [format!("{c}_low"), format!("{c}_high")];
+    let estimated: Vec<&String> = (t.counts.iter())
+        .filter(|c| bounds(c).iter().all(|b| t.counts.contains(b)))
+        .collect();
+    let is_bound = |c: &String| estimated.iter().any(|e| bounds(e).contains(c));
     for count in t.counts.iter().filter(|c| !means.contains(&c.as_str())) {
         let i = index(count).expect("a count column");
+        if estimated.contains(&count) {
+            let [lo, hi] = bounds(count).map(|b| index(&b).expect("a bound"));
+            let name = count.clone();
+            columns.push((
+                format!("{} (95%)", count.replace('_', " ")),
+                Box::new(
+                    move |r| match (r[i].as_f64(), r[lo].as_f64(), r[hi].as_f64()) {
+                        (Some(v), Some(l), Some(h)) => estimate(&name, v, l, h),
+                        _ => Cell::Missing,
+                    },
+                ),
+            ));
+            continue;
+        }
+        if is_bound(count) {
+            continue;
+        }
+        if count == "score_sum"
+            && let Some(games) = index("games")
+        {
+            // A share of the points (1 a win, ½ a draw), not their sum.
+            columns.push((
+                "score".to_owned(),
+                Box::new(move |r| match (r[i].as_f64(), r[games].as_f64()) {
+                    (Some(sum), Some(n)) if n > 0.0 => Cell::Percent(sum / n),
+                    _ => Cell::Missing,
+                }),
+            ));
+            continue;
+        }
         columns.push((
             count.replace('_', " "),
-            Box::new(move |r| match r[i].as_u64() {
-                Some(n) => Cell::Count(n),
-                None => Cell::Number(r[i].as_f64().unwrap_or(0.0)),
+            Box::new(move |r| match (r[i].as_u64(), r[i].as_f64()) {
+                (Some(n), _) => Cell::Count(n),
+                (None, Some(x)) => Cell::Number(x),
+                (None, None) => Cell::Missing,
             }),
         ));
     }
@@ -307,10 +367,14 @@ fn people_table(h: &mut String, t: &Table, game: &str) {
                     index(&format!("{name}_low")).expect("a rate"),
                     index(&format!("{name}_high")).expect("a rate"),
                 );
-                let f = |v: &Value| v.as_f64().unwrap_or(0.0);
                 columns.push((
                     format!("{} rate (95%)", name.replace('_', " ")),
-                    Box::new(move |row| Cell::Rate(f(&row[r]), f(&row[lo]), f(&row[hi]))),
+                    Box::new(move |row| {
+                        match (row[r].as_f64(), row[lo].as_f64(), row[hi].as_f64()) {
+                            (Some(v), Some(l), Some(h)) => Cell::Rate(v, l, h),
+                            _ => Cell::Missing,
+                        }
+                    }),
                 ));
             }
             Derived::Mean { name, .. } => {
@@ -320,7 +384,7 @@ fn people_table(h: &mut String, t: &Table, game: &str) {
                 columns.push((
                     name.replace('_', " "),
                     Box::new(move |r| match r[i].as_f64() {
-                        None => Cell::Text("—".into()),
+                        None => Cell::Missing,
                         Some(x) if share => Cell::Percent(x),
                         Some(x) => Cell::Number(x),
                     }),
@@ -345,12 +409,18 @@ fn people_table(h: &mut String, t: &Table, game: &str) {
         );
     }
     let _ = write!(h, "<table><tr>");
+    if rating.is_some() {
+        let _ = write!(h, "<th>rank</th>");
+    }
     for (heading, _) in &columns {
         let _ = write!(h, "<th>{}</th>", escape(heading));
     }
     let _ = writeln!(h, "</tr>");
-    for row in rows {
+    for (rank, row) in rows.into_iter().enumerate() {
         let _ = write!(h, "<tr>");
+        if rating.is_some() {
+            let _ = write!(h, "<td>{}</td>", rank + 1);
+        }
         for (_, read) in &columns {
             let _ = write!(h, "<td>{}</td>", read(row).html());
         }
@@ -382,4 +452,121 @@ fn rejected_games(h: &mut String, rejected: &[Rejected]) {
         );
     }
     let _ = writeln!(h, "</table>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The cells of `t`'s table on the page, row by row (headings first).
+    fn cells(t: &Table) -> Vec<Vec<String>> {
+        let mut h = String::new();
+        people_table(&mut h, t, "banqi");
+        h.split("<tr>")
+            .skip(1)
+            .map(|row| {
+                (row.split("<t").skip(1))
+                    .filter_map(|cell| cell.split_once('>'))
+                    .filter(|(tag, _)| *tag == "d" || *tag == "h")
+                    .map(|(_, rest)| rest.split("</").next().unwrap_or("").to_owned())
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_estimate_is_one_cell_in_its_own_units_and_a_missing_one_a_dash() {
+        let t = Table::new(
+            "seat_terms",
+            "The seats",
+            &["game", "seat"],
+            &[
+                "games",
+                "elo",
+                "elo_low",
+                "elo_high",
+                "equal_first",
+                "equal_first_low",
+                "equal_first_high",
+            ],
+            Vec::new(),
+            vec![
+                (
+                    vec![json!("banqi"), json!(1)],
+                    vec![
+                        json!(300),
+                        json!(-0.4),
+                        json!(-76.1),
+                        json!(57.2),
+                        json!(0.5157),
+                        json!(0.4896),
+                        json!(0.5419),
+                    ],
+                ),
+                (
+                    vec![json!("banqi"), json!(3)],
+                    vec![
+                        json!(200),
+                        json!(16.6),
+                        json!(-28.3),
+                        json!(61.6),
+                        Value::Null,
+                        Value::Null,
+                        Value::Null,
+                    ],
+                ),
+            ],
+        );
+        let cells = cells(&t);
+        assert_eq!(
+            cells[0],
+            ["seat", "games", "elo (95%)", "equal first (95%)"]
+        );
+        assert_eq!(
+            cells[1],
+            ["1", "300", "0 (−76 to +57)", "51.6% (49.0–54.2)"]
+        );
+        assert_eq!(cells[2], ["3", "200", "+17 (−28 to +62)", "—"]);
+    }
+
+    #[test]
+    fn a_leaderboard_is_ranked_with_scores_as_shares() {
+        let t = Table::new(
+            "ratings",
+            "Ratings",
+            &["game", "player"],
+            &["games", "score_sum", "rating", "rating_low", "rating_high"],
+            Vec::new(),
+            vec![
+                (
+                    vec![json!("banqi"), json!("ann")],
+                    vec![
+                        json!(100),
+                        json!(40.0),
+                        json!(-56.3),
+                        json!(-80.0),
+                        json!(-30.0),
+                    ],
+                ),
+                (
+                    vec![json!("banqi"), json!("bo")],
+                    vec![
+                        json!(100),
+                        json!(60.0),
+                        json!(56.3),
+                        json!(30.0),
+                        json!(80.0),
+                    ],
+                ),
+            ],
+        );
+        let cells = cells(&t);
+        assert_eq!(
+            cells[0],
+            ["rank", "player", "games", "score", "rating (95%)"]
+        );
+        assert_eq!(cells[1], ["1", "bo", "100", "60.0%", "+56 (+30 to +80)"]);
+        assert_eq!(cells[2], ["2", "ann", "100", "40.0%", "−56 (−80 to −30)"]);
+    }
 }

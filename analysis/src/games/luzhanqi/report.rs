@@ -158,9 +158,9 @@ pub fn headline(tables: &[Table]) -> Option<String> {
     let (piece, n) = by_piece.first()?;
     Some(format!(
         "The flag is taken most often by the {piece}: {} of the {} games in which it was taken \
-         ({:.0}%).",
+         ({}).",
         thousands(*n as u64),
         thousands(total as u64),
-        100.0 * n / total
+        crate::report::headlines::share(n / total)
     ))
 }
