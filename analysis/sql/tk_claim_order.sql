@@ -4,7 +4,7 @@
 -- of functions/ (rate_of, wilson_low, wilson_high, mean_of). Spark SQL and DuckDB both read
 -- it, over views named after the dataset's folders.
 -- reads: three_kingdoms_games
--- title: Three Kingdoms: games by the order the factions were claimed, and the faction alone in first place (null: a shared first place or unfinished)
+-- title: Three Kingdoms: games by the order the factions were claimed, and the faction alone in first place (none: a shared first place, or an unfinished game)
 -- keys: preset, claim_order, winner_faction
 -- counts: games
 SELECT preset, claim_order, winner_faction, COUNT(*) AS games

@@ -4,7 +4,7 @@
 -- of functions/ (rate_of, wilson_low, wilson_high, mean_of). Spark SQL and DuckDB both read
 -- it, over views named after the dataset's folders.
 -- reads: xiangqi_flips
--- title: Third-generation xiangqi: games in which a side made each kind of flip (a soldier's flip to its back, on its point or a wrong one, a transformation, a double flip …; in the data soldier:R, wrong_soldier:N, transform:Z, double_flip)
+-- title: Third-generation xiangqi: games in which a side made each kind of flip (a soldier's flip to its back, on its point or a wrong one, a transformation, a double flip …)
 -- keys: preset, flip
 -- counts: games
 SELECT preset, flip, COUNT(*) AS games

@@ -13,7 +13,8 @@ use std::process::ExitCode;
 
 use plotters::prelude::*;
 use records::core::Record;
-use records::core::analysis::Limits;
+use records::core::Seat;
+use records::core::analysis::{Limits, Score};
 use records::core::review::{ReviewedPly, review};
 use records::games::GameKind;
 use records::with_game;
@@ -119,43 +120,75 @@ fn analyze(order: &Order) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The review as a table for people, a row a ply, each about the move it names: who moved, the
+/// move, what the engine would have played there, the position's evaluation before and after
+/// the move from the mover's side, and the judgement of the move. The start is a line of its
+/// own (nobody moved to it).
 fn print_table(lines: &[ReviewedPly]) {
-    // Two seats: player 1's score; three: the side to move's.
-    let whose = if lines.iter().all(|l| l.player1.is_some()) {
-        "player 1"
-    } else {
-        "to move's"
+    let Some(start) = lines.first() else {
+        return;
     };
     println!(
-        "{:>5}  {:<14} {:<9} {:>12} {:>6} {:>6} {:>6}  {:<14} {:>6} {:>6}  judged",
-        "ply", "action", "to move", whose, "win", "draw", "loss", "best", "lost", "luck"
+        "start: {} to move, {}{}",
+        seat_words(start.to_move),
+        evaluation(start.score),
+        start
+            .best
+            .as_deref()
+            .map_or(String::new(), |b| format!(", the engine's choice {b}"))
     );
-    for l in lines {
-        // A forced result as one: player 1 wins (or loses) by force in so many plies.
-        // Two seats: player 1's score; three: the side to move's.
-        let shown = l.player1.unwrap_or(l.score);
-        let won = shown.win > shown.loss;
-        let score = match (shown.forced_in, won) {
-            (Some(0), true) => "won".to_owned(),
-            (Some(0), false) => "lost".to_owned(),
-            (Some(p), true) => format!("wins in {}", p.abs()),
-            (Some(p), false) => format!("loses in {}", p.abs()),
-            (None, _) => format!("{:+}", shown.centipawns),
+    println!("each move's evaluations, before and after it, are from the side that made it");
+    println!(
+        "{:>5}  {:<9} {:<14} {:<15} {:>16} {:>16} {:>6} {:>6}  judged",
+        "ply", "mover", "move", "engine's choice", "before", "after", "lost", "luck"
+    );
+    for pair in lines.windows(2) {
+        let (before, now) = (&pair[0], &pair[1]);
+        let mover = before.to_move;
+        // Two seats: player 1's scores turned to the mover's side; three seats: the search
+        // before the move scored it for the mover, the one after for the next seat only.
+        let mover_side = |line: &ReviewedPly| {
+            line.player1.map(|p1| {
+                if mover == Seat::FIRST {
+                    p1
+                } else {
+                    p1.turned()
+                }
+            })
+        };
+        let after = match mover_side(now) {
+            Some(score) => evaluation(score),
+            None => "—".to_owned(),
         };
         println!(
-            "{:>5}  {:<14} {:<9} {:>12} {:>5.1}% {:>5.1}% {:>5.1}%  {:<14} {:>6} {:>6}  {}",
-            l.ply,
-            l.action.as_deref().unwrap_or("(start)"),
-            l.to_move.to_string(),
-            score,
-            shown.win * 100.0,
-            shown.draw * 100.0,
-            shown.loss * 100.0,
-            l.best.as_deref().unwrap_or("-"),
-            l.lost.map_or(String::new(), |c| c.to_string()),
-            l.luck.map_or(String::new(), |c| format!("{c:+}")),
-            l.said.as_deref().unwrap_or(""),
+            "{:>5}  {:<9} {:<14} {:<15} {:>16} {:>16} {:>6} {:>6}  {}",
+            now.ply,
+            seat_words(mover),
+            now.action.as_deref().unwrap_or(""),
+            before.best.as_deref().unwrap_or("—"),
+            evaluation(mover_side(before).unwrap_or(before.score)),
+            after,
+            now.lost.map_or(String::new(), |c| c.to_string()),
+            now.luck.map_or(String::new(), |c| format!("{c:+}")),
+            now.said.as_deref().unwrap_or(""),
         );
+    }
+}
+
+/// A seat in words: `player 1`.
+fn seat_words(seat: Seat) -> String {
+    format!("player {}", seat.index() + 1)
+}
+
+/// An evaluation from one side: a forced result said as one (`wins in 5`, `lost`), else
+/// centipawns and the expected score (`+35 (54.0%)`).
+fn evaluation(score: Score) -> String {
+    match score.forced_in {
+        Some(0) if score.win > score.loss => "won".to_owned(),
+        Some(0) => "lost".to_owned(),
+        Some(p) if p > 0 => format!("wins in {p}"),
+        Some(p) => format!("loses in {}", -p),
+        None => format!("{:+} ({:.1}%)", score.centipawns, score.expected() * 100.0),
     }
 }
 

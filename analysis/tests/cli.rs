@@ -749,9 +749,55 @@ fn analyze_reviews_a_game_and_a_position() {
     let (code, out) = anqi(&["analyze", &file, "--nodes", "500", "--chart", &chart]);
     assert_eq!(code, 0, "{out}");
     assert!(
-        out.contains("player 1") && out.contains("(start)") && out.contains("b8(p)"),
+        out.contains("start: player 1 to move") && out.contains("b8(p)"),
         "{out}"
     );
+    // Each row is about its move, from the side that made it: movers alternate, and the
+    // evaluation after one move is the next mover's before it, turned.
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("ply"))
+        .skip(1)
+        .take_while(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| {
+            l.split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows.len(), 4, "{out}");
+    let evaluations = |row: &[&str]| -> Vec<String> {
+        row.iter()
+            .filter(|c| c.ends_with("%)") || c.starts_with("wins") || c.starts_with("loses"))
+            .map(|c| c.to_string())
+            .collect()
+    };
+    let turned = |e: &str| -> String {
+        match e.split_once(' ') {
+            Some(("wins", n)) => format!("loses {n}"),
+            Some(("loses", n)) => format!("wins {n}"),
+            _ => {
+                let (cp, pct) = e.split_once(" (").unwrap();
+                let cp: i64 = cp.parse().unwrap();
+                let pct: f64 = pct.trim_end_matches("%)").parse().unwrap();
+                format!("{:+} ({:.1}%)", -cp, 100.0 - pct)
+            }
+        }
+    };
+    for (k, pair) in rows.windows(2).enumerate() {
+        let movers = [pair[0][1], pair[1][1]];
+        let want = if k % 2 == 0 {
+            ["player 1", "player 2"]
+        } else {
+            ["player 2", "player 1"]
+        };
+        assert_eq!(movers, want, "{out}");
+        let (after, before) = (&evaluations(&pair[0])[1], &evaluations(&pair[1])[0]);
+        // The centipawns exactly (the expected scores are rounded apart).
+        let (want, got) = (turned(after), before.clone());
+        assert_eq!(want.split(' ').next(), got.split(' ').next(), "{out}");
+    }
     let svg = std::fs::read_to_string(&chart).unwrap();
     assert!(
         svg.starts_with("<svg") && svg.contains("expected score"),
@@ -777,7 +823,7 @@ fn analyze_reviews_a_game_and_a_position() {
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
     ]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("(start)"), "{out}");
+    assert!(out.contains("start: player 1 to move"), "{out}");
 }
 
 /// A Banqi game of `actions` with `outcome` by resignation (or an agreed draw).

@@ -799,3 +799,92 @@ fn xiangqi_statistics_of_a_hand_made_set() {
     );
     assert_eq!(ending["outcome"], json!("player2"));
 }
+
+/// The page of a report of every game speaks each game's words: no code a table keys on
+/// (`player1`, `red>generals>black`, `c6-c7:both_die`, `transform:Z`), no column name in
+/// backquotes, no `null`, no negative zero.
+#[test]
+fn the_page_has_words_not_codes() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-report-words");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut inputs = Vec::new();
+    for (game, extra) in [
+        ("banqi", vec!["--bot", "greedy,random"]),
+        ("three-kingdoms", vec![]),
+        ("luzhanqi", vec!["--mode", "dark"]),
+        ("xiangqi-3g", vec![]),
+    ] {
+        let log = dir.join(format!("{game}.jsonl"));
+        let mut args = vec!["simulate", "--game", game, "--games", "40", "--seed", "3"];
+        args.extend(extra);
+        args.extend(["-o", log.to_str().unwrap()]);
+        let status = Command::new(env!("CARGO_BIN_EXE_anqi"))
+            .args(&args)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "{game}");
+        inputs.push(log.to_str().unwrap().to_owned());
+    }
+    let out = dir.join("report");
+    let mut args = vec!["report".to_owned()];
+    args.extend(inputs);
+    args.extend(["-o".to_owned(), out.to_str().unwrap().to_owned()]);
+    let output = Command::new(env!("CARGO_BIN_EXE_anqi"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    // The text people read: without the charts (their own test), styles and tags.
+    let mut text = String::new();
+    let mut rest = page.as_str();
+    while let Some(at) = rest.find("<svg") {
+        text.push_str(&rest[..at]);
+        rest = rest[at..]
+            .split_once("</svg>")
+            .map_or("", |(_, after)| after);
+    }
+    text.push_str(rest);
+    let text: String = {
+        let mut words = String::new();
+        let mut inside = false;
+        for c in text.split("</style>").last().unwrap().chars() {
+            match c {
+                '<' => inside = true,
+                '>' if inside => {
+                    inside = false;
+                    words.push(' ');
+                }
+                _ if !inside => words.push(c),
+                _ => {}
+            }
+        }
+        words.replace("&gt;", ">")
+    };
+    for code in [
+        "player1",
+        "player2",
+        "player3",
+        "red>",
+        "black>",
+        "generals>",
+        ":both_die",
+        ":win",
+        ":loss",
+        "transform:",
+        "soldier:",
+        "`",
+        "null",
+        "plies_from",
+        "-0 ",
+        "(-0",
+    ] {
+        assert!(!text.contains(code), "the page says {code:?}");
+    }
+}

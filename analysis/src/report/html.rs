@@ -293,7 +293,7 @@ fn people_table(h: &mut String, t: &Table, game: &str) {
         let i = index(key).expect("a key column");
         let (game, key) = (game.to_owned(), key.clone());
         columns.push((
-            key.replace('_', " "),
+            super::said::heading(&key),
             Box::new(move |r| match &r[i] {
                 // Codes in the game's words (the CSV keeps the codes).
                 Value::String(s) => {
@@ -324,7 +324,7 @@ fn people_table(h: &mut String, t: &Table, game: &str) {
             let [lo, hi] = bounds(count).map(|b| index(&b).expect("a bound"));
             let name = count.clone();
             columns.push((
-                format!("{} (95%)", count.replace('_', " ")),
+                format!("{} (95%)", super::said::heading(count)),
                 Box::new(
                     move |r| match (r[i].as_f64(), r[lo].as_f64(), r[hi].as_f64()) {
                         (Some(v), Some(l), Some(h)) => estimate(&name, v, l, h),
@@ -351,7 +351,7 @@ fn people_table(h: &mut String, t: &Table, game: &str) {
             continue;
         }
         columns.push((
-            count.replace('_', " "),
+            super::said::heading(count),
             Box::new(move |r| match (r[i].as_u64(), r[i].as_f64()) {
                 (Some(n), _) => Cell::Count(n),
                 (None, Some(x)) => Cell::Number(x),

@@ -251,7 +251,7 @@ fn seat_terms(fits: &[Fit]) -> Table {
         .collect();
     Table::new(
         "seat_terms",
-        "The seats' own advantage, fitted beside the ratings: Elo of `seat` against `against` (two seats: the first move), and between players of equal strength the first mover's expected score (two seats) or chance of first place (three), with 95% intervals",
+        "The seats' own advantage, fitted beside the ratings: the Elo a seat is worth against another (two seats: the first move's), and between players of equal strength the first mover's expected score (two seats) or chance of first place (three), with 95% intervals",
         &["game", "preset", "seat", "against"],
         &[
             "games",

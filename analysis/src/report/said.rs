@@ -1,6 +1,7 @@
 //! The page's table cells in the game's words: the codes a table keys on (`player1`,
-//! `player1>player3>player2`, `no_progress`, `soldier:R`, a piece's letter) said as people say
-//! them, from `records::core::words`. The CSV, JSON and Parquet keep the codes.
+//! `player1>player3>player2`, `no_progress`, `soldier:R`, a piece's letter, a faction order,
+//! an attack's announced result) said as people say them, from `records::core::words`; and
+//! columns' names as headings. The CSV, JSON and Parquet keep the codes.
 
 use records::core::words;
 use records::core::{Outcome, Seat};
@@ -21,8 +22,34 @@ pub fn cell(game: &str, column: &str, code: &str) -> Option<String> {
         "first_piece" | "second_piece" => {
             with_game!(kind?, G => words::pieces::<G>(code))
         }
+        // Three Kingdoms' factions in the order they were claimed.
+        "claim_order" => code.split('>').collect::<Vec<_>>().join(", then "),
+        // A dark Luzhanqi action with the attack's result the referee announced.
+        "action" if game == "luzhanqi" => {
+            let mut parts = code.split(':');
+            let mut said = parts.next()?.to_owned();
+            for result in parts {
+                said.push_str(match result {
+                    "win" => ", the attacker wins",
+                    "loss" => ", the attacker dies",
+                    "both_die" => ", both die",
+                    "flag" => ", the flag is shown",
+                    _ => return None,
+                });
+            }
+            said
+        }
         _ => return None,
     })
+}
+
+/// A column's name as a table's heading: `plies from`, `player 1`.
+pub fn heading(column: &str) -> String {
+    let spaced = column.replace('_', " ");
+    match spaced.strip_prefix("player") {
+        Some(n) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => format!("player {n}"),
+        _ => spaced,
+    }
 }
 
 #[cfg(test)]
@@ -46,5 +73,16 @@ mod tests {
         );
         assert_eq!(cell("banqi", "first_piece", "k").unwrap(), "black general");
         assert_eq!(cell("banqi", "preset", "tcga"), None);
+        assert_eq!(
+            cell("three-kingdoms", "claim_order", "red>generals>black").unwrap(),
+            "red, then generals, then black"
+        );
+        assert_eq!(
+            cell("luzhanqi", "action", "c6-c7:both_die:flag").unwrap(),
+            "c6-c7, both die, the flag is shown"
+        );
+        assert_eq!(cell("banqi", "action", "a1(K)"), None);
+        assert_eq!(super::heading("player3"), "player 3");
+        assert_eq!(super::heading("plies_from"), "plies from");
     }
 }

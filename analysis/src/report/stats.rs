@@ -244,7 +244,7 @@ pub fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
             ),
             &["game", "preset", "plies_from"],
             "length",
-            "Game length in plies (bins of 20: plies_from … plies_from + 19)",
+            "Game length in plies, in bins of 20 (each from its first length to 19 more)",
         )?,
         count_table(
             games

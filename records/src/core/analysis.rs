@@ -64,6 +64,25 @@ pub struct Score {
     pub loss: f64,
 }
 
+impl Score {
+    /// The same score from the other side of a two-seat game: its chances swapped, its
+    /// centipawns and forced result negated.
+    pub fn turned(self) -> Score {
+        Score {
+            centipawns: -self.centipawns,
+            forced_in: self.forced_in.map(|p| -p),
+            win: self.loss,
+            draw: self.draw,
+            loss: self.win,
+        }
+    }
+
+    /// The expected score of its chances: a win 1, a draw ½.
+    pub fn expected(self) -> f64 {
+        self.win + self.draw / 2.0
+    }
+}
+
 /// The centipawns of a forced result, less the plies it takes.
 pub const FORCED: i64 = 100_000;
 

@@ -123,7 +123,7 @@ pub fn review<G: Rules>(record: &Record, limits: &Limits) -> Result<Vec<Reviewed
                     let text = record.actions[ply - 1].as_str();
                     text == best || text.strip_prefix(best).is_some_and(|r| r.starts_with('('))
                 });
-                let came = turned(analysis.score);
+                let came = analysis.score.turned();
                 Some(judge(best, score, came, chance, chosen))
             }
             _ => None,
@@ -138,7 +138,7 @@ pub fn review<G: Rules>(record: &Record, limits: &Limits) -> Result<Vec<Reviewed
                 if to_move == Seat::FIRST {
                     analysis.score
                 } else {
-                    turned(analysis.score)
+                    analysis.score.turned()
                 }
             }),
             best: analysis.best.clone(),
@@ -151,11 +151,6 @@ pub fn review<G: Rules>(record: &Record, limits: &Limits) -> Result<Vec<Reviewed
         before = Some(analysis);
     }
     Ok(lines)
-}
-
-/// The expected score of a score's chances: a win 1, a draw ½.
-fn expected(s: Score) -> f64 {
-    s.win + s.draw / 2.0
 }
 
 /// How much worse than the best an action may be, in expected score (a win 1, a draw ½),
@@ -210,7 +205,7 @@ fn judge(
     } else {
         (best.centipawns - played.centipawns).max(0)
     };
-    let drop = expected(best) - expected(played);
+    let drop = best.expected() - played.expected();
     let said = if chosen {
         "the engine's choice"
     } else if lost == 0 {
@@ -225,15 +220,4 @@ fn judge(
         "good"
     };
     (Some(lost), luck, Some(said.to_owned()))
-}
-
-/// A score for the other side of a two-seat game.
-fn turned(s: Score) -> Score {
-    Score {
-        centipawns: -s.centipawns,
-        forced_in: s.forced_in.map(|p| -p),
-        win: s.loss,
-        draw: s.draw,
-        loss: s.win,
-    }
 }

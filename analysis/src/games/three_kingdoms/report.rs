@@ -212,7 +212,7 @@ pub fn tables(data: &Path, _: &crate::games::PartOptions) -> PolarsResult<Vec<Ta
             games.filter(col("claim_order").is_not_null()),
             &["preset", "claim_order", "winner_faction"],
             "tk_claim_order",
-            "Three Kingdoms: games by the order the factions were claimed, and the faction alone in first place (null: a shared first place or unfinished)",
+            "Three Kingdoms: games by the order the factions were claimed, and the faction alone in first place (none: a shared first place, or an unfinished game)",
         )?,
         count_table(
             finished(),

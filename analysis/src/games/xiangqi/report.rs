@@ -111,7 +111,7 @@ pub fn tables(data: &Path, _: &crate::games::PartOptions) -> PolarsResult<Vec<Ta
             flips.clone(),
             &["preset", "flip"],
             "xq_flips",
-            "Third-generation xiangqi: games in which a side made each kind of flip (a soldier's flip to its back, on its point or a wrong one, a transformation, a double flip …; in the data soldier:R, wrong_soldier:N, transform:Z, double_flip)",
+            "Third-generation xiangqi: games in which a side made each kind of flip (a soldier's flip to its back, on its point or a wrong one, a transformation, a double flip …)",
         )?,
         results_table(
             flips,
