@@ -100,6 +100,16 @@ pub trait Tool: Rules {
     fn settings(_summary: &serde_json::Value) -> Option<String> {
         None
     }
+    /// A code of the game's own that its tables key on (`column`), in words for the page
+    /// (None: not one of its codes).
+    fn said(_column: &str, _code: &str) -> Option<String> {
+        None
+    }
+}
+
+/// [`Tool::said`] of the game `kind`.
+pub fn said(kind: GameKind, column: &str, code: &str) -> Option<String> {
+    with_game!(kind, G => <G as Tool>::said(column, code))
 }
 
 /// [`Tool::headlines`] of the game `kind`.

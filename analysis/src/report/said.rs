@@ -22,24 +22,8 @@ pub fn cell(game: &str, column: &str, code: &str) -> Option<String> {
         "first_piece" | "second_piece" => {
             with_game!(kind?, G => words::pieces::<G>(code))
         }
-        // Three Kingdoms' factions in the order they were claimed.
-        "claim_order" => code.split('>').collect::<Vec<_>>().join(", then "),
-        // A dark Luzhanqi action with the attack's result the referee announced.
-        "action" if game == "luzhanqi" => {
-            let mut parts = code.split(':');
-            let mut said = parts.next()?.to_owned();
-            for result in parts {
-                said.push_str(match result {
-                    "win" => ", the attacker wins",
-                    "loss" => ", the attacker dies",
-                    "both_die" => ", both die",
-                    "flag" => ", the flag is shown",
-                    _ => return None,
-                });
-            }
-            said
-        }
-        _ => return None,
+        // A game's own codes (Three Kingdoms' claim orders, dark Luzhanqi's attacks).
+        _ => return crate::games::said(kind?, column, code),
     })
 }
 

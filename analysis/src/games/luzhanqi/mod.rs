@@ -150,4 +150,23 @@ impl Tool for Luzhanqi {
     fn headline(tables: &[Table]) -> Option<String> {
         report::headline(tables)
     }
+
+    /// A dark game's action with the attack's result the referee announced: `c6-c7, both die`.
+    fn said(column: &str, code: &str) -> Option<String> {
+        if column != "action" {
+            return None;
+        }
+        let mut parts = code.split(':');
+        let mut said = parts.next()?.to_owned();
+        for result in parts {
+            said.push_str(match result {
+                "win" => ", the attacker wins",
+                "loss" => ", the attacker dies",
+                "both_die" => ", both die",
+                "flag" => ", the flag is shown",
+                _ => return None,
+            });
+        }
+        Some(said)
+    }
 }

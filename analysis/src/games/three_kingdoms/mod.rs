@@ -120,4 +120,9 @@ impl Tool for ThreeKingdoms {
     fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
         report::headlines(tables, preset)
     }
+
+    /// The factions in the order they were claimed: `red, then generals, then black`.
+    fn said(column: &str, code: &str) -> Option<String> {
+        (column == "claim_order").then(|| code.split('>').collect::<Vec<_>>().join(", then "))
+    }
 }
