@@ -373,6 +373,19 @@ fn the_record_store_is_an_input() {
     );
 }
 
+/// `anqi report input -o out`, its output.
+fn report_into(input: &Path, out: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_anqi"))
+        .args([
+            "report",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap()
+}
+
 /// A report is written into a new or empty directory, or over an earlier report, of which
 /// only what the report wrote is replaced; a directory holding anything else is refused.
 #[test]
@@ -382,17 +395,7 @@ fn a_report_never_deletes_what_it_did_not_write() {
     std::fs::create_dir_all(&dir).unwrap();
     let input = dir.join("games.jsonl");
     std::fs::write(&input, game("tcga", &["a1(K)", "b1(k)"], None)).unwrap();
-    let run = |out: &std::path::Path| {
-        Command::new(env!("CARGO_BIN_EXE_anqi"))
-            .args([
-                "report",
-                input.to_str().unwrap(),
-                "-o",
-                out.to_str().unwrap(),
-            ])
-            .output()
-            .unwrap()
-    };
+    let run = |out: &std::path::Path| report_into(&input, out);
     // Over an earlier report: the user's files in it stay.
     let out = dir.join("report");
     assert!(run(&out).status.success());
@@ -459,17 +462,7 @@ fn a_failed_report_leaves_nothing_and_blocks_nothing() {
     let empty = dir.join("empty.jsonl");
     std::fs::write(&empty, "").unwrap();
     let out = dir.join("report");
-    let run = |input: &std::path::Path| {
-        Command::new(env!("CARGO_BIN_EXE_anqi"))
-            .args([
-                "report",
-                input.to_str().unwrap(),
-                "-o",
-                out.to_str().unwrap(),
-            ])
-            .output()
-            .unwrap()
-    };
+    let run = |input: &std::path::Path| report_into(input, &out);
     let output = run(&garbage);
     assert_eq!(output.status.code(), Some(1));
     assert!(!out.exists(), "a failed report leaves no directory");
