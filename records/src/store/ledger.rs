@@ -76,7 +76,8 @@ pub const LEDGER_CHANNEL: &str = "anqi_ledger";
 
 /// A commit's notice to the service's other instances, sent in the commit's own transaction:
 /// PostgreSQL's NOTIFY, delivered to the listeners ([`listen`]) when the transaction commits
-/// and never if it does not. SQLite serves one instance: nothing to tell.
+/// and never if it does not. SQLite has no notices: the processes sharing a file find each
+/// other's commits by asking it whether it changed ([`listen`]).
 trait Notice {
     fn notice(&mut self, game_id: &str) -> QueryResult<()>;
 }
