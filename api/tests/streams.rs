@@ -243,3 +243,49 @@ fn an_idle_stream_beats_and_still_delivers() {
     );
     assert!(s.heartbeats >= 2, "{} heartbeats", s.heartbeats);
 }
+
+/// A running clock's flag falls on the stream's own read, even when a heartbeat read the game
+/// at the same mark before (a read shared by the seat's streams is taken on a commit's notice
+/// only: the flag's wake reads the game, and the read is what lets the flag fall).
+#[test]
+fn a_flag_falls_on_the_stream_after_a_heartbeat() {
+    let db = fresh_db("anqi-streams-flag.db");
+    let server = Server::spawn(command(
+        &db,
+        &[],
+        &[("ANQI_SEAL_KEY", KEY), ("ANQI_STREAM_HEARTBEAT", "1")],
+    ));
+    let a = &server.addr;
+    let (status, deal) = post_json(
+        a,
+        "/v1/deal",
+        &json!({"clock": {"base_ms": 2500, "increment_ms": 0}}),
+    );
+    assert_eq!(status, 200, "{deal}");
+    let mut s = Sse::open(
+        a,
+        &stream_url(a, &deal, &deal["seat_tokens"]["player2"]),
+        "",
+    )
+    .unwrap();
+    assert_eq!(s.next().unwrap().kind, "state");
+    // Both seats move: player 1's clock runs, and nobody else looks at the game.
+    for _ in 0..2 {
+        play(a, &deal);
+        assert_eq!(s.next().unwrap().kind, "ply");
+    }
+    let started = Instant::now();
+    let event = s.next().expect("the flag's event");
+    assert_eq!(
+        (event.kind.as_str(), &event.data["event"]),
+        ("life", &json!("flag")),
+        "{event:?}"
+    );
+    assert!(s.heartbeats >= 1, "a heartbeat came first");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(s.next().is_none(), "the game is over: the stream closes");
+}

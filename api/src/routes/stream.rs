@@ -335,6 +335,10 @@ impl Pump {
         }
         // A read is due at once (after a replay) rather than at the next wake.
         let mut due = false;
+        // The wake was a commit's notice: a read the seat's other streams made since it may
+        // be shared. A timer's wake (a heartbeat, the running clock's flag, the expiry) reads
+        // the game itself: the read is what lets a flag fall.
+        let mut by_notice = false;
         if let Some(replay) = first.replay {
             let Some(at) = Box::pin(self.replay::<G>(replay, &mut tx)).await else {
                 return;
@@ -355,22 +359,25 @@ impl Pump {
                 let until_flag = flag_at.map(until);
                 // A commit's notice (the hub's, 1 ms after the commit), the heartbeat, the
                 // running clock's flag, or the game's expiry.
-                let heartbeat = tokio::select! {
-                    changed = watch.receiver().changed() => if changed.is_err() { return } else { false },
-                    _ = tokio::time::sleep(self.heartbeat) => true,
-                    _ = tokio::time::sleep(until_flag.unwrap_or(Duration::MAX / 4)), if until_flag.is_some() => false,
-                    _ = tokio::time::sleep(until(expires_at)) => false,
+                let (notice, heartbeat) = tokio::select! {
+                    changed = watch.receiver().changed() => if changed.is_err() { return } else { (true, false) },
+                    _ = tokio::time::sleep(self.heartbeat) => (false, true),
+                    _ = tokio::time::sleep(until_flag.unwrap_or(Duration::MAX / 4)), if until_flag.is_some() => (false, false),
+                    _ = tokio::time::sleep(until(expires_at)) => (false, false),
                 };
                 if heartbeat && send(&mut tx, ": heartbeat\n\n".to_owned()).await.is_err() {
                     return;
                 }
+                by_notice = notice;
+            } else {
+                by_notice = false;
             }
             due = false;
             if tx.is_closed() || self.peer.is_some_and(crate::slots::Peer::gone) {
                 return;
             }
             let version = *watch.receiver().borrow_and_update();
-            match self.next::<G>(mark, version).await {
+            match self.next::<G>(mark, version, by_notice).await {
                 Next::Gone => return,
                 Next::Later => {}
                 Next::Shared(read) => {
@@ -392,12 +399,14 @@ impl Pump {
         }
     }
 
-    /// The read after `mark`: the seat's shared one when a stream of the seat made it at this
-    /// mark since the hub's `version`th commit, else a read of the game (shared from then on).
-    async fn next<G: Rules>(&self, mark: StreamMark, version: u64) -> Next<G> {
+    /// The read after `mark`: when `shared`, the seat's shared one if a stream of the seat
+    /// made it at this mark since the hub's `version`th commit; else a read of the game
+    /// (shared from then on).
+    async fn next<G: Rules>(&self, mark: StreamMark, version: u64, shared: bool) -> Next<G> {
         let place = self.hub.reads(&self.game_id, self.reader);
         let mut last = place.lock().await;
         if let Some(read) = last.as_ref()
+            && shared
             && read.from == mark
             && read.version >= version
         {
