@@ -521,7 +521,12 @@ mod tests {
         let cells = cells(&t);
         assert_eq!(
             cells[0],
-            ["seat", "games", "elo (95%)", "equal first (95%)"]
+            [
+                "seat",
+                "games",
+                "Elo (95%)",
+                "first mover, players equal (95%)"
+            ]
         );
         assert_eq!(
             cells[1],

@@ -27,8 +27,14 @@ pub fn cell(game: &str, column: &str, code: &str) -> Option<String> {
     })
 }
 
-/// A column's name as a table's heading: `plies from`, `player 1`.
+/// A column's name as a table's heading: `plies from`, `player 1`, `Elo`.
 pub fn heading(column: &str) -> String {
+    match column {
+        "elo" => return "Elo".to_owned(),
+        "self_play" => return "self-play games".to_owned(),
+        "equal_first" => return "first mover, players equal".to_owned(),
+        _ => {}
+    }
     let spaced = column.replace('_', " ");
     match spaced.strip_prefix("player") {
         Some(n) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => format!("player {n}"),
@@ -68,5 +74,6 @@ mod tests {
         assert_eq!(cell("banqi", "action", "a1(K)"), None);
         assert_eq!(super::heading("player3"), "player 3");
         assert_eq!(super::heading("plies_from"), "plies from");
+        assert_eq!(super::heading("elo"), "Elo");
     }
 }
