@@ -299,7 +299,8 @@ impl State {
                 }
             }
         }
-        move_parts(&chunk, &self.out).map_err(|e| format!("{}: {e}", self.out.display()))?;
+        super::output::move_into(&chunk, &self.out)
+            .map_err(|e| format!("{}: {e}", self.out.display()))?;
         std::fs::remove_dir_all(&chunk).map_err(|e| format!("{}: {e}", chunk.display()))?;
         self.part += 1;
         Ok(())
@@ -343,21 +344,6 @@ impl State {
         self.ingested.flips += write_parts(facts, out, part)?;
         Ok(())
     }
-}
-
-/// Moves every file under `from` to the same place under `to`.
-fn move_parts(from: &Path, to: &Path) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(from)? {
-        let path = entry?.path();
-        let target = to.join(path.file_name().expect("a directory entry"));
-        if path.is_dir() {
-            std::fs::create_dir_all(&target)?;
-            move_parts(&path, &target)?;
-        } else {
-            std::fs::rename(&path, &target)?;
-        }
-    }
-    Ok(())
 }
 
 /// Replays every pending record the share takes (all without one) on all cores, keeping the

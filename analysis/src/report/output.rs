@@ -133,8 +133,9 @@ fn remove_abandoned(parent: &Path, name: &str) {
     }
 }
 
-/// Moves every file under `from` to the same place under `to` (directories made as needed).
-fn move_into(from: &Path, to: &Path) -> std::io::Result<()> {
+/// Moves every file under `from` to the same place under `to` (directories made as needed):
+/// a report into place, and each chunk's dataset parts into the dataset.
+pub(crate) fn move_into(from: &Path, to: &Path) -> std::io::Result<()> {
     for entry in std::fs::read_dir(from)? {
         let path = entry?.path();
         let target = to.join(path.file_name().expect("a directory entry"));

@@ -335,10 +335,6 @@ impl Pump {
         }
         // A read is due at once (after a replay) rather than at the next wake.
         let mut due = false;
-        // The wake was a commit's notice: a read the seat's other streams made since it may
-        // be shared. A timer's wake (a heartbeat, the running clock's flag, the expiry) reads
-        // the game itself: the read is what lets a flag fall.
-        let mut by_notice = false;
         if let Some(replay) = first.replay {
             let Some(at) = Box::pin(self.replay::<G>(replay, &mut tx)).await else {
                 return;
@@ -349,29 +345,31 @@ impl Pump {
             if over && !due {
                 return;
             }
-            if !due {
-                let now = self.referee.now_ms();
-                if now >= expires_at {
-                    // Left unplayed past --game-expiry: the game is forgotten, its stream ends.
-                    return;
-                }
-                let until = |at: i64| Duration::from_millis((at - now).max(0) as u64 + 5);
-                let until_flag = flag_at.map(until);
-                // A commit's notice (the hub's, 1 ms after the commit), the heartbeat, the
-                // running clock's flag, or the game's expiry.
-                let (notice, heartbeat) = tokio::select! {
-                    changed = watch.receiver().changed() => if changed.is_err() { return } else { (true, false) },
-                    _ = tokio::time::sleep(self.heartbeat) => (false, true),
-                    _ = tokio::time::sleep(until_flag.unwrap_or(Duration::MAX / 4)), if until_flag.is_some() => (false, false),
-                    _ = tokio::time::sleep(until(expires_at)) => (false, false),
+            // The wake was a commit's notice: a read the seat's other streams made since may
+            // be shared. A timer's wake (a heartbeat, the running clock's flag, the expiry) and
+            // a read due after a replay read the game itself: that read lets a flag fall.
+            let by_notice = !due
+                && {
+                    let now = self.referee.now_ms();
+                    if now >= expires_at {
+                        // Left unplayed past --game-expiry: the game is forgotten, its stream ends.
+                        return;
+                    }
+                    let until = |at: i64| Duration::from_millis((at - now).max(0) as u64 + 5);
+                    let until_flag = flag_at.map(until);
+                    // A commit's notice (the hub's, 1 ms after the commit), the heartbeat, the
+                    // running clock's flag, or the game's expiry.
+                    let (notice, heartbeat) = tokio::select! {
+                        changed = watch.receiver().changed() => if changed.is_err() { return } else { (true, false) },
+                        _ = tokio::time::sleep(self.heartbeat) => (false, true),
+                        _ = tokio::time::sleep(until_flag.unwrap_or(Duration::MAX / 4)), if until_flag.is_some() => (false, false),
+                        _ = tokio::time::sleep(until(expires_at)) => (false, false),
+                    };
+                    if heartbeat && send(&mut tx, ": heartbeat\n\n".to_owned()).await.is_err() {
+                        return;
+                    }
+                    notice
                 };
-                if heartbeat && send(&mut tx, ": heartbeat\n\n".to_owned()).await.is_err() {
-                    return;
-                }
-                by_notice = notice;
-            } else {
-                by_notice = false;
-            }
             due = false;
             if tx.is_closed() || self.peer.is_some_and(crate::slots::Peer::gone) {
                 return;

@@ -370,11 +370,8 @@ impl<G: Rules> Kept<G> {
         self.committed(referee, 0, to)
     }
 
-    /// The actions committed at plies `from..to` (0-based; `to` at most the plies committed):
-    /// a stored game's from its record, a game in play's from the ledger. Never fewer than
-    /// that: a ledger compacted since this game was read (another instance ended and stored
-    /// it) is read from the stored record the row now points to, and a read that still comes
-    /// short is corruption, never a shorter history.
+    /// This game's actions committed at plies `from..to` (`to` at most the plies committed),
+    /// as [`committed`] reads them: exactly those, never a shorter history.
     pub fn committed(
         &self,
         referee: &Referee,
