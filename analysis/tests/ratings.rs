@@ -1,8 +1,11 @@
 //! The rating fit (`records::rating`) against an independent implementation on the same
 //! games: Python's choix (analysis/ratings/choix_fit.py), its maximum a posteriori estimate
 //! under the same Gaussian prior, for Bradley–Terry on two-seat games and Plackett–Luce on
-//! three-seat places (choix has neither seat terms nor draws: the fit is run without them
-//! here; they are checked against closed forms and simulations in `records`).
+//! three-seat places (choix has neither seat terms nor draws: the fit is run without seat
+//! terms here; they are checked against closed forms and simulations in `records`). Elo's
+//! scale, where a draw is half a win each way, is checked too: every game counted twice for
+//! choix (a win as two wins, a draw as a win each way) under twice the prior is the same
+//! objective.
 //!
 //! Needs a Python with choix (analysis/ratings/requirements.txt; `ANQI_PYTHON`, else
 //! `python3`). Skipped without it, unless `ANQI_REQUIRE_CHOIX` is set (CI), where it fails.
@@ -159,5 +162,56 @@ fn plackett_luce_matches_choix() {
     };
     let ours = fit(&meetings, &model).unwrap();
     let theirs = choix(&json!({"model": "rankings", "players": 7, "alpha": PRIOR, "data": data}));
+    compare(&ours, &theirs);
+}
+
+/// Elo's scale with draws: a draw is half a win each way. choix reads whole wins, so every
+/// game is given to it twice (a win as two, a draw as one each way) with twice the prior:
+/// the same objective, so the same maximum.
+#[test]
+fn elo_scale_with_draws_matches_choix() {
+    if !choix_present() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(43);
+    let mut counts: BTreeMap<(usize, usize, &str), u64> = BTreeMap::new();
+    let mut data = Vec::new();
+    for _ in 0..3_000 {
+        let i = rng.random_range(0..7usize).min(rng.random_range(0..7));
+        let j = rng.random_range(0..7usize);
+        if i == j {
+            continue;
+        }
+        let p = 1.0 / (1.0 + (STRENGTH[j] - STRENGTH[i]).exp());
+        let u = rng.random::<f64>();
+        // A third of the games drawn, the rest decided by the strengths.
+        let outcome = if u < 0.33 {
+            data.extend([[i, j], [j, i]]);
+            "draw"
+        } else if rng.random::<f64>() < p {
+            data.extend([[i, j], [i, j]]);
+            "player1"
+        } else {
+            data.extend([[j, i], [j, i]]);
+            "player2"
+        };
+        *counts.entry((i, j, outcome)).or_default() += 1;
+    }
+    let meetings: Vec<Meeting> = counts
+        .iter()
+        .map(|(&(i, j, outcome), &games)| Meeting {
+            players: vec![NAMES[i].into(), NAMES[j].into()],
+            outcome: outcome.parse().unwrap(),
+            games,
+        })
+        .collect();
+    let model = Model {
+        seats: false,
+        ..Model::default()
+    };
+    assert!(!model.draws, "Elo's scale is the default");
+    let ours = fit(&meetings, &model).unwrap();
+    let theirs =
+        choix(&json!({"model": "pairwise", "players": 7, "alpha": 2.0 * PRIOR, "data": data}));
     compare(&ours, &theirs);
 }

@@ -206,7 +206,7 @@ fn the_counts_and_the_leaderboard_follow_the_stored_games() {
         let page = cache.leaderboard(&store, "banqi", "tcga", 1, 2).unwrap();
         assert_eq!(
             page.ranking.iter().map(|r| r.rank).collect::<Vec<_>>(),
-            [2, 3]
+            [Some(2), Some(3)]
         );
         assert_eq!(page.next, Some(3));
         let last = cache.leaderboard(&store, "banqi", "tcga", 3, 2).unwrap();

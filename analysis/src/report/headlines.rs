@@ -153,7 +153,7 @@ pub fn sentences(
         .find(|(g, p, _)| g == game && p == preset)
         .map(|(_, _, fit)| fit)
     {
-        Some(fit) => out.extend(players_sentences(fit)),
+        Some(fit) => out.extend(super::leaderboard::sentences(fit)),
         None => out.extend(seat_sentences(tables, game, preset)),
     }
     if let Some(e) = rows(tables, "endings") {
@@ -180,102 +180,6 @@ pub fn sentences(
     }
     if let Ok(kind) = game.parse::<records::games::GameKind>() {
         out.extend(crate::games::headlines(kind, tables, preset));
-    }
-    out
-}
-
-/// What moving first is worth and who is strongest, from the fit: the seat term said as a
-/// finding only when its interval excludes no advantage.
-fn players_sentences(fit: &records::rating::Ratings) -> Vec<String> {
-    let mut out = Vec::new();
-    let elo = |e: &records::rating::Estimate| {
-        let [value, low, high] = [e.value, e.low, e.high].map(signed_elo);
-        format!("{value} Elo ({low} to {high})")
-    };
-    if fit.seats_confounded {
-        out.push(format!(
-            "Who played and where they sat cannot be told apart in these {} games: every \
-             player kept to its seat against the others (no pair met the other way round, \
-             nobody played itself), so the ratings below hold the {} own advantage too.",
-            thousands(fit.games),
-            if fit.seats == 2 {
-                "first move's"
-            } else {
-                "seats'"
-            }
-        ));
-    }
-    if let Some(equal) = fit.first_seat {
-        let equal = percent_with_interval(equal.value, equal.low, equal.high);
-        let settled = fit.seat_terms.iter().any(|t| t.excludes(0.0));
-        let games = thousands(fit.games);
-        out.push(match (fit.seats, settled) {
-            (2, true) => format!(
-                "Moving first is worth {} (fitted beside the players' ratings from {games} \
-                 games): between players of equal strength the first mover scores {equal}.",
-                elo(&fit.seat_terms[0])
-            ),
-            (2, false) => format!(
-                "Moving first shows no advantage the {games} games can tell: {}; between players \
-                 of equal strength the first mover scores {equal}.",
-                elo(&fit.seat_terms[0])
-            ),
-            // Three seats: each later seat against the first, named.
-            (_, settled) => {
-                let terms: Vec<String> = fit
-                    .seat_terms
-                    .iter()
-                    .enumerate()
-                    .map(|(i, t)| format!("seat {} against seat 1 {}", i + 2, elo(t)))
-                    .collect();
-                format!(
-                    "{} ({} games, fitted beside the players' ratings): {}; between players of \
-                     equal strength seat 1 places first {equal}.",
-                    if settled {
-                        "The seats differ"
-                    } else {
-                        "The seats show no difference the games can tell"
-                    },
-                    games,
-                    terms.join(", ")
-                )
-            }
-        });
-    }
-    match fit.players.as_slice() {
-        [] => {}
-        [only] => out.push(format!(
-            "{} is the only named player with games against another.",
-            only.name
-        )),
-        [best, second, rest @ ..] => {
-            let above = if best.rating.low > second.rating.high {
-                format!("clearly above {} at {}", second.name, elo(&second.rating))
-            } else {
-                format!(
-                    "not clearly above {} at {}: their intervals overlap",
-                    second.name,
-                    elo(&second.rating)
-                )
-            };
-            let lowest = match rest.last() {
-                Some(last) => format!("; {} rates lowest at {}", last.name, elo(&last.rating)),
-                None => String::new(),
-            };
-            out.push(format!(
-                "Of {} rated players {} rates highest at {}, {above}{lowest}.",
-                fit.players.len(),
-                best.name,
-                elo(&best.rating),
-            ));
-        }
-    }
-    if fit.self_play > 0 {
-        out.push(format!(
-            "{} of the games were a player against itself: they count for the seats, not for \
-             the ratings.",
-            thousands(fit.self_play)
-        ));
     }
     out
 }

@@ -222,7 +222,10 @@ fn section(
             Some(g) => g == game,
             None => t.columns.iter().any(|c| c == "game"),
         };
-        if mine {
+        if t.name == "ratings" {
+            // The leaderboards, by group, for people (the table is in the CSV as it is).
+            super::leaderboard::html(h, fits, game, escape);
+        } else if mine {
             people_table(h, t, game);
         }
     }
@@ -273,19 +276,13 @@ fn estimate(name: &str, value: f64, low: f64, high: f64) -> Cell {
 fn people_table(h: &mut String, t: &Table, game: &str) {
     let index = |c: &str| t.columns.iter().position(|x| x == c);
     let game_column = index("game");
-    let mut rows: Vec<&Vec<Value>> = t
+    let rows: Vec<&Vec<Value>> = t
         .rows
         .iter()
         .filter(|r| game_column.is_none_or(|i| r[i] == game))
         .collect();
     if rows.is_empty() {
         return;
-    }
-    // A leaderboard (a `rating` column) is ranked: best first, its rank in front.
-    let rating = index("rating").filter(|_| t.counts.iter().any(|c| c == "rating"));
-    if let Some(i) = rating {
-        let key = |r: &Vec<Value>| r[i].as_f64().unwrap_or(f64::NEG_INFINITY);
-        rows.sort_by(|a, b| key(b).total_cmp(&key(a)));
     }
     // (heading, how to read the cell from a row)
     let mut columns: Vec<(String, Box<dyn Fn(&[Value]) -> Cell>)> = Vec::new();
@@ -409,18 +406,12 @@ fn people_table(h: &mut String, t: &Table, game: &str) {
         );
     }
     let _ = write!(h, "<table><tr>");
-    if rating.is_some() {
-        let _ = write!(h, "<th>rank</th>");
-    }
     for (heading, _) in &columns {
         let _ = write!(h, "<th>{}</th>", escape(heading));
     }
     let _ = writeln!(h, "</tr>");
-    for (rank, row) in rows.into_iter().enumerate() {
+    for row in rows {
         let _ = write!(h, "<tr>");
-        if rating.is_some() {
-            let _ = write!(h, "<td>{}</td>", rank + 1);
-        }
         for (_, read) in &columns {
             let _ = write!(h, "<td>{}</td>", read(row).html());
         }
@@ -533,45 +524,5 @@ mod tests {
             ["1", "300", "0 (−76 to +57)", "51.6% (49.0–54.2)"]
         );
         assert_eq!(cells[2], ["3", "200", "+17 (−28 to +62)", "—"]);
-    }
-
-    #[test]
-    fn a_leaderboard_is_ranked_with_scores_as_shares() {
-        let t = Table::new(
-            "ratings",
-            "Ratings",
-            &["game", "player"],
-            &["games", "score_sum", "rating", "rating_low", "rating_high"],
-            Vec::new(),
-            vec![
-                (
-                    vec![json!("banqi"), json!("ann")],
-                    vec![
-                        json!(100),
-                        json!(40.0),
-                        json!(-56.3),
-                        json!(-80.0),
-                        json!(-30.0),
-                    ],
-                ),
-                (
-                    vec![json!("banqi"), json!("bo")],
-                    vec![
-                        json!(100),
-                        json!(60.0),
-                        json!(56.3),
-                        json!(30.0),
-                        json!(80.0),
-                    ],
-                ),
-            ],
-        );
-        let cells = cells(&t);
-        assert_eq!(
-            cells[0],
-            ["rank", "player", "games", "score", "rating (95%)"]
-        );
-        assert_eq!(cells[1], ["1", "bo", "100", "60.0%", "+56 (+30 to +80)"]);
-        assert_eq!(cells[2], ["2", "ann", "100", "40.0%", "−56 (−80 to −30)"]);
     }
 }

@@ -34,6 +34,7 @@ pub mod facts;
 pub mod headlines;
 mod html;
 pub mod ingest;
+mod leaderboard;
 pub mod output;
 pub mod players;
 mod said;

@@ -189,20 +189,29 @@ fn head_to_head(groups: &[Group]) -> Table {
     )
 }
 
-/// Each player's fitted rating (Elo about the players' mean) with its 95% interval.
+/// Each player's fitted rating with its 95% interval, by group of players who met (1 the one
+/// with most games): Elo about the group's mean, the rank in the group (none for a
+/// provisional player, with fewer games than the fit's threshold).
 fn ratings_table(fits: &[Fit]) -> Table {
     let rows = fits
         .iter()
         .flat_map(|(game, preset, fit)| {
             fit.players.iter().map(move |p| {
                 (
-                    vec![json!(game), json!(preset), json!(p.name)],
                     vec![
+                        json!(game),
+                        json!(preset),
+                        json!(p.group + 1),
+                        json!(p.name),
+                    ],
+                    vec![
+                        p.rank.map_or(Value::Null, |r| json!(r)),
                         json!(p.games),
                         round(p.score),
                         elo(p.rating.value),
                         elo(p.rating.low),
                         elo(p.rating.high),
+                        json!(p.provisional),
                     ],
                 )
             })
@@ -210,9 +219,17 @@ fn ratings_table(fits: &[Fit]) -> Table {
         .collect();
     Table::new(
         "ratings",
-        "Ratings fitted from the games (Bradley–Terry with draws and a first-move term; Plackett–Luce with seat terms for three seats): Elo about the players' mean, with 95% intervals",
-        &["game", "preset", "player"],
-        &["games", "score_sum", "rating", "rating_low", "rating_high"],
+        "Ratings fitted from the games, on Elo's scale (a difference d predicts an expected score of 1 / (1 + 10^(−d/400)), a draw half; Bradley–Terry with a first-move term for two seats, Plackett–Luce with seat terms for three): by group of players who met, about the group's mean, with 95% intervals and the rank in the group (none when provisional)",
+        &["game", "preset", "group", "player"],
+        &[
+            "rank",
+            "games",
+            "score_sum",
+            "rating",
+            "rating_low",
+            "rating_high",
+            "provisional",
+        ],
         Vec::new(),
         rows,
     )

@@ -49,15 +49,19 @@ fn leaderboard_example() -> serde_json::Value {
     let kind = GameKind::DEFAULT;
     json!({
         "game": kind.name(), "preset": preset_of(kind, None).ok(), "games": 0, "self_play": 0, "rated": 0,
-        "seat_terms": [], "seats_confounded": false, "left_out": {"games": 0, "players": 0}, "ranking": []
+        "groups": [], "provisional_games": records::rating::PROVISIONAL_GAMES, "seat_terms": [], "seats_confounded": false, "left_out": {"games": 0, "players": 0}, "ranking": []
     })
 }
 
 /// The leaderboard of a game and preset: its players rated from the stored games between
-/// named players (Bradley–Terry with draws and a first-move term for two seats, Plackett–Luce
-/// with seat terms for three), best first, a page at a time; with the seats' own advantage
-/// fitted beside them. A game in which a name plays itself counts for the seats' terms only.
-/// The 500 most active players are rated (`left_out` says what that leaves).
+/// named players, a page at a time, with the seats' own advantage fitted beside them
+/// (Bradley–Terry with a first-move term for two seats, Plackett–Luce with seat terms for
+/// three). Ratings are on Elo's scale: a difference d predicts an expected score of
+/// 1 / (1 + 10^(−d/400)), a draw counting half. Players who never met, directly or through
+/// others, are in separate `groups`, each rated about its own mean and ranked on its own;
+/// a player with fewer than `provisional_games` games is provisional (no rank, listed after
+/// its group's ranked players). A game in which a name plays itself counts for the seats'
+/// terms only. The 500 most active players are rated (`left_out` says what that leaves).
 #[utoipa::path(get, path = "/v1/players", tag = "players",
     params(LeaderboardQuery),
     responses(

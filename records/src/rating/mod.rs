@@ -1,13 +1,27 @@
 //! Ratings fitted from the games between named players, with the seats' own advantage fitted
 //! beside them, so that who played is told apart from where they sat.
 //!
-//! - **Two seats**: Bradley–Terry with draws (Davidson's model) and a first-move term. For a
-//!   game of player i moving first against player j, with strengths rᵢ, rⱼ, the first move's
-//!   term h and the draw term δ: P(i wins) ∝ e^(rᵢ+h), P(j wins) ∝ e^(rⱼ), P(draw) ∝
-//!   e^(δ + (rᵢ+h+rⱼ)/2).
+//! - **Two seats**: Bradley–Terry with a first-move term, on Elo's scale: for a game of player
+//!   i moving first against player j, with strengths rᵢ, rⱼ and the first move's term h, i's
+//!   expected score (a win 1, a draw ½) is 1 / (1 + e^−(rᵢ + h − rⱼ)), that is, in Elo,
+//!   1 / (1 + 10^(−d/400)) for a difference d: how people read a rating. A draw counts as half
+//!   a win each way, and the intervals are those of the score's own variance (a draw varies
+//!   less than a win or a loss: the quasi-likelihood's dispersion, Σ (s − p)² / Σ p(1 − p)
+//!   over the games). Davidson's model, which makes a draw an outcome of its own (P(i wins) ∝
+//!   e^(rᵢ+h), P(j wins) ∝ e^(rⱼ), P(draw) ∝ e^(δ + (rᵢ+h+rⱼ)/2)), is there by
+//!   [`Model::draws`]: its r is the win/loss log-odds with the draws set aside, not Elo (40
+//!   wins, 24 losses and 36 draws, a 58% score, read +88 there and +56 on Elo's scale).
 //! - **Three seats**: Plackett–Luce on the places, with seat terms: the first place is chosen
 //!   among the three with odds e^(r + s_seat), then the second among the two left (s₁ = 0).
-//!   A tie is read as every order it allows, each with an equal share of the game.
+//!   A tie is read as every order it allows, each with an equal share of the game. The chance
+//!   that i places ahead of j is e^rᵢ / (e^rᵢ + e^rⱼ) whoever the third is: Elo's scale too.
+//!
+//! **Groups.** Only players joined by games can be compared: the players split into groups
+//! that met (directly or through others, [`groups`]), and each group is rated about its own
+//! mean with the intervals its own games give, as if fitted alone (the seat terms are shared).
+//! A player with fewer than [`PROVISIONAL_GAMES`] games is rated but **provisional**: listed
+//! apart and not ranked, since a handful of games says little (two wins put a player at the
+//! top at +430, ±535).
 //!
 //! The fit maximises the log-likelihood less α Σ r², a Gaussian prior on the players'
 //! strengths (α = [`PRIOR`]: a standard deviation of 400 Elo about the mean), which keeps the
@@ -20,6 +34,7 @@
 //! strength (its r cancels out of every odds): it counts for the seat terms only.
 
 mod fit;
+mod groups;
 
 use std::collections::BTreeMap;
 
@@ -40,6 +55,10 @@ pub const PRIOR: f64 = 1.0 / (2.0 * std::f64::consts::LN_10 * std::f64::consts::
 /// service's leaderboards rate the same players.
 pub const MAX_PLAYERS: usize = 500;
 
+/// Fewer games than this make a player's rating provisional: listed apart, not ranked. At 20
+/// games a rating's interval is about ±150 Elo against a field of settled players.
+pub const PROVISIONAL_GAMES: u64 = 20;
+
 /// z of a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
 
@@ -58,21 +77,25 @@ pub struct Meeting {
 pub struct Model {
     /// Seat terms: the first move's advantage (seats 2 and 3 against seat 1 for three).
     pub seats: bool,
-    /// Draws as an outcome of their own (two seats; when the games have some).
+    /// Draws as an outcome of their own (Davidson's model; two seats, when the games have
+    /// some). Off (the default), a draw is half a win each way: Elo's scale.
     pub draws: bool,
     /// The prior's strength α (natural units).
     pub prior: f64,
     /// The most players fitted: the most active ones; games with any other are left out.
     pub max_players: usize,
+    /// Fewer games than this make a rating provisional.
+    pub provisional_games: u64,
 }
 
 impl Default for Model {
     fn default() -> Model {
         Model {
             seats: true,
-            draws: true,
+            draws: false,
             prior: PRIOR,
             max_players: MAX_PLAYERS,
+            provisional_games: PROVISIONAL_GAMES,
         }
     }
 }
@@ -114,8 +137,15 @@ impl Estimate {
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Rated {
     pub name: String,
-    /// Elo points about the players' mean.
+    /// Elo points about the mean of the player's group.
     pub rating: Estimate,
+    /// The group of players who met (0 the one with the most games).
+    pub group: usize,
+    /// The rank in the group among its players who are not provisional (1 the best); None
+    /// for a provisional player.
+    pub rank: Option<usize>,
+    /// Fewer games than the model's `provisional_games`: rated, listed apart, not ranked.
+    pub provisional: bool,
     /// Games fitted (self-play left out).
     pub games: u64,
     /// The player's score in them: 1 a win, ½ a draw (shares of places beaten for three).
@@ -126,8 +156,13 @@ pub struct Rated {
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Ratings {
     pub seats: u8,
-    /// Best first.
+    /// By group, then the ranked before the provisional, best first.
     pub players: Vec<Rated>,
+    /// The groups of players who met, most games first: no game joins one to another, so
+    /// their ratings are not comparable.
+    pub groups: Vec<RatedGroup>,
+    /// Fewer games than this make a rating provisional.
+    pub provisional_games: u64,
     /// The seat terms in Elo: two seats, the first move's advantage; three seats, seat 2's
     /// and seat 3's against seat 1. None without seat terms.
     pub seat_terms: Vec<Estimate>,
@@ -145,6 +180,16 @@ pub struct Ratings {
     /// always moved first against random: its wins are its own or the first move's, nobody
     /// can say): the fit has no seat terms, and the ratings hold the seats' advantage too.
     pub seats_confounded: bool,
+}
+
+/// A group of players who met, directly or through others.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RatedGroup {
+    /// Players rated in the group (provisional ones included).
+    pub players: usize,
+    /// Games between them (self-play left out).
+    pub games: u64,
 }
 
 /// Fits ratings to `meetings` (all of one kind of game and preset: two seats or three). None
@@ -186,7 +231,7 @@ pub fn fit(meetings: &[Meeting], model: &Model) -> Option<Ratings> {
             None => left_out += m.games,
         }
     }
-    let seats_confounded = model.seats && !seats_told_apart(&kept, n, seats);
+    let seats_confounded = model.seats && !groups::seats_told_apart(&kept, n, seats);
     let model = &Model {
         seats: model.seats && !seats_confounded,
         ..*model
@@ -198,14 +243,21 @@ pub fn fit(meetings: &[Meeting], model: &Model) -> Option<Ratings> {
         .collect();
     let mut with_prior = vec![false; layout.params];
     with_prior[..n].fill(true);
-    let maximum = fit::maximise(layout.params, &with_prior, model.prior, &choices)?;
+    let mut maximum = fit::maximise(layout.params, &with_prior, model.prior, &choices)?;
+    if layout.draws_halved {
+        maximum.covariance *= dispersion(&layout, &kept, &maximum.theta);
+    }
     let (theta, cov) = (&maximum.theta, &maximum.covariance);
+    let (group_of, group_games) = groups::connected(&kept, n);
     let mut players: Vec<Rated> = ranked
         .iter()
         .enumerate()
         .map(|(i, (name, _))| Rated {
             name: name.to_string(),
             rating: Estimate::normal(theta[i], 0.0),
+            group: group_of[i].unwrap_or(usize::MAX),
+            rank: None,
+            provisional: false,
             games: 0,
             score: 0.0,
         })
@@ -224,17 +276,41 @@ pub fn fit(meetings: &[Meeting], model: &Model) -> Option<Ratings> {
     }
     // The rated: a name only ever seen playing itself has a strength the games do not touch
     // (the prior's alone), and is neither rated nor part of the mean the ratings are about.
-    let rated: Vec<usize> = (0..n).filter(|&i| players[i].games > 0).collect();
-    for (i, variance) in rated.iter().zip(centred_variances(cov, &rated)) {
-        players[*i].rating = Estimate::normal(theta[*i], variance).scaled(ELO);
+    // Each group about its own mean: nothing joins one group's scale to another's.
+    let mut groups = vec![
+        RatedGroup {
+            players: 0,
+            games: 0
+        };
+        group_games.len()
+    ];
+    for (g, group) in groups.iter_mut().enumerate() {
+        let rated: Vec<usize> = (0..n)
+            .filter(|&i| players[i].games > 0 && players[i].group == g)
+            .collect();
+        for (i, variance) in rated.iter().zip(centred_variances(cov, &rated)) {
+            players[*i].rating = Estimate::normal(theta[*i], variance).scaled(ELO);
+        }
+        *group = RatedGroup {
+            players: rated.len(),
+            games: group_games[g],
+        };
     }
     players.retain(|p| p.games > 0);
+    for p in &mut players {
+        p.provisional = p.games < model.provisional_games;
+    }
     players.sort_by(|a, b| {
-        b.rating
-            .value
-            .total_cmp(&a.rating.value)
+        (a.group, a.provisional)
+            .cmp(&(b.group, b.provisional))
+            .then(b.rating.value.total_cmp(&a.rating.value))
             .then(a.name.cmp(&b.name))
     });
+    let mut next_rank = vec![1; groups.len()];
+    for p in players.iter_mut().filter(|p| !p.provisional) {
+        p.rank = Some(next_rank[p.group]);
+        next_rank[p.group] += 1;
+    }
     let seat_terms: Vec<Estimate> = layout
         .seat_params()
         .map(|k| Estimate::normal(theta[k], cov[(k, k)]).scaled(ELO))
@@ -243,6 +319,8 @@ pub fn fit(meetings: &[Meeting], model: &Model) -> Option<Ratings> {
     Some(Ratings {
         seats: seats as u8,
         players,
+        groups,
+        provisional_games: model.provisional_games,
         seat_terms,
         first_seat,
         games,
@@ -253,72 +331,30 @@ pub fn fit(meetings: &[Meeting], model: &Model) -> Option<Ratings> {
     })
 }
 
-/// Whether the games tell the seats' own terms apart from the players' strengths. They do not
-/// when strengths alone could account for any seat terms: when there are potentials φ, one per
-/// player, and seat terms c ≠ 0 with φ(p) + c(seat) the same for every seat of every game (for
-/// two seats, φ(second) − φ(first) = h in every game: greedy always first against random).
-/// Walking each group of players that met, each potential is the group's first one's plus a
-/// combination of the seat terms; a game that closes a loop says one combination is 0 (a
-/// self-play game closes one at once: c(seat) − c(other seat) = 0); the terms are told apart
-/// when those combinations span all of them.
-fn seats_told_apart(kept: &[(Vec<usize>, &Meeting)], players: usize, seats: usize) -> bool {
-    // The seat terms as coordinates: two seats, the first move's (on seat 1); three, seats 2
-    // and 3 against seat 1.
-    let terms = seats - 1;
-    let term = |seat: usize| -> [f64; 2] {
-        let mut v = [0.0; 2];
-        match seats {
-            2 if seat == 0 => v[0] = 1.0,
-            3 if seat > 0 => v[seat - 1] = 1.0,
-            _ => {}
-        }
-        v
-    };
-    let sub = |a: [f64; 2], b: [f64; 2]| [a[0] - b[0], a[1] - b[1]];
-    let add = |a: [f64; 2], b: [f64; 2]| [a[0] + b[0], a[1] + b[1]];
-    // φ(p_s) = φ(p_0) + (c_0 − c_s): an edge from the first seat's player to each other's.
-    let mut edges: Vec<Vec<(usize, [f64; 2])>> = vec![Vec::new(); players];
-    for (ids, _) in kept.iter().filter(|(_, m)| m.games > 0) {
-        for s in 1..ids.len() {
-            let step = sub(term(0), term(s));
-            edges[ids[0]].push((ids[s], step));
-            edges[ids[s]].push((ids[0], [-step[0], -step[1]]));
-        }
+/// How much less a score varies than a win-or-loss would (two seats, draws read as half a win
+/// each way): Σ (s − p)² / Σ p(1 − p) over the games, s the first mover's score and p its
+/// expected score at the fit. The binomial likelihood's covariance, times this, is the
+/// quasi-likelihood's: the intervals the scores themselves give (36% draws narrow them by a
+/// fifth).
+fn dispersion(
+    layout: &Layout,
+    kept: &[(Vec<usize>, &Meeting)],
+    theta: &nalgebra::DVector<f64>,
+) -> f64 {
+    let (mut squares, mut binomial) = (0.0, 0.0);
+    for (ids, m) in kept {
+        let choice = &layout.choices(ids, m)[0];
+        let eta = |terms: &Terms| terms.iter().map(|&(k, c)| c * theta[k]).sum::<f64>();
+        let p = 1.0 / (1.0 + (eta(&choice.alternatives[1]) - eta(&choice.alternatives[0])).exp());
+        let s = m.outcome.score(Seat::FIRST);
+        let games = m.games as f64;
+        squares += games * (s - p) * (s - p);
+        binomial += games * p * (1.0 - p);
     }
-    let mut at: Vec<Option<[f64; 2]>> = vec![None; players];
-    let mut loops: Vec<[f64; 2]> = Vec::new();
-    for root in 0..players {
-        if at[root].is_some() {
-            continue;
-        }
-        at[root] = Some([0.0; 2]);
-        let mut stack = vec![root];
-        while let Some(u) = stack.pop() {
-            let here = at[u].expect("visited");
-            for &(v, step) in &edges[u] {
-                let there = add(here, step);
-                match at[v] {
-                    None => {
-                        at[v] = Some(there);
-                        stack.push(v);
-                    }
-                    Some(known) => {
-                        let said = sub(there, known);
-                        if said[0] != 0.0 || said[1] != 0.0 {
-                            loops.push(said);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    match terms {
-        1 => !loops.is_empty(),
-        _ => loops.iter().any(|a| {
-            loops
-                .iter()
-                .any(|b| (a[0] * b[1] - a[1] * b[0]).abs() > 1e-9)
-        }),
+    if binomial > 0.0 {
+        squares / binomial
+    } else {
+        1.0
     }
 }
 
@@ -350,21 +386,23 @@ struct Layout {
     seats: usize,
     seat_terms: bool,
     draw: Option<usize>,
+    /// Two seats with draws, each read as half a win each way (no draw term).
+    draws_halved: bool,
     params: usize,
 }
 
 impl Layout {
     fn new(players: usize, seats: usize, model: &Model, kept: &[(Vec<usize>, &Meeting)]) -> Self {
         let seat_params = if model.seats { seats - 1 } else { 0 };
-        let draws = seats == 2
-            && model.draws
-            && kept.iter().any(|(_, m)| m.games > 0 && m.outcome.is_draw());
+        let any_draw = seats == 2 && kept.iter().any(|(_, m)| m.games > 0 && m.outcome.is_draw());
+        let draws = any_draw && model.draws;
         let draw = draws.then_some(players + seat_params);
         Layout {
             players,
             seats,
             seat_terms: model.seats,
             draw,
+            draws_halved: any_draw && !model.draws,
             params: players + seat_params + usize::from(draws),
         }
     }

@@ -21,6 +21,7 @@ const FLAT: Model = Model {
     draws: true,
     prior: 1e-9,
     max_players: 1000,
+    provisional_games: 0,
 };
 
 fn rating(r: &Ratings, name: &str) -> Estimate {
@@ -317,4 +318,139 @@ fn the_most_active_players_are_fitted() {
     let r = fit(&meetings, &model).unwrap();
     assert_eq!(r.players.len(), 2);
     assert_eq!((r.left_out, r.players_left_out), (6, 2));
+}
+
+/// Elo as people read it: 40 wins, 24 losses and 36 draws against one opponent, a 58% score,
+/// is a difference of 400 log₁₀(58 / 42) = +56.1 Elo, and its interval is that of the mean
+/// score's own variance (the delta method: var(s̄) / (p q)² for the logit, s̄'s variance from
+/// the scores as they fell). Davidson's model, draws set aside, reads +88.
+#[test]
+fn fifty_eight_percent_is_fifty_six_elo() {
+    let meetings = [
+        meeting(&["A", "B"], "player1", 20),
+        meeting(&["A", "B"], "player2", 12),
+        meeting(&["A", "B"], "draw", 18),
+        meeting(&["B", "A"], "player2", 20),
+        meeting(&["B", "A"], "player1", 12),
+        meeting(&["B", "A"], "draw", 18),
+    ];
+    let elo = Model {
+        draws: false,
+        ..FLAT
+    };
+    let r = fit(&meetings, &elo).unwrap();
+    let d = rating(&r, "A").value - rating(&r, "B").value;
+    let expected = 400.0 * (58.0f64 / 42.0).log10();
+    assert!(
+        (expected - 56.07).abs() < 0.01 && (d - expected).abs() < 0.01,
+        "{d}"
+    );
+    // The expected score a difference predicts is the score.
+    assert!((1.0 / (1.0 + 10f64.powf(-d / 400.0)) - 0.58).abs() < 1e-6);
+    let (p, q) = (0.58, 0.42);
+    let variance = (0.40 * q * q + 0.24 * p * p + 0.36 * (0.5f64 - p).powi(2)) / 100.0;
+    let half = 1.959_963_984_540_054 * variance.sqrt() / (p * q) / 2.0 * ELO;
+    let a = rating(&r, "A");
+    assert!((a.high - a.value - half).abs() < 0.05, "{a:?}: ±{half}");
+    assert!((half - 27.4).abs() < 0.1, "{half}");
+    let davidson = fit(&meetings, &FLAT).unwrap();
+    let d = rating(&davidson, "A").value - rating(&davidson, "B").value;
+    assert!((d - 400.0 * (40.0f64 / 24.0).log10()).abs() < 0.01, "{d}");
+}
+
+/// Two groups that never met: each is rated about its own mean with the intervals its own
+/// games give, as if fitted alone, and the groups are said.
+#[test]
+fn groups_that_never_met_are_rated_as_if_alone() {
+    let mut rng = StdRng::seed_from_u64(3);
+    let mut simulate = |names: [&'static str; 4], truth: [f64; 4], games: usize| {
+        let mut counts: BTreeMap<(usize, usize, &str), u64> = BTreeMap::new();
+        for _ in 0..games {
+            let (i, j) = (rng.random_range(0..4), rng.random_range(0..4));
+            if i == j {
+                continue;
+            }
+            let p = 1.0 / (1.0 + (truth[j] - truth[i] - 0.1).exp());
+            let u = rng.random::<f64>();
+            let outcome = if u < p * 0.8 {
+                "player1"
+            } else if u < 0.8 {
+                "player2"
+            } else {
+                "draw"
+            };
+            *counts.entry((i, j, outcome)).or_default() += 1;
+        }
+        counts
+            .iter()
+            .map(|(&(i, j, o), &n)| meeting(&[names[i], names[j]], o, n))
+            .collect::<Vec<Meeting>>()
+    };
+    let big = simulate(["a", "b", "c", "d"], [-1.0, 0.0, 0.5, 1.0], 4000);
+    let small = simulate(["w", "x", "y", "z"], [-0.5, 0.0, 0.2, 0.9], 1500);
+    let both: Vec<Meeting> = big.iter().chain(&small).cloned().collect();
+    let joint = fit(&both, &Model::default()).unwrap();
+    assert_eq!(joint.groups.len(), 2, "{joint:?}");
+    assert_eq!(joint.groups[0].players, 4);
+    assert!(joint.groups[0].games > joint.groups[1].games);
+    for (alone, group) in [(&big, 0), (&small, 1)] {
+        let alone = fit(alone, &Model::default()).unwrap();
+        assert_eq!(alone.groups.len(), 1);
+        for p in &alone.players {
+            let j = joint.players.iter().find(|q| q.name == p.name).unwrap();
+            assert_eq!((j.group, j.rank), (group, p.rank), "{}", p.name);
+            let (w, v) = (j.rating.high - j.rating.low, p.rating.high - p.rating.low);
+            assert!(
+                (w / v - 1.0).abs() < 0.1,
+                "{}: {w} against {v} alone",
+                p.name
+            );
+            assert!((j.rating.value - p.rating.value).abs() < 10.0, "{}", p.name);
+        }
+    }
+    // About each group's own mean.
+    for g in 0..2 {
+        let sum: f64 = joint
+            .players
+            .iter()
+            .filter(|p| p.group == g)
+            .map(|p| p.rating.value)
+            .sum();
+        assert!(sum.abs() < 1e-6, "group {g}: {sum}");
+    }
+}
+
+/// A player with fewer games than the threshold is rated but provisional: listed after the
+/// ranked players of its group, without a rank, even when it won them all.
+#[test]
+fn a_player_with_few_games_is_provisional() {
+    let mut meetings = vec![
+        meeting(&["a", "b"], "player1", 20),
+        meeting(&["a", "b"], "player2", 10),
+        meeting(&["b", "a"], "player1", 12),
+        meeting(&["b", "a"], "player2", 18),
+        meeting(&["b", "c"], "player1", 20),
+        meeting(&["b", "c"], "player2", 10),
+        meeting(&["c", "b"], "player1", 12),
+        meeting(&["c", "b"], "player2", 18),
+    ];
+    meetings.push(meeting(&["lucky", "a"], "player1", 1));
+    meetings.push(meeting(&["a", "lucky"], "player2", 1));
+    let r = fit(&meetings, &Model::default()).unwrap();
+    let names: Vec<(&str, Option<usize>, bool)> = r
+        .players
+        .iter()
+        .map(|p| (p.name.as_str(), p.rank, p.provisional))
+        .collect();
+    assert_eq!(names.len(), 4);
+    assert_eq!(names[3], ("lucky", None, true), "{names:?}");
+    assert_eq!(
+        names[..3].iter().map(|n| n.1).collect::<Vec<_>>(),
+        [Some(1), Some(2), Some(3)]
+    );
+    assert!(
+        rating(&r, "lucky").value > r.players[0].rating.value,
+        "{r:?}"
+    );
+    assert_eq!(r.provisional_games, PROVISIONAL_GAMES);
 }

@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use super::{CountsVersion, GameRow, Store, StoreError};
 use crate::core::Seat;
-use crate::rating::{self, Estimate, Model, Ratings};
+use crate::rating::{self, Estimate, Model, RatedGroup, Ratings};
 
 /// Fits of each game and preset, each kept until its counts change. Concurrent requests for
 /// the same game and preset wait for one fit.
@@ -80,8 +80,10 @@ impl RatingsCache {
                 .enumerate()
                 .skip(offset)
                 .take(limit)
-                .map(|(i, p)| Ranked {
-                    rank: i + 1,
+                .map(|(_, p)| Ranked {
+                    rank: p.rank,
+                    group: p.group + 1,
+                    provisional: p.provisional,
                     name: p.name.clone(),
                     rating: p.rating,
                     games: p.games,
@@ -96,6 +98,10 @@ impl RatingsCache {
             games: ratings.as_ref().map_or(0, |r| r.games),
             self_play: ratings.as_ref().map_or(0, |r| r.self_play),
             rated,
+            groups: ratings.as_ref().map_or_else(Vec::new, |r| r.groups.clone()),
+            provisional_games: ratings
+                .as_ref()
+                .map_or(rating::PROVISIONAL_GAMES, |r| r.provisional_games),
             seat_terms: ratings
                 .as_ref()
                 .map_or_else(Vec::new, |r| r.seat_terms.clone()),
@@ -148,9 +154,11 @@ impl RatingsCache {
             let ratings = self.ratings(store, &results.game, &results.preset)?;
             if let Some(r) = ratings {
                 results.rated_players = r.players.len();
-                if let Some(i) = r.players.iter().position(|p| p.name == name) {
-                    results.rank = Some(i + 1);
-                    results.rating = Some(r.players[i].rating);
+                if let Some(p) = r.players.iter().find(|p| p.name == name) {
+                    results.rank = p.rank;
+                    results.group = Some(p.group + 1);
+                    results.provisional = p.provisional;
+                    results.rating = Some(p.rating);
                 }
             }
             results.score /= results.games.max(1) as f64;
@@ -176,6 +184,13 @@ pub struct Leaderboard {
     pub self_play: u64,
     /// Players rated in all (the page holds some of them).
     pub rated: usize,
+    /// The groups of players who met (directly or through others), most games first: group
+    /// 1 is the first. No game joins one group to another, so each is rated about its own
+    /// mean and ranked on its own: a rating says nothing against another group's.
+    pub groups: Vec<RatedGroup>,
+    /// Players with fewer games than this are provisional: rated, listed after their group's
+    /// ranked players, without a rank.
+    pub provisional_games: u64,
     /// The seats' own advantage in Elo, with 95% intervals: two seats, the first move's; three
     /// seats, seat 2's and seat 3's against seat 1's.
     pub seat_terms: Vec<Estimate>,
@@ -189,7 +204,7 @@ pub struct Leaderboard {
     pub seats_confounded: bool,
     /// What the fit left out: players beyond the most active [`rating::MAX_PLAYERS`] and their games.
     pub left_out: LeftOut,
-    /// Best first.
+    /// By group, and in each the ranked players best first, then the provisional ones.
     pub ranking: Vec<Ranked>,
     /// Pass as `offset` for the next page; absent on the last page.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -208,10 +223,16 @@ pub struct LeftOut {
 #[derive(Clone, Debug, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Ranked {
-    /// 1 for the best.
-    pub rank: usize,
+    /// 1 for the best of its group; absent for a provisional player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank: Option<usize>,
+    /// The group of players who met that the player is rated in (1 the one with most games).
+    pub group: usize,
+    /// Fewer games than `provisional_games`: not ranked.
+    pub provisional: bool,
     pub name: String,
-    /// Elo points about the rated players' mean (0), with the 95% interval.
+    /// Elo points about the mean of the player's group (0), with the 95% interval: a
+    /// difference d predicts an expected score of 1 / (1 + 10^(−d/400)).
     pub rating: Estimate,
     /// Games rated (self-play left out).
     pub games: u64,
@@ -258,8 +279,14 @@ pub struct PresetResults {
     /// The rating with its 95% interval; absent when the fit left the player out.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating: Option<Estimate>,
+    /// The rank in the player's group; absent when provisional or not rated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rank: Option<usize>,
+    /// The group of players who met the player is rated in (1 the one with most games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<usize>,
+    /// Fewer games than the leaderboard's `provisional_games`: not ranked.
+    pub provisional: bool,
     /// Players on the leaderboard.
     pub rated_players: usize,
 }
@@ -279,6 +306,8 @@ impl PresetResults {
             self_play: 0,
             rating: None,
             rank: None,
+            group: None,
+            provisional: false,
             rated_players: 0,
         }
     }
