@@ -43,11 +43,11 @@ SCHEMA_VERSION = 1
 # own. analysis/tests/sql.rs checks it against `anqi report`'s stats.json.
 REPORT_ORDER = [
     "by_preset", "by_variant", "by_seat", "by_side", "length", "endings", "overview", "meetings",
-    "explorer", "first_square", "first_piece", "first_pair", "flips_adjacent", "margin", "bonus",
+    "explorer", "first_square", "first_square_players", "first_piece", "first_pair", "flips_adjacent", "margin", "bonus",
     "settlement", "banqi_overview",
     "tk_claim_rank", "tk_claim_order", "tk_final_points", "tk_captured",
     "lz_by_mode", "lz_by_first_side", "lz_flag_taken_by",
-    "xq_flips", "xq_flip_results",
+    "xq_flips", "xq_flip_results", "xq_flip_players",
 ]
 
 

@@ -881,3 +881,82 @@ fn the_page_has_words_not_codes() {
         assert!(!text.contains(code), "the page says {code:?}");
     }
 }
+
+/// Banqi games between named players: `n` games of `first` (player 1) against `second`,
+/// opening on `square`, `wins` of them won by player 1 (the rest lost).
+fn opened(first: &str, second: &str, square: &str, n: usize, wins: usize) -> Vec<Value> {
+    (0..n)
+        .map(|i| {
+            let outcome = if i < wins { "player1" } else { "player2" };
+            json!({
+                "game": "banqi", "preset": "tcga", "players": [first, second],
+                "actions": [format!("{square}(K)"), "d8(k)"],
+                "result": {"outcome": outcome, "reason": "resignation"}
+            })
+        })
+        .collect()
+}
+
+/// The page's sentences on the first flip (its "In short" list).
+fn first_flip_sentences(out: &Path) -> Vec<String> {
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    page.split("<li>")
+        .filter_map(|li| li.split("</li>").next())
+        .filter(|s| s.contains("first flip") || s.contains("first square"))
+        .map(|s| s.replace("&#39;", "'"))
+        .collect()
+}
+
+/// Flip findings are adjusted for who played: greedy opens on file a and wins 85%, random
+/// opens on files b and c and wins 15%. Raw, every a-file square "wins" (the page said so);
+/// within the same players no square differs: no finding. Where each player always opens on
+/// one square, flip and player cannot be told apart, and the page says so. A square that
+/// helps whoever opens on it, within the same players, is still found.
+#[test]
+fn flip_findings_are_adjusted_for_who_played() {
+    let mut habits = Vec::new();
+    for square in ["a1", "a2", "a3", "a4"] {
+        habits.extend(opened("greedy", "random", square, 40, 34));
+    }
+    for square in ["b2", "c3", "b4", "c5"] {
+        habits.extend(opened("random", "greedy", square, 40, 6));
+    }
+    let (out, stats) = report_of("flips-habits", &habits);
+    // The raw table still shows what the log holds: a1 for player 1 at 85%.
+    let a1 = row(&stats, "first_square", &[("first_square", json!("a1"))]);
+    assert_eq!(a1["score"], 0.85);
+    let said = first_flip_sentences(&out);
+    assert!(
+        said.iter()
+            .any(|s| s
+                .starts_with("No first square stands out once who played is taken into account")),
+        "{said:?}"
+    );
+    assert!(
+        !said.iter().any(|s| s.contains("matters where")),
+        "{said:?}"
+    );
+
+    let mut one_square = opened("greedy", "random", "a1", 160, 136);
+    one_square.extend(opened("random", "greedy", "b5", 160, 24));
+    let (out, _) = report_of("flips-one-square", &one_square);
+    let said = first_flip_sentences(&out);
+    assert!(
+        said.iter()
+            .any(|s| s.contains("so flip and player cannot be told apart (a1, b5)")),
+        "{said:?}"
+    );
+
+    let mut real = Vec::new();
+    for (p1, p2) in [("ann", "bo"), ("bo", "ann")] {
+        real.extend(opened(p1, p2, "a1", 60, 45));
+        real.extend(opened(p1, p2, "b2", 60, 27));
+    }
+    let (out, _) = report_of("flips-real", &real);
+    let said = first_flip_sentences(&out);
+    assert!(
+        said.iter()
+            .any(|s| s.starts_with("Player 1's first flip matters where it is a1 (+30.0 points, +15.8 to +44.2, 120 games), b2")),
+        "{said:?}"
+    );
+}

@@ -27,6 +27,7 @@ use serde_json::{Value, json};
 use crate::games::PartOptions;
 use crate::inputs::Failure;
 
+pub mod adjusted;
 pub mod charts;
 pub mod contract;
 pub mod draw;
@@ -37,7 +38,7 @@ pub mod ingest;
 mod leaderboard;
 pub mod output;
 pub mod players;
-mod said;
+pub mod said;
 pub mod stats;
 pub mod table;
 

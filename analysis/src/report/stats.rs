@@ -192,6 +192,45 @@ fn meetings(games: LazyFrame, seats: LazyFrame) -> PolarsResult<Table> {
     )
 }
 
+/// The named players of each two-seat game (`game`, `preset`, `source`, `player1`,
+/// `player2`): a game with a seat its record does not name is left out. What a finding
+/// adjusted for who played is counted within ([`super::adjusted`]).
+pub fn named_pairs(seats: LazyFrame) -> LazyFrame {
+    let player = |seat: u32| {
+        col("name")
+            .filter(col("seat").eq(lit(seat)))
+            .first()
+            .alias(format!("player{seat}"))
+    };
+    seats
+        .group_by([col("game"), col("preset"), col("source")])
+        .agg([
+            player(1),
+            player(2),
+            col("named").cast(DataType::UInt32).min().alias("named"),
+            len().alias("seats"),
+        ])
+        .filter(col("named").eq(lit(1u32)).and(col("seats").eq(lit(2u32))))
+        .select([
+            col("game"),
+            col("preset"),
+            col("source"),
+            col("player1"),
+            col("player2"),
+        ])
+}
+
+/// `lf` (with `game`, `preset` and `source` columns) joined to its games' named players.
+pub fn with_named_pairs(lf: LazyFrame, seats: LazyFrame) -> LazyFrame {
+    let keys = [col("game"), col("preset"), col("source")];
+    lf.join(
+        named_pairs(seats),
+        keys.clone(),
+        keys,
+        JoinArgs::new(JoinType::Inner),
+    )
+}
+
 /// A seat's result in the `seats` table.
 const SEAT: Standing = Standing::Place {
     place: "place",

@@ -10,10 +10,13 @@ use records::games::banqi::settlement::{SeriesBook, SettleSeries as _};
 use records::games::banqi::{Action, Banqi, Effect, Square};
 
 use crate::games::PartOptions;
+use crate::report::adjusted::{self, Cell, Scores};
 use crate::report::facts::{GameFacts, SeatFacts};
-use crate::report::headlines::{rows, said_standing, standing_out};
+use crate::report::headlines::rows;
 use crate::report::ingest::write_part;
-use crate::report::stats::{Standing, count_table, exists, grouped, results_table, scan};
+use crate::report::stats::{
+    Standing, count_table, exists, grouped, results_table, scan, with_named_pairs,
+};
 use crate::report::table::{Derived, Table};
 
 /// Square names by index (a1 b1 … d8): static, as there are millions of flips to describe.
@@ -270,6 +273,15 @@ pub fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
             "Flip opening: player 1's results by the square of the first flip",
         )?,
         p1(
+            with_named_pairs(
+                games.clone().filter(col("first_square").is_not_null()),
+                scan(data, "seats")?,
+            ),
+            &["preset", "player1", "player2", "first_square"],
+            "first_square_players",
+            "Flip opening by who played: player 1's results by the square of the first flip, per pair of named players in their seats (what the first flip's findings compare within)",
+        )?,
+        p1(
             games.clone().filter(col("first_piece").is_not_null()),
             &["preset", "first_piece"],
             "first_piece",
@@ -367,38 +379,44 @@ pub fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
     ])
 }
 
+/// Whether the first flip's square matters, adjusted for who played: each square against the
+/// same players' other first squares in the same seats ([`adjusted`]).
 pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
     let Some(sq) = rows(tables, "first_square") else {
         return Vec::new();
     };
-    // The baseline: player 1's score over every first flip of the preset.
-    let squares = sq.matching(&[("preset", preset)]);
-    let (finished, score_sum) = squares.iter().fold((0.0, 0.0), |(n, s), r| {
-        (
-            n + sq.num(r, "finished"),
-            s + sq.num(r, "score") * sq.num(r, "finished"),
-        )
-    });
-    if finished == 0.0 {
+    if sq.matching(&[("preset", preset)]).is_empty() {
         return Vec::new();
     }
-    let baseline = score_sum / finished;
-    let tried = squares
-        .iter()
-        .filter(|r| sq.num(r, "finished") > 0.0)
-        .count();
-    let standing = standing_out(&sq, squares, baseline);
-    if standing.is_empty() {
-        return vec![format!(
-            "No first flip stands out: player 1 scores {:.1}% on average, and none of the {tried} \
-             squares flipped first differs from it by more than chance allows over {tried} tries.",
-            baseline * 100.0
-        )];
+    let cells: Vec<Cell> = rows(tables, "first_square_players")
+        .map(|t| {
+            t.matching(&[("preset", preset)])
+                .into_iter()
+                .map(|r| Cell {
+                    stratum: vec![t.code(r, "player1"), t.code(r, "player2")],
+                    flip: t.code(r, "first_square"),
+                    with: Scores::of(t.num(r, "wins"), t.num(r, "draws"), t.num(r, "losses")),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if cells.is_empty() {
+        return vec![
+            "The players are not named, so whether the first flip's square matters cannot be \
+             told from who flipped it: no square is named."
+                .to_owned(),
+        ];
     }
-    vec![format!(
-        "Player 1's first flip matters where it is {}: against {:.1}% on average, with intervals \
-         corrected for {tried} tries.",
-        said_standing(&sq, &standing, "first_square"),
-        baseline * 100.0
-    )]
+    let found = adjusted::findings(&adjusted::effects(&cells, None));
+    adjusted::sentences(
+        &found,
+        &adjusted::Words {
+            what: "first square",
+            whats: "squares",
+            whose: "player 1's score",
+            against: "the same players' other first flips in the same seats",
+            matters: "Player 1's first flip matters where it is",
+            name: &|square| square.to_owned(),
+        },
+    )
 }

@@ -4,7 +4,7 @@
 use records::core::Game as _;
 use records::games::xiangqi::Xiangqi3g;
 
-use crate::report::contract::{TableSpec, VARIANT, col};
+use crate::report::contract::{SOURCE, TableSpec, VARIANT, col};
 
 /// The game's own tables, in the order docs/analysis.md gives them.
 pub const TABLES: &[TableSpec] = &[TableSpec {
@@ -12,6 +12,7 @@ pub const TABLES: &[TableSpec] = &[TableSpec {
     games: Xiangqi3g::NAME,
     meaning: "one row per kind of flip a seat made in a third-generation xiangqi game (each kind once per seat and game)",
     columns: &[
+        SOURCE,
         VARIANT,
         col("seat", "uint32", false, "1 (red) or 2 (black)"),
         col(

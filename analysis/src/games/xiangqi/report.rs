@@ -5,14 +5,18 @@
 use std::path::Path;
 
 use polars::prelude::*;
-use records::core::{Ply, Scored, Seat};
+use std::collections::BTreeMap;
+
+use records::core::{Game as _, Outcome, Ply, Scored, Seat};
 use records::games::xiangqi::Xiangqi3g;
 use records::games::xiangqi::scoring::flip_code;
 
+use crate::report::adjusted::{self, Cell, Scores};
 use crate::report::facts::GameFacts;
-use crate::report::headlines::{rows, said_standing, standing_out};
+use crate::report::headlines::rows;
 use crate::report::ingest::write_part;
-use crate::report::stats::{Standing, count_table, exists, results_table, scan};
+use crate::report::said;
+use crate::report::stats::{Standing, count_table, exists, results_table, scan, with_named_pairs};
 use crate::report::table::Table;
 
 /// The flips of a game: by whom, which.
@@ -76,6 +80,12 @@ pub fn write(facts: &[(&GameFacts, &Facts)], data: &Path, part: &str) -> PolarsR
         }
         let mut df = DataFrame::new_infer_height(vec![
             Column::new(
+                s("source"),
+                rows.iter()
+                    .map(|(g, _)| g.source.as_str())
+                    .collect::<Vec<_>>(),
+            ),
+            Column::new(
                 s("variant"),
                 rows.iter()
                     .map(|(g, _)| g.variant.as_str())
@@ -114,39 +124,90 @@ pub fn tables(data: &Path, _: &crate::games::PartOptions) -> PolarsResult<Vec<Ta
             "Third-generation xiangqi: games in which a side made each kind of flip (a soldier's flip to its back, on its point or a wrong one, a transformation, a double flip …)",
         )?,
         results_table(
-            flips,
+            flips.clone(),
             &["preset", "flip"],
             Standing::Score("score"),
             "xq_flip_results",
             "Third-generation xiangqi: how the games went for the side that made each kind of flip (how often it decided a game)",
             "the flipper",
         )?,
+        results_table(
+            with_named_pairs(flips.clone(), scan(data, "seats")?),
+            &["preset", "player1", "player2", "seat", "flip"],
+            Standing::Score("score"),
+            "xq_flip_players",
+            "Third-generation xiangqi by who played: the flipper's results by kind of flip, per pair of named players in their seats and the flipper's seat (what the flips' findings compare within)",
+            "the flipper",
+        )?,
     ])
 }
 
+/// Which kinds of flip change how the game goes for their maker, adjusted for who played:
+/// each kind against the same players' games without it, the maker in the same seat
+/// ([`adjusted`]); the games without it are the stratum's games (`meetings`) less those with.
 pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
+    let game = Xiangqi3g::NAME;
     let Some(flips) = rows(tables, "xq_flip_results") else {
         return Vec::new();
     };
-    let kinds = flips.matching(&[("preset", preset)]);
-    let tried = kinds
-        .iter()
-        .filter(|r| flips.num(r, "finished") > 0.0)
-        .count();
-    if tried == 0 {
+    if flips.matching(&[("preset", preset)]).is_empty() {
         return Vec::new();
     }
-    // Against an even game: a flip that goes with winning scores above ½ for its maker.
-    let standing = standing_out(&flips, kinds, 0.5);
-    if standing.is_empty() {
-        return vec![format!(
-            "No kind of flip goes with winning or losing more than chance allows over the {tried} \
-             kinds made."
-        )];
+    let cells: Vec<Cell> = rows(tables, "xq_flip_players")
+        .map(|t| {
+            t.matching(&[("preset", preset)])
+                .into_iter()
+                .map(|r| Cell {
+                    stratum: vec![
+                        t.code(r, "player1"),
+                        t.code(r, "player2"),
+                        t.code(r, "seat"),
+                    ],
+                    flip: t.code(r, "flip"),
+                    with: Scores::of(t.num(r, "wins"), t.num(r, "draws"), t.num(r, "losses")),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if cells.is_empty() {
+        return vec![
+            "The players are not named, so whether a kind of flip changes how the game goes \
+             cannot be told from who made it: no kind is named."
+                .to_owned(),
+        ];
     }
-    vec![format!(
-        "Flips whose maker's score stands out from an even game, intervals corrected for {tried} \
-         kinds: {}.",
-        said_standing(&flips, &standing, "flip")
-    )]
+    // Each stratum's games from the maker's side: the pair's games in that seat order.
+    let mut totals: BTreeMap<Vec<String>, Scores> = BTreeMap::new();
+    if let Some(m) = rows(tables, "meetings") {
+        for r in m.matching(&[("game", game), ("preset", preset)]) {
+            let Ok(outcome) = m.code(r, "outcome").parse::<Outcome>() else {
+                continue;
+            };
+            let n = m.num(r, "games");
+            for seat in Seat::all(2) {
+                let score = outcome.score(seat);
+                let key = vec![
+                    m.code(r, "player1"),
+                    m.code(r, "player2"),
+                    (seat.index() + 1).to_string(),
+                ];
+                let e = totals.entry(key).or_default();
+                e.n += n;
+                e.sum += score * n;
+                e.squares += score * score * n;
+            }
+        }
+    }
+    let found = adjusted::findings(&adjusted::effects(&cells, Some(&totals)));
+    adjusted::sentences(
+        &found,
+        &adjusted::Words {
+            what: "kind of flip",
+            whats: "kinds of flip",
+            whose: "its maker's score",
+            against: "the same players' games without it, in the same seats",
+            matters: "Flips that change how the game goes for their maker",
+            name: &|code| said::cell(game, "flip", code).unwrap_or_else(|| code.to_owned()),
+        },
+    )
 }
