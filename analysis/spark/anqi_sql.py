@@ -51,14 +51,14 @@ REPORT_ORDER = [
 ]
 
 
-def statements():
-    """Every SQL file: its table's name, what its header says (`-- reads:`, `-- title:`,
-    `-- keys:`, `-- counts:`, `-- derived:`), its text."""
+def statements(folder=SQL_DIR):
+    """Every SQL file of `folder`: its table's name, what its header says (`-- reads:`,
+    `-- title:`, `-- keys:`, `-- counts:`, `-- derived:`), its text."""
     found = []
-    for name in sorted(os.listdir(SQL_DIR)):
+    for name in sorted(os.listdir(folder)):
         if not name.endswith(".sql"):
             continue
-        with open(os.path.join(SQL_DIR, name), encoding="utf-8") as f:
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
             text = f.read()
         header = {"reads": "", "title": "", "keys": "", "counts": "", "derived": ""}
         for line in text.splitlines():
@@ -192,9 +192,19 @@ def run(engine, base, out, settings):
     available = {t for t in TABLES if engine.view(base, t)}
     if "games" not in available:
         raise SystemExit(f"anqi_sql: {base} has no games table (not an anqi dataset?)")
-    tables = []
     os.makedirs(os.path.join(out, "tables"), exist_ok=True)
-    for name, header, sql in statements():
+    tables = run_folder(engine, available, out, SQL_DIR)
+    # The players' tables (sql/players/): in stats.json under `players`, as the report has
+    # them; a report drawn from these tables fits its own from `meetings`.
+    players = run_folder(engine, available, out, os.path.join(SQL_DIR, "players"))
+    return summarise(engine, available, out, settings, tables, players)
+
+
+def run_folder(engine, available, out, folder):
+    """Runs every SQL file of `folder` whose views are there; writes tables/<name>.csv and
+    gives the tables as stats.json has them."""
+    tables = []
+    for name, header, sql in statements(folder):
         if not set(names(header["reads"])) <= available:
             continue
         columns, rows = engine.query(sql)
@@ -220,6 +230,10 @@ def run(engine, base, out, settings):
                 "derived": derived(header["derived"]),
             }
         )
+    return tables
+
+
+def summarise(engine, available, out, settings, tables, players):
     tables.sort(key=lambda t: REPORT_ORDER.index(t["name"]) if t["name"] in REPORT_ORDER else len(REPORT_ORDER))
     # The report's summary, from the tables and the dataset.
     overview = next(t for t in tables if t["name"] == "overview")
@@ -236,7 +250,13 @@ def run(engine, base, out, settings):
         "bonus_per_point": settings.bonus,
         "flip_depth": 2,
     }
-    stats = {"summary": summary, "tables": tables, "rejected": [], "schema_version": SCHEMA_VERSION}
+    stats = {
+        "summary": summary,
+        "tables": tables,
+        "players": players,
+        "rejected": [],
+        "schema_version": SCHEMA_VERSION,
+    }
     with open(os.path.join(out, "stats.json"), "w", encoding="utf-8") as f:
         json.dump(stats, f, indent=2, ensure_ascii=False)
     return len(tables)

@@ -202,6 +202,7 @@ fn spark_and_duckdb_equal_the_polars_report() {
             .collect()
     };
     assert_eq!(order(&drawn_stats), order(&polars_stats));
+    players_tables_equal(&report, &[("duckdb", &duckdb), ("spark", &spark)]);
     let tables = report_tables(&report);
     let sql = sql_tables();
     // Every table of the report has its SQL, and every SQL file is a table of the report.
@@ -213,30 +214,12 @@ fn spark_and_duckdb_equal_the_polars_report() {
             .iter()
             .find(|(n, _, _)| n == name)
             .unwrap_or_else(|| panic!("{name}.sql: the report has no table {name}"));
-        let polars = read_csv(&report.join("tables").join(format!("{name}.csv")), *keys);
-        assert!(
-            !polars.rows.is_empty(),
-            "{name}: the test data gives it rows"
+        let polars = engines_equal(
+            &report,
+            &[("duckdb", &duckdb), ("spark", &spark)],
+            name,
+            *keys,
         );
-        for (engine, out) in [("duckdb", &duckdb), ("spark", &spark)] {
-            let got = read_csv(&out.join("tables").join(format!("{name}.csv")), *keys);
-            assert_eq!(got.columns, polars.columns, "{engine} {name}");
-            assert_eq!(
-                got.rows.keys().collect::<Vec<_>>(),
-                polars.rows.keys().collect::<Vec<_>>(),
-                "{engine} {name}: the rows' keys"
-            );
-            for (key, expected) in &polars.rows {
-                let row = &got.rows[key];
-                for (i, (a, b)) in row.iter().zip(expected).enumerate() {
-                    assert!(
-                        same(a, b),
-                        "{engine} {name} {key:?} {}: {a} vs {b}",
-                        polars.columns[keys + i]
-                    );
-                }
-            }
-        }
         // The two shares' counts, added row by row (`max_` columns: the larger), are the
         // whole's: what `anqi report --merge` does, and a cluster's partial results too.
         // A share without the game of a table (shares go by players) has no such table.
@@ -252,6 +235,7 @@ fn spark_and_duckdb_equal_the_polars_report() {
             }
         };
         let (a, b) = (share(&duckdb1), share(&duckdb2));
+        let counts = &counts;
         for (key, expected) in &polars.rows {
             for (i, count) in counts.iter().enumerate() {
                 let value = |t: &Csv| {
@@ -273,4 +257,61 @@ fn spark_and_duckdb_equal_the_polars_report() {
             }
         }
     }
+}
+
+/// The players' tables (`by_player`, `head_to_head`; the report derives them from the
+/// `meetings` counts) and their SQL twins (analysis/sql/players/) are the same.
+fn players_tables_equal(report: &Path, engines: &[(&str, &PathBuf)]) {
+    let stats: Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("stats.json")).unwrap()).unwrap();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/sql/players");
+    let mut sql: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".sql").map(str::to_owned)
+        })
+        .collect();
+    sql.sort();
+    assert_eq!(sql, ["by_player", "head_to_head"]);
+    for name in &sql {
+        let table = stats["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name.as_str())
+            .unwrap_or_else(|| panic!("the report has no players' table {name}"));
+        let keys = table["keys"].as_array().unwrap().len();
+        engines_equal(report, engines, name, keys);
+    }
+}
+
+/// Table `name` of each engine's output equals the Polars report's, row by row; gives the
+/// report's (it has rows).
+fn engines_equal(report: &Path, engines: &[(&str, &PathBuf)], name: &str, keys: usize) -> Csv {
+    let polars = read_csv(&report.join("tables").join(format!("{name}.csv")), keys);
+    assert!(
+        !polars.rows.is_empty(),
+        "{name}: the test data gives it rows"
+    );
+    for (engine, out) in engines {
+        let got = read_csv(&out.join("tables").join(format!("{name}.csv")), keys);
+        assert_eq!(got.columns, polars.columns, "{engine} {name}");
+        assert_eq!(
+            got.rows.keys().collect::<Vec<_>>(),
+            polars.rows.keys().collect::<Vec<_>>(),
+            "{engine} {name}: the rows' keys"
+        );
+        for (key, expected) in &polars.rows {
+            let row = &got.rows[key];
+            for (i, (a, b)) in row.iter().zip(expected).enumerate() {
+                assert!(
+                    same(a, b),
+                    "{engine} {name} {key:?} {}: {a} vs {b}",
+                    polars.columns[keys + i]
+                );
+            }
+        }
+    }
+    polars
 }
