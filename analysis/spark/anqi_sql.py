@@ -42,7 +42,7 @@ SCHEMA_VERSION = 1
 # The order of the report's tables (its page shows them so): every game's, then each game's
 # own. analysis/tests/sql.rs checks it against `anqi report`'s stats.json.
 REPORT_ORDER = [
-    "by_preset", "by_variant", "by_seat", "by_side", "length", "endings", "overview", "meetings",
+    "by_preset", "by_variant", "by_seat", "by_side", "length", "endings", "overview", "meetings", "meetings_by_period",
     "explorer", "first_square", "first_square_players", "first_piece", "first_pair", "flips_adjacent", "margin", "bonus",
     "settlement", "banqi_overview",
     "tk_claim_rank", "tk_claim_order", "tk_final_points", "tk_captured",

@@ -584,6 +584,20 @@ fn two_halves_merged_are_the_whole() {
             .iter()
             .find(|t| t["name"] == name)
             .unwrap_or_else(|| panic!("{name} in the merged report"));
+        if name == "meetings_by_period" {
+            // Undated games' hundreds are each input's (docs/analysis.md): the halves' rows
+            // fall in other hundreds, but add up to the same games.
+            let total = |t: &Value| -> u64 {
+                t["rows"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|r| r.as_array().unwrap().last().unwrap().as_u64().unwrap())
+                    .sum()
+            };
+            assert_eq!(total(table), total(other), "{name}");
+            continue;
+        }
         assert_eq!(table, other, "{name}");
     }
     for key in ["games", "flips", "rejected", "presets"] {

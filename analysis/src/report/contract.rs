@@ -96,6 +96,18 @@ const COMMON: &[TableSpec] = &[
                 "the reason code of the ending (`elimination`, `no_move`, `no_progress`, `repetition` …); null while unfinished or when a stated result gives none",
             ),
             col("plies", "uint32", false, "the number of actions"),
+            col(
+                "date",
+                "string",
+                true,
+                "the day it was played (`2022-01-13`), from the record's `date`; null when not known",
+            ),
+            col(
+                "period",
+                "string",
+                false,
+                "when it was played, as the players' ratings over time go: its month (`2022-01`), or when undated its hundred in the input (`games 101-200`)",
+            ),
         ],
     },
     TableSpec {

@@ -22,6 +22,25 @@ pub struct GameFacts {
     pub outcome: Option<String>,
     pub reason: Option<&'static str>,
     pub plies: u32,
+    /// The day it was played (`2022-01-13`), from the record's `date`; None when not known.
+    pub date: Option<String>,
+    /// When it was played, as the players' ratings over time go: its month (`2022-01`), or
+    /// undated, its hundred in the input (`games 101-200`).
+    pub period: String,
+}
+
+/// Games per period of an undated input (a player's rating over time, by 100 games).
+pub const GAMES_PER_PERIOD: usize = 100;
+
+/// The period of a game of the input's `number` (0-based) played on `date`.
+pub fn period(date: Option<&str>, number: usize) -> String {
+    match date {
+        Some(d) => d[..7].to_owned(),
+        None => {
+            let first = number / GAMES_PER_PERIOD * GAMES_PER_PERIOD + 1;
+            format!("games {first}-{}", first + GAMES_PER_PERIOD - 1)
+        }
+    }
 }
 
 /// One seat's row.
@@ -75,12 +94,13 @@ pub struct Facts {
 }
 
 /// Replays `record` into its facts; an invalid record gives its error.
-pub fn facts(record: &Record, source: &str) -> Result<Facts, ReplayError> {
+/// `number` is the record's in the input (0-based: its period when undated).
+pub fn facts(record: &Record, source: &str, number: usize) -> Result<Facts, ReplayError> {
     let kind = GameKind::of(record)?;
-    with_game!(kind, G => facts_of::<G>(record, source))
+    with_game!(kind, G => facts_of::<G>(record, source, number))
 }
 
-fn facts_of<G: Tool>(record: &Record, source: &str) -> Result<Facts, ReplayError> {
+fn facts_of<G: Tool>(record: &Record, source: &str, number: usize) -> Result<Facts, ReplayError> {
     let mut watch = G::Watch::default();
     let mut walk = Walk::<G>::of_record(record, DEFAULT_DEPTH);
     let scored = score::<G>(record, |ply| {
@@ -112,6 +132,11 @@ fn facts_of<G: Tool>(record: &Record, source: &str) -> Result<Facts, ReplayError
             serde_json::to_string(&options).expect("options serialise")
         )
     };
+    let date = record
+        .metadata
+        .get("date")
+        .and_then(|d| d.as_str())
+        .and_then(records::store::iso_date);
     let game = GameFacts {
         source: source.to_owned(),
         game: G::NAME,
@@ -121,6 +146,8 @@ fn facts_of<G: Tool>(record: &Record, source: &str) -> Result<Facts, ReplayError
         outcome: outcome.map(|o| o.code()),
         reason: scored.result.and_then(|r| r.reason).map(|r| r.code()),
         plies: scored.verdict.plies as u32,
+        period: period(date.as_deref(), number),
+        date,
     };
     let steps = walk.map_or_else(Vec::new, |walk| {
         let points = Seat::all(scored.seats)

@@ -371,7 +371,9 @@ fn replay_all(
             }
             let result = match record {
                 Err(e) => Err(("unreadable".to_owned(), e)),
-                Ok(r) => facts(&r, &source).map_err(|e| (e.code().to_owned(), e.to_string())),
+                Ok(r) => {
+                    facts(&r, &source, number).map_err(|e| (e.code().to_owned(), e.to_string()))
+                }
             };
             Some((source, result))
         })
@@ -420,6 +422,14 @@ fn games_frame(g: &[&GameFacts]) -> PolarsResult<DataFrame> {
         ),
         Column::new(s("reason"), g.iter().map(|x| x.reason).collect::<Vec<_>>()),
         Column::new(s("plies"), g.iter().map(|x| x.plies).collect::<Vec<_>>()),
+        Column::new(
+            s("date"),
+            g.iter().map(|x| x.date.as_deref()).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            s("period"),
+            g.iter().map(|x| x.period.as_str()).collect::<Vec<_>>(),
+        ),
     ])
 }
 

@@ -3,6 +3,7 @@
 //! ```text
 //! report/
 //!   index.html            self-contained: charts inline, every table
+//!   players/<name>.html   a page per rated player: results by opponent and seat, rating over time
 //!   stats.json            every number: the summary and every table, as counts
 //!   tables/<name>.csv     one CSV per table
 //!   charts/<name>.png|svg the charts
@@ -37,6 +38,7 @@ mod html;
 pub mod ingest;
 mod leaderboard;
 pub mod output;
+mod player_pages;
 pub mod players;
 pub mod said;
 pub mod stats;
@@ -184,6 +186,8 @@ fn write_report(
     let all: Vec<Table> = tables.iter().chain(&player_tables).cloned().collect();
     let mut written = write_tables(out, &all).map_err(|e| format!("tables: {e}"))?;
     written.extend(charts.iter().flat_map(|c| [c.png.clone(), c.svg.clone()]));
+    written
+        .extend(player_pages::write(out, &all, &fits).map_err(|e| format!("players' pages: {e}"))?);
     let mut invalid = csv::Writer::from_path(out.join("invalid.csv")).map_err(|e| e.to_string())?;
     invalid
         .write_record(["source", "code", "error"])

@@ -165,8 +165,11 @@ pub fn count_table(lf: LazyFrame, keys: &[&str], name: &str, title: &str) -> Pol
 /// Finished games between named players, by the players in seat order and the outcome: what
 /// the ratings are fitted from (`records::rating`; the report's `ratings`). Counts, so that
 /// reports of parts add up to the whole's and Spark and DuckDB count the same
-/// (analysis/sql/meetings.sql).
-fn meetings(games: LazyFrame, seats: LazyFrame) -> PolarsResult<Table> {
+/// (analysis/sql/meetings.sql). With `by_period`, also by when they were played
+/// (`meetings_by_period`: the players' ratings over time): a month adds up across parts; an
+/// undated game's hundred is its place in the input read, so separate inputs merged add their
+/// own hundreds.
+fn meetings(games: LazyFrame, seats: LazyFrame, by_period: bool) -> PolarsResult<Table> {
     let keys = [col("game"), col("preset"), col("source")];
     let player = |seat: u32| {
         col("name")
@@ -180,10 +183,26 @@ fn meetings(games: LazyFrame, seats: LazyFrame) -> PolarsResult<Table> {
         player(3),
         col("named").cast(DataType::UInt32).min().alias("named"),
     ]);
-    let outcomes = games.select([col("game"), col("preset"), col("source"), col("outcome")]);
+    let outcomes = games.select([
+        col("game"),
+        col("preset"),
+        col("source"),
+        col("outcome"),
+        col("period"),
+    ]);
     let joined = per_game
         .join(outcomes, keys.clone(), keys, JoinArgs::new(JoinType::Inner))
         .filter(col("named").eq(lit(1u32)).and(col("outcome").is_not_null()));
+    if by_period {
+        return count_table(
+            joined,
+            &[
+                "game", "preset", "period", "player1", "player2", "player3", "outcome",
+            ],
+            "meetings_by_period",
+            "Finished games between named players, by when they were played (the month, or undated the game's hundred in the input), seat order and outcome (the ratings over time)",
+        );
+    }
     count_table(
         joined,
         &["game", "preset", "player1", "player2", "player3", "outcome"],
@@ -319,7 +338,8 @@ pub fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
             "overview",
             "Per game and preset: games, how many finished, game length",
         )?,
-        meetings(games.clone(), seats.clone())?,
+        meetings(games.clone(), seats.clone(), false)?,
+        meetings(games.clone(), seats.clone(), true)?,
     ];
     if exists(data, "explorer") {
         // The start of every variant whose games share one: the explorer's first level, a
