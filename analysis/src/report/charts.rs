@@ -235,9 +235,9 @@ fn own_chart(
             };
             let panels = heat_panels(t, square);
             let title = title.to_owned();
-            let width = 40 + 250 * panels.len().max(1) as u32;
-            let height = 140 + 60 * ranks as u32;
-            let (png, svg) = render!(dir, file, (width.max(640), height), |a| {
+            let width = 40 + 290 * panels.len().max(1) as u32;
+            let height = 150 + 66 * ranks as u32;
+            let (png, svg) = render!(dir, file, (width.max(720), height), |a| {
                 draw::heatmaps(a, &title, &panels, (files, ranks), FEW_GAMES)
             });
             Ok(Some(Chart {
@@ -246,7 +246,9 @@ fn own_chart(
                     "Red, player 1 scores more than half; blue, less; each board on its own \
                      scale, from its lowest to its highest square (its title), as presets differ \
                      too much for one. Squares with fewer than {FEW_GAMES} finished games are \
-                     grey."
+                     grey. These are the games as they fell: who flipped is not taken into \
+                     account (a strong player's habitual square looks strong); the findings \
+                     above compare each square within the same players."
                 ),
                 title,
                 png,

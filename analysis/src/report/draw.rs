@@ -13,6 +13,17 @@ const FONT: &str = "sans-serif";
 
 type Result<T> = std::result::Result<T, Box<dyn Error>>;
 
+/// plotters writes an SVG text's size as the size asked divided by 1.24 (points to pixels):
+/// a size asked is this many times the pixels wanted, so that the SVG on the page has text
+/// of at least 12 pixels (docs/analysis.md; measured in Chromium by
+/// analysis/tests/report_page.rs). The PNG's text is that much larger.
+const SVG_POINTS: f64 = 1.24;
+
+/// A font size of `pixels` in the SVG.
+fn px(pixels: f64) -> f64 {
+    pixels * SVG_POINTS
+}
+
 pub const RED_INK: RGBColor = RGBColor(200, 40, 40);
 pub const BLUE_INK: RGBColor = RGBColor(40, 80, 190);
 pub const GREEN_INK: RGBColor = RGBColor(40, 140, 70);
@@ -57,10 +68,10 @@ where
     let (plot, legend) = area.split_vertically(area.dim_in_pixel().1 - 40);
     let n = presets.len().max(1) as f64;
     let mut chart = ChartBuilder::on(&plot)
-        .caption(title, (FONT, 18))
+        .caption(title, (FONT, px(18.0)))
         .margin(15)
-        .x_label_area_size(45)
-        .y_label_area_size(60)
+        .x_label_area_size(58)
+        .y_label_area_size(78)
         .build_cartesian_2d(-0.5f64..n - 0.5, 0f64..100f64)?;
     chart
         .configure_mesh()
@@ -70,8 +81,8 @@ where
         .x_desc("preset")
         .y_desc("share of finished games (%)")
         .y_label_formatter(&|y| format!("{y:.0}"))
-        .label_style((FONT, 13))
-        .axis_desc_style((FONT, 14))
+        .label_style((FONT, px(13.0)))
+        .axis_desc_style((FONT, px(14.0)))
         .draw()?;
     let k = series.len().max(1) as f64;
     for (j, one) in series.iter().enumerate() {
@@ -90,8 +101,12 @@ where
     let mut x = 70;
     for one in series {
         legend.draw(&Circle::new((x, 15), 5, one.colour.filled()))?;
-        legend.draw(&Text::new(one.legend.clone(), (x + 10, 7), (FONT, 14)))?;
-        x += 40 + 7 * one.legend.chars().count() as i32;
+        legend.draw(&Text::new(
+            one.legend.clone(),
+            (x + 10, 7),
+            (FONT, px(14.0)),
+        ))?;
+        x += 50 + 9 * one.legend.chars().count() as i32;
     }
     Ok(())
 }
@@ -103,6 +118,27 @@ fn whole(v: f64) -> String {
         thousands(v.round() as u64)
     } else {
         String::new()
+    }
+}
+
+/// Black or white, whichever reads better on `background` (the higher WCAG contrast ratio:
+/// black text on the deepest blue was 2.4 to 1, grey on the light grey 2.3).
+fn ink_on(background: RGBColor) -> RGBColor {
+    let channel = |c: u8| {
+        let c = f64::from(c) / 255.0;
+        if c <= 0.039_28 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let RGBColor(r, g, b) = background;
+    let luminance = 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+    // Against black: (L + 0.05) / 0.05; against white: 1.05 / (L + 0.05).
+    if (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) {
+        BLACK
+    } else {
+        WHITE
     }
 }
 
@@ -132,7 +168,7 @@ where
     DB::ErrorType: 'static,
 {
     let (title_area, rest) = area.split_vertically(40);
-    title_area.titled(title, (FONT, 18))?;
+    title_area.titled(title, (FONT, px(18.0)))?;
     let (boards, legend) = rest.split_vertically(rest.dim_in_pixel().1 - 50);
     let columns = boards.split_evenly((1, panels.len().max(1)));
     for ((preset, cells), panel) in panels.iter().zip(columns) {
@@ -155,7 +191,7 @@ where
             )
         };
         let mut chart = ChartBuilder::on(&panel)
-            .caption(caption, (FONT, 15))
+            .caption(caption, (FONT, px(15.0)))
             .margin(8)
             .build_cartesian_2d(0f64..files as f64, 0f64..ranks as f64)?;
         for (square, score, n) in cells {
@@ -172,20 +208,16 @@ where
                 [(file + 0.02, rank + 0.02), (file + 0.98, rank + 0.98)],
                 fill.filled(),
             )))?;
-            let ink = if muted {
-                RGBColor(150, 150, 150)
-            } else {
-                BLACK
-            };
+            let ink = ink_on(fill);
             chart.draw_series(std::iter::once(Text::new(
                 format!("{square} {:.0}%", score * 100.0),
                 (file + 0.08, rank + 0.7),
-                (FONT, 12).into_font().color(&ink),
+                (FONT, px(12.0)).into_font().color(&ink),
             )))?;
             chart.draw_series(std::iter::once(Text::new(
                 format!("n={}", thousands(*n)),
                 (file + 0.08, rank + 0.35),
-                (FONT, 12).into_font().color(&ink),
+                (FONT, px(12.0)).into_font().color(&ink),
             )))?;
         }
     }
@@ -199,7 +231,7 @@ where
             heat(score, 0.5).filled(),
         ))?;
     }
-    let label = |x: i32, text: String| Text::new(text, (x, 26), (FONT, 12));
+    let label = |x: i32, text: String| Text::new(text, (x, 26), (FONT, px(12.0)));
     legend.draw(&label(44, "lowest".into()))?;
     legend.draw(&label(48 + 6 * steps, "50%".into()))?;
     legend.draw(&label(40 + 12 * steps, "highest".into()))?;
@@ -207,9 +239,9 @@ where
     legend.draw(&Text::new(
         "player 1's score".to_owned(),
         (right, 8),
-        (FONT, 13),
+        (FONT, px(13.0)),
     ))?;
-    let grey = right + 130;
+    let grey = right + 165;
     legend.draw(&Rectangle::new(
         [(grey, 6), (grey + 16, 22)],
         MUTED.filled(),
@@ -217,7 +249,7 @@ where
     legend.draw(&Text::new(
         format!("fewer than {few} games"),
         (grey + 22, 8),
-        (FONT, 13),
+        (FONT, px(13.0)),
     ))?;
     Ok(())
 }
@@ -245,10 +277,10 @@ where
         .fold(1.0, f64::max)
         * 1.12;
     let mut chart = ChartBuilder::on(area)
-        .caption(title, (FONT, 18))
+        .caption(title, (FONT, px(18.0)))
         .margin(15)
-        .x_label_area_size(45)
-        .y_label_area_size(60)
+        .x_label_area_size(58)
+        .y_label_area_size(78)
         .build_cartesian_2d(lo - step..hi + step * 2.0, 0f64..top)?;
     chart
         .configure_mesh()
@@ -257,8 +289,8 @@ where
         .y_desc("games")
         .x_label_formatter(&|x| whole(*x))
         .y_label_formatter(&|y| whole(*y))
-        .label_style((FONT, 13))
-        .axis_desc_style((FONT, 14))
+        .label_style((FONT, px(13.0)))
+        .axis_desc_style((FONT, px(14.0)))
         .draw()?;
     chart.draw_series(
         bins.bars
@@ -273,7 +305,7 @@ where
         chart.draw_series(std::iter::once(Text::new(
             format!("{x}+"),
             (x, n + top * 0.06),
-            (FONT, 12),
+            (FONT, px(12.0)),
         )))?;
     }
     Ok(())
@@ -294,10 +326,10 @@ where
     let top = bars.iter().map(|b| b.1).fold(1.0, f64::max) * 1.1;
     let names: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
     let mut chart = ChartBuilder::on(area)
-        .caption(title, (FONT, 18))
+        .caption(title, (FONT, px(18.0)))
         .margin(15)
-        .x_label_area_size(45)
-        .y_label_area_size(60)
+        .x_label_area_size(58)
+        .y_label_area_size(78)
         .build_cartesian_2d(-0.5f64..n - 0.5, 0f64..top)?;
     chart
         .configure_mesh()
@@ -307,8 +339,8 @@ where
         .x_desc(x_label)
         .y_desc(y_label)
         .y_label_formatter(&|y| whole(*y))
-        .label_style((FONT, 13))
-        .axis_desc_style((FONT, 14))
+        .label_style((FONT, px(13.0)))
+        .axis_desc_style((FONT, px(14.0)))
         .draw()?;
     chart.draw_series(bars.iter().enumerate().map(|(i, b)| {
         Rectangle::new(

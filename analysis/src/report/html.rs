@@ -87,7 +87,8 @@ ul.headlines li {{ margin: .25em 0; }}
 table {{ border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 13px; font-variant-numeric: tabular-nums; }}
 th, td {{ border: 1px solid #ccc; padding: 2px 6px; text-align: right; }}
 th {{ background: #f3f3f3; }} td:first-child, th:first-child {{ text-align: left; }}
-figure {{ margin: 1em 0 2em; }} figure svg {{ max-width: 100%; height: auto; }}
+.leaderboard .name {{ text-align: left; }}
+figure {{ margin: 1em 0 2em; overflow-x: auto; }} figure svg {{ max-width: none; }}
 figcaption {{ color: #555; font-size: .95em; }}
 .muted {{ color: #666; }}
 .cjk {{ font-family: "Anqi Serif", serif; }}

@@ -238,7 +238,7 @@ fn board(h: &mut String, players: &[&Rated], ranked: bool, escape: fn(&str) -> S
     }
     let _ = writeln!(
         h,
-        "<th>player</th><th>rating (95%)</th><th>games</th><th>score</th></tr>"
+        "<th class=\"name\">player</th><th>rating (95%)</th><th>games</th><th>score</th></tr>"
     );
     for p in players {
         let _ = write!(h, "<tr>");
@@ -247,7 +247,7 @@ fn board(h: &mut String, players: &[&Rated], ranked: bool, escape: fn(&str) -> S
         }
         let _ = writeln!(
             h,
-            "<td><a href=\"players/{}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<td class=\"name\"><a href=\"players/{}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>",
             super::player_pages::file_of(&p.name),
             escape(&p.name),
             elo_with_interval(p.rating.value, p.rating.low, p.rating.high),
@@ -320,11 +320,12 @@ mod tests {
         let provisional = &h[h.find("Provisional").unwrap()..];
         assert!(provisional.starts_with("Provisional (fewer than 20 games), not ranked"));
         assert!(
-            provisional.contains("<tr><td><a href=\"players/new.html\">new</a></td><td>"),
+            provisional
+                .contains("<tr><td class=\"name\"><a href=\"players/new.html\">new</a></td><td>"),
             "no rank cell: {provisional}"
         );
         assert!(
-            h.contains("<tr><td>1</td><td><a href=\"players/wu.html\">wu</a></td>"),
+            h.contains("<tr><td>1</td><td class=\"name\"><a href=\"players/wu.html\">wu</a></td>"),
             "{h}"
         );
     }
