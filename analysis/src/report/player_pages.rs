@@ -13,13 +13,13 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use records::core::{Outcome, Seat};
+use records::core::Seat;
 use records::games::GameKind;
 use records::rating::{self, Meeting, Model, Rated};
 
 use super::draw::thousands;
 use super::headlines::{elo_with_interval, share};
-use super::players::Fit;
+use super::players::{Fit, meeting_rows};
 use super::table::Table;
 
 /// The most fits behind one game and preset's ratings over time.
@@ -39,54 +39,22 @@ pub fn file_of(name: &str) -> String {
     format!("{out}.html")
 }
 
-/// One row of `meetings`, with its period.
-struct Row {
-    period: String,
-    meeting: Meeting,
-}
-
 /// `meetings_by_period` by game and preset.
 fn meetings(tables: &[Table]) -> BTreeMap<(String, String), Vec<Row>> {
     let mut out: BTreeMap<(String, String), Vec<Row>> = BTreeMap::new();
-    let Some(t) = tables.iter().find(|t| t.name == "meetings_by_period") else {
-        return out;
-    };
-    let col = |name: &str| t.columns.iter().position(|c| c == name).expect(name);
-    let (game, preset, period, outcome, games) = (
-        col("game"),
-        col("preset"),
-        col("period"),
-        col("outcome"),
-        col("games"),
-    );
-    let players = [col("player1"), col("player2"), col("player3")];
-    for row in &t.rows {
-        let names: Vec<String> = players
-            .iter()
-            .filter_map(|&i| row[i].as_str().map(str::to_owned))
-            .collect();
-        let Some(mut result) = row[outcome]
-            .as_str()
-            .and_then(|o| o.parse::<Outcome>().ok())
-        else {
-            continue;
-        };
-        if names.len() == 3 && result.is_draw() {
-            result = Outcome::draw(3);
-        }
-        let text = |i: usize| row[i].as_str().unwrap_or_default().to_owned();
-        out.entry((text(game), text(preset)))
-            .or_default()
-            .push(Row {
-                period: text(period),
-                meeting: Meeting {
-                    players: names,
-                    outcome: result,
-                    games: row[games].as_u64().unwrap_or(0),
-                },
-            });
+    for row in meeting_rows(tables, "meetings_by_period") {
+        out.entry((row.game, row.preset)).or_default().push(Row {
+            period: row.period,
+            meeting: row.meeting,
+        });
     }
     out
+}
+
+/// One row of `meetings_by_period`.
+struct Row {
+    period: String,
+    meeting: Meeting,
 }
 
 /// Periods in time order: months, then undated hundreds by their first game.

@@ -22,39 +22,59 @@ struct Group {
     meetings: Vec<Meeting>,
 }
 
-/// The `meetings` table read into groups.
-fn groups(tables: &[Table]) -> Vec<Group> {
-    let Some(t) = tables.iter().find(|t| t.name == "meetings") else {
+/// One row of a meetings table (`meetings`, or `meetings_by_period`): its game, preset,
+/// period (empty in `meetings`) and the games it counts.
+pub struct MeetingRow {
+    pub game: String,
+    pub preset: String,
+    pub period: String,
+    pub meeting: Meeting,
+}
+
+/// The rows of the meetings table `name` (none when the report has no such table).
+pub fn meeting_rows(tables: &[Table], name: &str) -> Vec<MeetingRow> {
+    let Some(t) = tables.iter().find(|t| t.name == name) else {
         return Vec::new();
     };
-    let col = |name: &str| t.columns.iter().position(|c| c == name).expect(name);
-    let (game, preset, outcome, games) = (col("game"), col("preset"), col("outcome"), col("games"));
-    let players = [col("player1"), col("player2"), col("player3")];
+    let col = |name: &str| t.columns.iter().position(|c| c == name);
+    let [game, preset, outcome, games] =
+        ["game", "preset", "outcome", "games"].map(|c| col(c).expect(c));
+    let period = col("period");
+    let players = ["player1", "player2", "player3"].map(|c| col(c).expect(c));
+    let text = |row: &[Value], i: usize| row[i].as_str().unwrap_or_default().to_owned();
+    t.rows
+        .iter()
+        .filter_map(|row| {
+            let names: Vec<String> = players
+                .iter()
+                .filter_map(|&i| row[i].as_str().map(str::to_owned))
+                .collect();
+            let mut result = row[outcome].as_str()?.parse::<Outcome>().ok()?;
+            // `draw` reads as two seats: a three-seat draw ties all three.
+            if names.len() == 3 && result.is_draw() {
+                result = Outcome::draw(3);
+            }
+            Some(MeetingRow {
+                game: text(row, game),
+                preset: text(row, preset),
+                period: period.map_or_else(String::new, |i| text(row, i)),
+                meeting: Meeting {
+                    players: names,
+                    outcome: result,
+                    games: row[games].as_u64().unwrap_or(0),
+                },
+            })
+        })
+        .collect()
+}
+
+/// The `meetings` table read into groups.
+fn groups(tables: &[Table]) -> Vec<Group> {
     let mut out: BTreeMap<(String, String), Vec<Meeting>> = BTreeMap::new();
-    for row in &t.rows {
-        let names: Vec<String> = players
-            .iter()
-            .filter_map(|&i| row[i].as_str().map(str::to_owned))
-            .collect();
-        let Some(mut result) = row[outcome]
-            .as_str()
-            .and_then(|o| o.parse::<Outcome>().ok())
-        else {
-            continue;
-        };
-        // `draw` reads as two seats: a three-seat draw ties all three.
-        if names.len() == 3 && result.is_draw() {
-            result = Outcome::draw(3);
-        }
-        let key = (
-            row[game].as_str().unwrap_or_default().to_owned(),
-            row[preset].as_str().unwrap_or_default().to_owned(),
-        );
-        out.entry(key).or_default().push(Meeting {
-            players: names,
-            outcome: result,
-            games: row[games].as_u64().unwrap_or(0),
-        });
+    for row in meeting_rows(tables, "meetings") {
+        out.entry((row.game, row.preset))
+            .or_default()
+            .push(row.meeting);
     }
     out.into_iter()
         .map(|((game, preset), meetings)| Group {
