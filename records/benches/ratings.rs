@@ -44,6 +44,9 @@ fn fits(c: &mut Criterion) {
     let mut group = c.benchmark_group("fit");
     group.sample_size(10);
     for players in [100, 300, 500, 1000] {
+        if std::env::var("ANQI_BENCH_PLAYERS").is_ok_and(|only| only != players.to_string()) {
+            continue;
+        }
         let m = meetings(players);
         let model = Model {
             max_players: players,
@@ -51,6 +54,15 @@ fn fits(c: &mut Criterion) {
         };
         group.bench_with_input(BenchmarkId::new("players", players), &m, |b, m| {
             b.iter(|| fit(m, &model).expect("a fit"))
+        });
+        // The model before 2026-11-28 (Davidson's draws, one group, no dispersion), side by
+        // side: what Elo's scale and the groups cost.
+        let davidson = Model {
+            draws: true,
+            ..model
+        };
+        group.bench_with_input(BenchmarkId::new("davidson", players), &m, |b, m| {
+            b.iter(|| fit(m, &davidson).expect("a fit"))
         });
     }
     group.finish();

@@ -50,7 +50,7 @@ pub const PRIOR: f64 = 1.0 / (2.0 * std::f64::consts::LN_10 * std::f64::consts::
 
 /// The most players a fit rates: the most active ones; games with anyone else are left out,
 /// and the fit says how many. A fit's Newton steps solve a dense system of a row per player,
-/// so its cost grows as the cube of the players: 100 ms for 500 players here, 0.9 s for
+/// so its cost grows as the cube of the players: 140 ms for 500 players here, 0.73 s for
 /// 1,000 (`cargo bench -p records --features rating --bench ratings`). The report and the
 /// service's leaderboards rate the same players.
 pub const MAX_PLAYERS: usize = 500;
