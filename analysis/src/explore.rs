@@ -132,7 +132,22 @@ fn explore(order: &Order) -> Result<String, String> {
                 let _ = crate::import::run(&order.paths, &options);
                 db
             }
-            None => order.database.clone(),
+            None => {
+                // A store to read, not to make: a mistyped path would otherwise be a new,
+                // empty store that answers 0 games for everything.
+                if let Some(path) = records::store::sqlite_path(&order.database)
+                    && !path.exists()
+                {
+                    return Err(format!(
+                        "no record store at {}: name an existing one with --database (or \
+                         DATABASE_URL), or import games into it first (anqi import FILES \
+                         --database {})",
+                        path.display(),
+                        path.display()
+                    ));
+                }
+                order.database.clone()
+            }
         };
         let store = Store::open(&database).map_err(|e| e.to_string())?;
         if let Some(depth) = order.depth {

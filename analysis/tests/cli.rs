@@ -908,6 +908,15 @@ fn explore_answers_over_files_and_over_a_store() {
     let (code, out) = anqi(&["explore", "--database", &db, "--game", "chess"]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("unknown game"), "{out}");
+    // A mistyped store is refused, not made anew and answered from (issue 59).
+    let typo = format!("{db}.typo");
+    let (code, out) = anqi(&["explore", "--database", &typo]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("no record store at"), "{out}");
+    assert!(
+        !std::path::Path::new(&typo).exists(),
+        "nothing made at {typo}"
+    );
     // A new depth walks the stored games again.
     let (code, out) = anqi(&[
         "explore",

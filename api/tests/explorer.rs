@@ -198,6 +198,11 @@ fn the_explorer_answers_from_the_stored_games() {
             "date_from",
         ),
         (
+            "/v1/explorer?date_to=2026-02-31",
+            "bad-parameter",
+            "date_to",
+        ),
+        (
             "/v1/explorer?game=luzhanqi&preset=open",
             "invalid-position",
             "position",

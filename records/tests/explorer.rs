@@ -623,3 +623,59 @@ fn a_rolled_back_transaction_is_forgotten_by_its_import() {
         assert!(asked > 500, "{asked}");
     }
 }
+
+/// Dark Luzhanqi's public position keeps every unknown piece's side (`U` red, `u` black):
+/// an attack the attacker won and one it lost lead to different public positions, and every
+/// node of the engine games holds one public position text only (issue 59: written `?` for
+/// both sides, `a6-a7:win` and `a6-a7:loss` shared a node). A seat's view keeps its `?`s.
+#[test]
+fn dark_luzhanqi_public_positions_keep_the_sides() {
+    use records::core::{Told, Truth};
+    use records::games::luzhanqi::Luzhanqi;
+    let text = include_str!("data/luzhanqi-dark-engine-games.jsonl");
+    let mut texts: std::collections::HashMap<u64, String> = std::collections::HashMap::new();
+    let mut positions = 0;
+    for line in text.lines() {
+        let record: Record = serde_json::from_str(line).unwrap();
+        let rules =
+            records::core::rules::ruleset::<Luzhanqi>(record.preset.as_deref(), &record.options)
+                .unwrap();
+        records::core::replay::run::<Luzhanqi>(&record, |ply| {
+            let public = Luzhanqi::public(&rules, &ply.after);
+            let written = public.to_string();
+            let board = written.split(' ').next().unwrap();
+            assert!(!board.contains('?'), "{written}");
+            assert!(board.contains('U') && board.contains('u'), "{written}");
+            // Read back: the same position.
+            let Told::Masked(masked) = &public else {
+                panic!("a dark game's public position is masked")
+            };
+            let Told::Masked(again) = Told::<Luzhanqi>::parse(&written).unwrap() else {
+                panic!("read back as a masked position: {written}")
+            };
+            assert_eq!(&again, masked, "{written}");
+            let hash = records::core::explorer::position_hash::<Luzhanqi>(&public);
+            let known = texts.entry(hash).or_insert_with(|| written.clone());
+            assert_eq!(known, &written, "one hash, one public position");
+            positions += 1;
+        })
+        .1
+        .unwrap();
+    }
+    assert!(positions > 100, "{positions}");
+    // The sides tell apart what `?` merged: the same squares, one piece of each side swapped.
+    let read = |text: &str| Told::<Luzhanqi>::parse(text).unwrap();
+    let win = read("uuuuu/uuuuu/uuuuu/uuuuu/uuuuu/uuuu1/U4/UUUUU/UUUUU/UUUUU/UUUUU/UUUUU -- r 0 1");
+    let loss = read("uuuuu/uuuuu/uuuuu/uuuuu/uuuuu/uuuuu/5/UUUUU/UUUUU/UUUUU/UUUUU/UUUUU -- r 0 1");
+    assert_ne!(
+        records::core::explorer::position_hash::<Luzhanqi>(&win),
+        records::core::explorer::position_hash::<Luzhanqi>(&loss)
+    );
+    // Mixed notations are refused.
+    assert!(
+        Told::<Luzhanqi>::parse(
+            "uuuuu/uuuuu/uuuuu/uuuuu/uuuuu/uuuu?/5/UUUUU/UUUUU/UUUUU/UUUUU/UUUUU -- r 0 1"
+        )
+        .is_err()
+    );
+}

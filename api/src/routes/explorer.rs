@@ -103,19 +103,15 @@ fn list(text: Option<&str>) -> Vec<String> {
         .collect()
 }
 
-/// A date parameter: YYYY-MM-DD, a month 01–12 and a day 01–31.
+/// A date parameter: YYYY-MM-DD, a day the calendar has (not 2026-02-31).
 fn date(text: Option<String>, field: &str) -> Result<Option<String>, Problem> {
     let Some(t) = text else { return Ok(None) };
-    let number = |range: std::ops::Range<usize>| t.get(range).and_then(|s| s.parse::<u32>().ok());
-    let valid = records::store::iso_date(&t).as_deref() == Some(t.as_str())
-        && number(5..7).is_some_and(|m| (1..=12).contains(&m))
-        && number(8..10).is_some_and(|d| (1..=31).contains(&d));
-    if valid {
+    if records::store::iso_date(&t).as_deref() == Some(t.as_str()) {
         Ok(Some(t))
     } else {
         Err(Problem::new(
             ProblemKind::BadParameter,
-            format!("{field} is a date, YYYY-MM-DD; {t:?} is not"),
+            format!("{field} is a date, YYYY-MM-DD, that the calendar has; {t:?} is not"),
         )
         .field(field))
     }

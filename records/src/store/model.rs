@@ -289,6 +289,20 @@ impl NewGame {
     }
 }
 
+/// Whether `day` of `month` (1–12) of `year` exists in the Gregorian calendar (2026-02-31
+/// does not; 2024-02-29 does).
+fn on_the_calendar(year: u32, month: u32, day: u32) -> bool {
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&day)
+}
+
 /// A date from a record's metadata as YYYY-MM-DD: an ISO date (or date-time), or the TCGA
 /// form `10:49am Jan 10, 2022`.
 pub fn iso_date(text: &str) -> Option<String> {
@@ -303,7 +317,9 @@ pub fn iso_date(text: &str) -> Option<String> {
             .chain(t[8..10].bytes())
             .all(|c| c.is_ascii_digit())
     {
-        return Some(t[..10].to_owned());
+        let number = |r: std::ops::Range<usize>| t[r].parse::<u32>().unwrap_or(0);
+        return on_the_calendar(number(0..4), number(5..7), number(8..10))
+            .then(|| t[..10].to_owned());
     }
     const MONTHS: [&str; 12] = [
         "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
@@ -320,7 +336,7 @@ pub fn iso_date(text: &str) -> Option<String> {
         let (Ok(day), Ok(year)) = (w[1].parse::<u32>(), w[2].parse::<u32>()) else {
             continue;
         };
-        if (1..=31).contains(&day) && (1000..=9999).contains(&year) {
+        if (1000..=9999).contains(&year) && on_the_calendar(year, month as u32 + 1, day) {
             return Some(format!("{year:04}-{:02}-{day:02}", month + 1));
         }
     }
@@ -343,6 +359,21 @@ mod tests {
             Some("2026-11-22")
         );
         assert_eq!(iso_date("someday"), None);
+        // Only days the calendar has (issue 59: 2026-02-31 passed as a date).
+        for (text, date) in [
+            ("2026-02-31", None),
+            ("2026-13-01", None),
+            ("2026-00-10", None),
+            ("2026-04-31", None),
+            ("2023-02-29", None),
+            ("2024-02-29", Some("2024-02-29")),
+            ("2000-02-29", Some("2000-02-29")),
+            ("1900-02-29", None),
+            ("Feb 30, 2022", None),
+            ("Dec 31, 2022", Some("2022-12-31")),
+        ] {
+            assert_eq!(iso_date(text).as_deref(), date, "{text}");
+        }
     }
 
     #[test]

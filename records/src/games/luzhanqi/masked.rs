@@ -2,6 +2,11 @@
 //! names every enemy piece, so a seat is told this instead, every enemy piece it may not
 //! identify written `?`. It is not a position to play from; it is written, read back (a view
 //! sent to `/v1/render.svg`) and drawn.
+//!
+//! The **public** position (what every seat sees: the opening explorer's) has unknown pieces
+//! of both sides, so it says whose each is: `U` a red piece, `u` a black one (the case of the
+//! sides' letters; `U` is no role's). A seat's `?` needs no side: they are all its enemy's.
+//! Writing `?` for both sides in public merged positions that differ (issue 59).
 
 use std::fmt;
 
@@ -16,16 +21,33 @@ use super::render::{Shown, picture};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MaskedPosition {
     shown: [Shown; Point::COUNT],
+    /// What every seat sees (unknown pieces written by side), not one seat's view.
+    public: bool,
     /// The fields after the board and the mountains (side to move, counters), as the position
     /// writes them.
     rest: String,
 }
 
 impl MaskedPosition {
-    pub(super) fn new(shown: impl Fn(Point) -> Shown, rest: String) -> MaskedPosition {
+    pub(super) fn new(
+        shown: impl Fn(Point) -> Shown,
+        rest: String,
+        public: bool,
+    ) -> MaskedPosition {
         MaskedPosition {
             shown: std::array::from_fn(|i| shown(Point::new(i as u8).expect("a point"))),
+            public,
             rest,
+        }
+    }
+
+    /// How a point is written: [`Shown::letter`], but an unknown piece of the public position
+    /// by its side (`U` red, `u` black).
+    fn letter(&self, p: Point) -> char {
+        match self.shown(p) {
+            Shown::Unknown(Side::Red) if self.public => 'U',
+            Shown::Unknown(Side::Black) if self.public => 'u',
+            shown => shown.letter(),
         }
     }
 
@@ -39,7 +61,9 @@ impl MaskedPosition {
             .rev()
             .map(|rank| {
                 (0..FILES)
-                    .map(|file| self.shown[(rank * FILES + file) as usize].letter())
+                    .map(|file| {
+                        self.letter(Point::new((rank * FILES + file) as u8).expect("a point"))
+                    })
                     .collect()
             })
             .collect()
@@ -49,7 +73,7 @@ impl MaskedPosition {
     pub fn mountains(&self) -> String {
         [Point::MOUNTAIN_B, Point::MOUNTAIN_D]
             .iter()
-            .map(|p| self.shown(*p).letter())
+            .map(|p| self.letter(*p))
             .collect()
     }
 }
@@ -85,9 +109,11 @@ impl fmt::Display for MaskedPosition {
 }
 
 impl Masked<Action> for MaskedPosition {
-    /// A masked position is told by its `?`s: a position string has none.
+    /// A masked position is told by its `?`s (a seat's view) or its `U`s and `u`s (the public
+    /// position) on the board: a position string has none.
     fn parse_masked(text: &str) -> Option<Result<Self, PositionProblem>> {
-        text.contains('?').then(|| parse(text))
+        let board = text.split(' ').next().unwrap_or_default();
+        board.contains(['?', 'U', 'u']).then(|| parse(text))
     }
 
     fn svg(&self, last: Option<&Action>) -> String {
@@ -133,9 +159,17 @@ fn parse(text: &str) -> Result<MaskedPosition, PositionProblem> {
     cells[Point::BOARD + 1] = mountains[1];
     if let Some(c) = cells
         .iter()
-        .find(|c| !matches!(c, '-' | 'X' | '?') && Piece::from_char(**c).is_none())
+        .find(|c| !matches!(c, '-' | 'X' | '?' | 'U' | 'u') && Piece::from_char(**c).is_none())
     {
         return Err(malformed(format!("unknown piece letter {c:?}")));
+    }
+    let public = cells.iter().any(|c| matches!(c, 'U' | 'u'));
+    if public && cells.contains(&'?') {
+        return Err(malformed(
+            "a position has `?` (a seat's view: its enemy's unknown pieces) or `U` and `u` (the \
+             public position: unknown red and black pieces), not both"
+                .into(),
+        ));
     }
     // Every `?` is the viewer's enemy. The viewer identifies all its own pieces and at most
     // one enemy piece (a shown flag), so its side is the one with more letters.
@@ -151,7 +185,9 @@ fn parse(text: &str) -> Result<MaskedPosition, PositionProblem> {
     let shown = |p: Point| match cells[p.index()] {
         'X' => Shown::Covered,
         '?' => Shown::Unknown(unknown),
+        'U' => Shown::Unknown(Side::Red),
+        'u' => Shown::Unknown(Side::Black),
         c => Piece::from_char(c).map_or(Shown::Empty, Shown::Piece),
     };
-    Ok(MaskedPosition::new(shown, rest))
+    Ok(MaskedPosition::new(shown, rest, public))
 }

@@ -128,7 +128,7 @@ pub fn masked_position(rules: &Ruleset, pos: &Position, own: Option<Side>) -> Ma
     };
     let full = pos.to_string();
     let rest = full.splitn(3, ' ').nth(2).unwrap_or_default();
-    MaskedPosition::new(shown, rest.to_owned())
+    MaskedPosition::new(shown, rest.to_owned(), own.is_none())
 }
 
 /// What `seat` is told of the match's position: its masked position in a dark game.

@@ -1,0 +1,5 @@
+-- Dark Luzhanqi's public positions now keep every unknown piece's side (`U` red, `u` black;
+-- they were all `?`, which merged different positions into one node: issue 59). The explorer
+-- is derived from the stored games: it is walked again at the next open (built = false), with
+-- the new nodes. No stored game changes.
+UPDATE explorer_settings SET built = false;
