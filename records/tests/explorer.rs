@@ -93,7 +93,7 @@ fn count<G: Rules>(records: &[Record], depth: usize) -> Count {
                 .take()
                 .unwrap_or_else(|| (before.clone(), BTreeSet::new()));
             let start = start.get_or_insert_with(|| before.clone()).clone();
-            let action = G::public_action(&rules, ply.action, &ply.effect);
+            let action = G::public_action(&rules, ply.action, &ply.effect, ply.after);
             let mover = ply.mover;
             let first = Seat::all(outcome.seats())
                 .filter(|s| outcome.place(*s) == 1)
@@ -452,9 +452,20 @@ fn a_dark_luzhanqi_attack_is_public_as_announced() {
                 Some(a) => {
                     attacks += 1;
                     let announced = format!("{}:{}", a.action, a.result);
+                    // Then, for each flag a 司令's death showed, where it was shown.
+                    let rest = public
+                        .strip_prefix(&announced)
+                        .unwrap_or_else(|| panic!("ply {}: {public} against {announced}", i + 1));
+                    for shown in rest.split(":flag@").skip(1) {
+                        assert!(
+                            shown.parse::<records::games::luzhanqi::Point>().is_ok(),
+                            "ply {}: {public}",
+                            i + 1
+                        );
+                    }
                     assert!(
-                        public == &announced || public == &format!("{announced}:flag"),
-                        "ply {}: {public} against {announced}",
+                        rest.is_empty() || rest.starts_with(":flag@"),
+                        "ply {}: {public}",
                         i + 1
                     );
                 }
@@ -678,4 +689,59 @@ fn dark_luzhanqi_public_positions_keep_the_sides() {
         )
         .is_err()
     );
+}
+
+/// An action as every seat saw it fixes the public position it leads to, in every game's
+/// engine games: from one node, one action has one next node (the explorer keeps one). Dark
+/// Luzhanqi's `:flag` said no more than that a flag was shown, and three games that played
+/// `a6-a7:both_die:flag` went to different positions (issue 59): it now says where.
+#[test]
+fn an_action_as_every_seat_saw_it_leads_to_one_position() {
+    use records::core::explorer::{MAX_DEPTH, Node, Walk};
+    fn check<G: records::core::rules::Rules>(text: &str) -> usize {
+        let mut next: std::collections::HashMap<(Node, String), Node> =
+            std::collections::HashMap::new();
+        let mut flags = 0;
+        for line in text.lines() {
+            let record: Record = serde_json::from_str(line).unwrap();
+            let Some(mut walk) = Walk::<G>::of_record(&record, MAX_DEPTH) else {
+                continue;
+            };
+            records::core::replay::run::<G>(&record, |ply| walk.ply(ply))
+                .1
+                .unwrap();
+            for step in &walk.steps {
+                flags += usize::from(step.action.contains(":flag"));
+                let known = next
+                    .entry((step.node, step.action.clone()))
+                    .or_insert(step.next);
+                assert_eq!(*known, step.next, "{} from {:?}", step.action, step.node);
+            }
+        }
+        flags
+    }
+    use records::games::xiangqi::Xiangqi3g;
+    use records::games::{banqi::Banqi, luzhanqi::Luzhanqi, three_kingdoms::ThreeKingdoms};
+    let flags = check::<Luzhanqi>(include_str!("data/luzhanqi-dark-engine-games.jsonl"));
+    // Two 司令 meet at once, their flags in other headquarters from game to game: `:flag`
+    // alone was one action to two positions.
+    let marshals = |red: &str| {
+        serde_json::json!({
+            "game": "luzhanqi", "preset": "dark", "actions": ["a6-a7"],
+            "layout": {"red": red, "black": "lfldb/lcrbp/e1g1j/dp1pt/c1e1j/mtetr"}
+        })
+        .to_string()
+    };
+    let both = [
+        marshals("MTETR/C1E1J/DP1PT/E1G1J/LCRBP/LFLDB"),
+        marshals("MTETR/C1E1J/DP1PT/E1G1J/LCRBP/LDLFB"),
+    ]
+    .join("\n");
+    assert_eq!(check::<Luzhanqi>(&both), 2);
+    check::<Luzhanqi>(include_str!("data/luzhanqi-open-engine-games.jsonl"));
+    check::<Luzhanqi>(include_str!("data/luzhanqi-flip-engine-games.jsonl"));
+    check::<Banqi>(include_str!("data/banqi-engine-games.jsonl"));
+    check::<ThreeKingdoms>(include_str!("data/three-kingdoms-engine-games.jsonl"));
+    check::<Xiangqi3g>(include_str!("data/xiangqi-3g-engine-games.jsonl"));
+    assert!(flags > 0, "the dark games show a flag: {flags}");
 }

@@ -227,7 +227,7 @@ impl<G: Rules> Walk<G> {
             node: from,
             ply: ply.before.ply(),
             mover: ply.mover,
-            action: G::public_action(&self.rules, ply.action, &ply.effect),
+            action: G::public_action(&self.rules, ply.action, &ply.effect, ply.after),
             next: node(self.variant, after, &self.since),
         });
     }

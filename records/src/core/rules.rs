@@ -256,14 +256,17 @@ pub trait Truth: Game {
         let _ = write!(out, "{}", Self::public(rules, pos));
     }
 
-    /// `action`, played with `effect`, as every seat saw it: by default its notation with the
-    /// identities it revealed (a flip's piece, which every seat then sees).
+    /// `action`, played with `effect` and leading to `after`, as every seat saw it: by default
+    /// its notation with the identities it revealed (a flip's piece, which every seat then
+    /// sees). It fixes the public position it leads to: the explorer keeps one next position
+    /// per action.
     fn public_action(
         rules: &Self::Ruleset,
         action: &Self::Action,
         effect: &Self::Effect,
+        after: &Self::Position,
     ) -> String {
-        let _ = (rules, effect);
+        let _ = (rules, effect, after);
         action.to_string()
     }
 }

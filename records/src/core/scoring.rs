@@ -207,7 +207,7 @@ pub fn steps<G: Rules>(record: &Record) -> Steps {
         actions.push(ply.action.to_string());
         movers.push(ply.mover);
         if let Some(rules) = &rules {
-            public_actions.push(G::public_action(rules, ply.action, &ply.effect));
+            public_actions.push(G::public_action(rules, ply.action, &ply.effect, ply.after));
         }
     });
     let (verdict, summary) = match scored {

@@ -1,5 +1,7 @@
 //! Luzhanqi's [`Rules`]: how the game-generic core reaches the engine.
 
+use std::fmt::Write as _;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -7,13 +9,13 @@ use super::masked::MaskedPosition;
 use crate::core::rules::{Engine, Game, Pictures, Told, Truth, Visibility};
 use crate::core::{End, IllegalAction, InvalidHidden, Misfit, NoStart, Seat};
 
-use super::board::Points;
+use super::board::{Point, Points};
 use super::clues::Clues;
 use super::layout::Layout;
 use super::notation::Action;
-use super::pieces::{Combat, Role, Side};
+use super::pieces::{Combat, Piece, Role, Side};
 use super::play::Effect;
-use super::position::Position;
+use super::position::{Cell, Position};
 use super::render::svg;
 use super::ruleset::{Mode, PRESETS, Ruleset};
 use super::view::{SeatView, seat_view};
@@ -289,9 +291,16 @@ impl Truth for Luzhanqi {
     }
 
     /// A dark game's move as every seat saw it: the points, and for an attack what the
-    /// referee announced (`c6-c7:win`, `:loss`, `:both_die`), `:flag` added when a 司令 died
-    /// and its side's flag was shown.
-    fn public_action(rules: &Ruleset, action: &Action, effect: &Effect) -> String {
+    /// referee announced (`c6-c7:win`, `:loss`, `:both_die`), and for each 司令 that died, when
+    /// its side's flag is then shown, `:flag@` and the point it is shown on (`:flag@b1`): the
+    /// next public position shows it there, so the action says where (issue 59: `:flag` alone
+    /// led to positions that differ).
+    fn public_action(
+        rules: &Ruleset,
+        action: &Action,
+        effect: &Effect,
+        after: &Position,
+    ) -> String {
         let (Mode::Dark, Action::Move { from, to, .. }) = (rules.mode, action) else {
             return action.to_string();
         };
@@ -304,17 +313,27 @@ impl Truth for Luzhanqi {
         else {
             return format!("{from}-{to}");
         };
-        let marshal_died = match combat {
-            Combat::Win => defender.role == Role::Marshal,
-            Combat::Loss => attacker.role == Role::Marshal,
-            Combat::Both => attacker.role == Role::Marshal || defender.role == Role::Marshal,
+        let mut said = format!("{from}-{to}:{}", combat.code());
+        if !rules.flag_reveal {
+            return said;
+        }
+        let died = match combat {
+            Combat::Win => [None, Some(defender)],
+            Combat::Loss => [Some(attacker), None],
+            Combat::Both => [Some(attacker), Some(defender)],
         };
-        let flag = if marshal_died && rules.flag_reveal {
-            ":flag"
-        } else {
-            ""
-        };
-        format!("{from}-{to}:{}{flag}", combat.code())
+        for marshal in died
+            .into_iter()
+            .flatten()
+            .filter(|p| p.role == Role::Marshal)
+        {
+            let flag = Piece::new(marshal.side, Role::Flag);
+            said.push_str(":flag");
+            if let Some(point) = Point::all().find(|&p| after.cell(p) == Cell::Piece(flag)) {
+                let _ = write!(said, "@{point}");
+            }
+        }
+        said
     }
 }
 
