@@ -333,7 +333,7 @@ pub async fn list(
         {
             return Err(Problem::new(
                 ProblemKind::BadParameter,
-                format!("{field} is a date YYYY-MM-DD, not {d:?}"),
+                format!("{field} is a date, YYYY-MM-DD, that the calendar has; {d:?} is not"),
             )
             .field(field));
         }

@@ -92,6 +92,10 @@ SEMANTIC = {
         "cannot check JSON), and a date's pattern checks its digits, not that its month and "
         "day exist",
     },
+    "GET /v1/games": {
+        "bad-parameter": "a date's pattern checks its digits, not that its month and day exist "
+        "(2026-02-31)",
+    },
     "GET /v1/players": {
         "unknown-preset": "a preset is a string: which names exist depends on the game",
     },
