@@ -18,7 +18,7 @@ use super::ingest::Rejected;
 use super::table::{Derived, Table};
 
 /// The project's glyphs (assets/fonts, a subset of Noto Serif CJK under the OFL).
-const FONT: &[u8] = include_bytes!("../../../assets/fonts/AnqiSerif-Regular.otf");
+pub(super) const FONT: &[u8] = include_bytes!("../../../assets/fonts/AnqiSerif-Regular.otf");
 
 /// Tables longer than this are folded (the CSV has every row).
 const FOLD_ROWS: usize = 40;
@@ -26,7 +26,7 @@ const FOLD_ROWS: usize = 40;
 /// Text for the page: escaped, and each run of Chinese characters marked as such, so that
 /// the browser draws it with the page's own glyphs (a heading's bold Chinese otherwise falls
 /// to a font that lacks it, seen in Chromium).
-fn escape(s: &str) -> String {
+pub(super) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut in_cjk = false;
     for c in s.chars() {
@@ -54,7 +54,7 @@ fn escape(s: &str) -> String {
 }
 
 /// An attribute's value: escaped, nothing marked.
-fn attribute(s: &str) -> String {
+pub(super) fn attribute(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

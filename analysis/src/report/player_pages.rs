@@ -19,6 +19,7 @@ use records::rating::{self, Meeting, Model, Rated};
 
 use super::draw::thousands;
 use super::headlines::{elo_with_interval, share};
+use super::html::{FONT, attribute, escape};
 use super::players::{Fit, meeting_rows};
 use super::table::Table;
 
@@ -112,13 +113,18 @@ pub fn write(out: &Path, tables: &[Table], fits: &[Fit]) -> std::io::Result<Vec<
         return Ok(written);
     }
     std::fs::create_dir_all(&dir)?;
+    // The project's glyphs for the Chinese on the pages, once for all of them.
+    let font = dir.join(FONT_FILE);
+    std::fs::write(&font, FONT)?;
+    written.push(font);
     for (name, body) in pages {
         let path = dir.join(file_of(&name));
+        let title = attribute(&name);
         let name = escape(&name);
         std::fs::write(
             &path,
             format!(
-                "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{name}: Anqi report</title>\n<style>{STYLE}</style></head><body>\n<p><a href=\"../index.html\">← the report</a></p>\n<h1>{name}</h1>\n{body}</body></html>\n"
+                "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}: Anqi report</title>\n<style>@font-face {{ font-family: \"Anqi Serif\"; src: url({FONT_FILE}) format(\"opentype\"); }} {STYLE}</style></head><body>\n<p><a href=\"../index.html\">← the report</a></p>\n<h1>{name}</h1>\n{body}</body></html>\n"
             ),
         )?;
         written.push(path);
@@ -126,17 +132,14 @@ pub fn write(out: &Path, tables: &[Table], fits: &[Fit]) -> std::io::Result<Vec<
     Ok(written)
 }
 
-const STYLE: &str = "body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 900px; color: #222; line-height: 1.45; padding: 0 1em; } \
+/// The pages' font file, beside them.
+const FONT_FILE: &str = "AnqiSerif-Regular.otf";
+
+const STYLE: &str = "body { font-family: system-ui, \"Anqi Serif\", sans-serif; margin: 2em auto; max-width: 900px; color: #222; line-height: 1.45; padding: 0 1em; } \
      table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 14px; font-variant-numeric: tabular-nums; } \
      th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; } th { background: #f3f3f3; } \
-     td:first-child, th:first-child { text-align: left; } .muted { color: #555; }";
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+     td:first-child, th:first-child { text-align: left; } .muted { color: #555; } \
+     .cjk { font-family: \"Anqi Serif\", serif; }";
 
 /// Every player's results in `rows` (self-play left out, as the ratings do).
 fn results(rows: &[Row]) -> BTreeMap<String, Results> {
@@ -266,7 +269,7 @@ fn section(
         let _ = writeln!(
             h,
             "<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(&file_of(name)),
+            attribute(&file_of(name)),
             escape(name),
             thousands(*games),
             thousands(*w),
