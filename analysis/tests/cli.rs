@@ -908,6 +908,10 @@ fn explore_answers_over_files_and_over_a_store() {
     let (code, out) = anqi(&["explore", "--database", &db, "--game", "chess"]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("unknown game"), "{out}");
+    // A mistyped action is an error, not a line no game played (issue 59).
+    let (code, out) = anqi(&["explore", "--database", &db, "--actions", "a1(K),zz9(Q)"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("action 2 of the line, \"zz9(Q)\""), "{out}");
     // A mistyped store is refused, not made anew and answered from (issue 59).
     let typo = format!("{db}.typo");
     let (code, out) = anqi(&["explore", "--database", &typo]);

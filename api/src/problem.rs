@@ -53,7 +53,8 @@ pub struct Problem {
     /// What went wrong, in words a person can act on.
     pub detail: String,
     pub code: String,
-    /// The 1-based ply of a record the problem is about.
+    /// The 1-based ply of a record the problem is about (the opening explorer: the place in
+    /// `actions` of the action it is about, 1 the first).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ply: Option<usize>,
     /// The action (as written) the problem is about.

@@ -203,6 +203,16 @@ fn the_explorer_answers_from_the_stored_games() {
             "date_to",
         ),
         (
+            "/v1/explorer?actions=a1(K),zz9(Q)",
+            "malformed-action",
+            "actions",
+        ),
+        (
+            "/v1/explorer?game=luzhanqi&preset=dark&actions=a6-a7:wim",
+            "malformed-action",
+            "actions",
+        ),
+        (
             "/v1/explorer?game=luzhanqi&preset=open",
             "invalid-position",
             "position",
@@ -227,6 +237,20 @@ fn the_explorer_answers_from_the_stored_games() {
         );
         assert_eq!(problem["field"], field, "{path}: {problem}");
     }
+    // Which action of the line is not one, by its place.
+    let (_, problem) = get(addr, "/v1/explorer?actions=a1(K),zz9(Q)");
+    assert_eq!(problem["ply"], 2, "{problem}");
+    assert!(
+        problem["detail"].as_str().unwrap().contains("\"zz9(Q)\""),
+        "{problem}"
+    );
+    // A line written right that no game played is still an answer: nothing played it.
+    let (status, answer) = get(addr, "/v1/explorer?actions=d1(p)");
+    assert_eq!(
+        (status, answer["followed"].as_u64()),
+        (200, Some(0)),
+        "{answer}"
+    );
 }
 
 /// A dark Luzhanqi game the referee deals and plays: once it ends it is in the explorer, its

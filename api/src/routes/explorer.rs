@@ -143,7 +143,7 @@ fn rating(value: Option<f64>, field: &str) -> Result<Option<f64>, Problem> {
     params(ExplorerQuery),
     responses(
         (status = 200, description = "What the stored games played from the position.", body = Explored, example = explored_example),
-        (status = 400, description = "A malformed position, options or date.", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "A malformed position, options, date, or action of the line (`malformed-action`, its place in `actions` as `ply`).", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "No such game or preset, an impossible position, or a start that must be given.", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "No record store.", body = Problem, content_type = "application/problem+json")))]
 pub async fn explorer(
@@ -204,6 +204,10 @@ fn problem(e: ExploreError) -> Problem {
         ExploreError::Position(e @ NoPosition::NoCommonStart(_)) => {
             Problem::new(ProblemKind::InvalidPosition, e.to_string()).field("position")
         }
+        e @ ExploreError::Action { place, .. } => Problem {
+            ply: Some(place),
+            ..Problem::new(ProblemKind::MalformedAction, e.to_string()).field("actions")
+        },
         ExploreError::Store(e) => Problem::new(ProblemKind::StoreUnavailable, e.to_string()),
     }
 }

@@ -256,6 +256,16 @@ pub trait Truth: Game {
         let _ = write!(out, "{}", Self::public(rules, pos));
     }
 
+    /// Whether `text` is written as an action as every seat saw it (what the opening explorer
+    /// is asked): its notation only, not whether some position allows it. By default the
+    /// action's notation.
+    fn check_public_action(rules: &Self::Ruleset, text: &str) -> Result<(), String> {
+        let _ = rules;
+        Self::Action::from_notation(text)
+            .map(drop)
+            .map_err(|e| e.to_string())
+    }
+
     /// `action`, played with `effect` and leading to `after`, as every seat saw it: by default
     /// its notation with the identities it revealed (a flip's piece, which every seat then
     /// sees). It fixes the public position it leads to: the explorer keeps one next position

@@ -68,6 +68,14 @@ pub enum ExploreError {
     Ruleset(#[from] RulesetError),
     #[error(transparent)]
     Position(#[from] NoPosition),
+    /// An action asked is not written as an action of the game (its place in `actions`, 1
+    /// the first).
+    #[error("action {place} of the line, {action:?}, is not an action of the game: {why}")]
+    Action {
+        place: usize,
+        action: String,
+        why: String,
+    },
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -81,6 +89,7 @@ impl ExploreError {
             ExploreError::Ruleset(_) => "invalid_ruleset",
             ExploreError::Position(NoPosition::Position(_)) => "invalid_position",
             ExploreError::Position(NoPosition::NoCommonStart(_)) => "position_required",
+            ExploreError::Action { .. } => "malformed_action",
             ExploreError::Store(_) => "store_unavailable",
         }
     }
@@ -161,6 +170,14 @@ impl Store {
         let (start, preset, coins) = crate::with_game!(kind, G => {
             let rules = ruleset::<G>(lookup.preset.as_deref(), &lookup.options)?;
             let preset = crate::core::rules::find_preset(G::PRESETS, lookup.preset.as_deref())?;
+            // A typo is an error, not a line no game played.
+            for (i, action) in lookup.actions.iter().enumerate() {
+                G::check_public_action(&rules, action.trim()).map_err(|why| ExploreError::Action {
+                    place: i + 1,
+                    action: action.clone(),
+                    why,
+                })?;
+            }
             (root::<G>(&rules, lookup.position.as_deref())?, preset.name, G::COINS)
         });
         let depth = self.explorer_depth()?;

@@ -290,6 +290,40 @@ impl Truth for Luzhanqi {
         }
     }
 
+    /// A dark game's action as every seat saw it: a move's points, and for an attack the
+    /// announcement (`win`, `loss`, `both_die`) and each flag shown (`:flag@b1`).
+    fn check_public_action(rules: &Ruleset, text: &str) -> Result<(), String> {
+        let parse = |move_text: &str| {
+            move_text
+                .parse::<Action>()
+                .map(drop)
+                .map_err(|e| e.to_string())
+        };
+        if rules.mode != Mode::Dark {
+            return parse(text);
+        }
+        let mut parts = text.split(':');
+        parse(parts.next().unwrap_or_default())?;
+        if let Some(combat) = parts.next()
+            && !["win", "loss", "both_die"].contains(&combat)
+        {
+            return Err(format!(
+                "an attack is announced as win, loss or both_die, not {combat:?}"
+            ));
+        }
+        for shown in parts {
+            match shown.strip_prefix("flag@").map(str::parse::<Point>) {
+                Some(Ok(_)) => {}
+                _ => {
+                    return Err(format!(
+                        "a shown flag is written flag@<point>, not {shown:?}"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// A dark game's move as every seat saw it: the points, and for an attack what the
     /// referee announced (`c6-c7:win`, `:loss`, `:both_die`), and for each 司令 that died, when
     /// its side's flag is then shown, `:flag@` and the point it is shown on (`:flag@b1`): the
