@@ -213,3 +213,102 @@ fn a_refereed_game_counts_once_it_ends() {
     assert_eq!(board["games"], 1);
     assert_eq!(board["rated"], 2);
 }
+
+/// Players who never met are rated in groups, each about its own mean and ranked on its own;
+/// a player with a handful of games is provisional: listed after its group's ranked players,
+/// without a rank, however well it did. The player's page says the same.
+#[test]
+fn groups_that_never_met_and_provisional_players_are_said() {
+    let server = start(&fresh_db("players-groups.db"));
+    let addr = &server.addr;
+    let mut log = log();
+    // A second circle, q0 stronger than q1, that never met the first; and a newcomer who
+    // beat q1 twice.
+    let mut round = 0;
+    let mut game = |a: &str, b: &str, outcome: &str| {
+        round += 1;
+        json!({
+            "game": "banqi", "preset": "tcga", "players": [a, b],
+            "actions": ["a1(K)", "b1(k)"],
+            "result": {"outcome": outcome, "reason": if outcome == "draw" { "agreement" } else { "resignation" }},
+            "metadata": {"round": format!("q-{round}")}
+        })
+    };
+    for (a, b, outcome, n) in [
+        ("q0", "q1", "player1", 18),
+        ("q0", "q1", "player2", 7),
+        ("q1", "q0", "player1", 9),
+        ("q1", "q0", "player2", 16),
+        ("newcomer", "q1", "player1", 1),
+        ("q1", "newcomer", "player2", 1),
+    ] {
+        for _ in 0..n {
+            log.push(game(a, b, outcome));
+        }
+    }
+    let ndjson: String = log.iter().map(|r| format!("{r}\n")).collect();
+    let (status, _, text) = request(addr, "POST", "/v1/games", "application/x-ndjson", &ndjson);
+    assert_eq!(status, 200, "{text}");
+
+    let (status, board) = get(addr, "/v1/players?limit=200");
+    assert_eq!(status, 200, "{board}");
+    let groups = board["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 2, "{board}");
+    assert_eq!(
+        (&groups[0]["players"], &groups[0]["games"]),
+        (&json!(5), &json!(400))
+    );
+    assert_eq!(
+        (&groups[1]["players"], &groups[1]["games"]),
+        (&json!(3), &json!(52))
+    );
+    assert_eq!(
+        board["provisional_games"],
+        records::rating::PROVISIONAL_GAMES
+    );
+    let rows: Vec<(String, u64, Option<u64>, bool)> = board["ranking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["name"].as_str().unwrap().to_owned(),
+                r["group"].as_u64().unwrap(),
+                r["rank"].as_u64(),
+                r["provisional"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, u64, Option<u64>, bool)> = [
+        ("p0", 1, Some(1), false),
+        ("p1", 1, Some(2), false),
+        ("p2", 1, Some(3), false),
+        ("p3", 1, Some(4), false),
+        ("p4", 1, Some(5), false),
+        ("q0", 2, Some(1), false),
+        ("q1", 2, Some(2), false),
+        ("newcomer", 2, None, true),
+    ]
+    .iter()
+    .map(|&(n, g, r, p)| (n.to_owned(), g, r, p))
+    .collect();
+    assert_eq!(rows, expected);
+    // Each group about its own mean.
+    for g in [1, 2] {
+        let sum: f64 = board["ranking"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["group"] == g)
+            .map(|r| r["rating"]["value"].as_f64().unwrap())
+            .sum();
+        assert!(sum.abs() < 1e-6, "group {g}: {sum}");
+    }
+    let (_, newcomer) = get(addr, "/v1/players/newcomer");
+    let banqi = &newcomer["presets"][0];
+    assert_eq!(
+        (&banqi["group"], &banqi["provisional"], banqi.get("rank")),
+        (&json!(2), &json!(true), None),
+        "{newcomer}"
+    );
+}

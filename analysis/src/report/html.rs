@@ -21,7 +21,7 @@ use super::table::{Derived, Table};
 pub(super) const FONT: &[u8] = include_bytes!("../../../assets/fonts/AnqiSerif-Regular.otf");
 
 /// Tables longer than this are folded (the CSV has every row).
-const FOLD_ROWS: usize = 40;
+pub(super) const FOLD_ROWS: usize = 40;
 
 /// Text for the page: escaped, and each run of Chinese characters marked as such, so that
 /// the browser draws it with the page's own glyphs (a heading's bold Chinese otherwise falls

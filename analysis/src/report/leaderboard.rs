@@ -224,7 +224,7 @@ fn board(h: &mut String, players: &[&Rated], ranked: bool, escape: fn(&str) -> S
     if players.is_empty() {
         return;
     }
-    let folded = players.len() > 40;
+    let folded = players.len() > super::html::FOLD_ROWS;
     if folded {
         let _ = writeln!(
             h,

@@ -187,10 +187,9 @@ type History = Vec<(String, u64, Option<rating::Ratings>)>;
 fn history(rows: &[Row]) -> History {
     let periods = ordered(rows.iter().map(|r| r.period.clone()));
     let step = periods.len().div_ceil(CHECKPOINTS).max(1);
-    let mut checkpoints: Vec<usize> = (0..periods.len())
+    let checkpoints: Vec<usize> = (0..periods.len())
         .filter(|i| (periods.len() - 1 - i) % step == 0)
         .collect();
-    checkpoints.dedup();
     let rank: BTreeMap<&str, usize> = periods
         .iter()
         .enumerate()

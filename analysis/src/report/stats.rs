@@ -171,12 +171,6 @@ pub fn count_table(lf: LazyFrame, keys: &[&str], name: &str, title: &str) -> Pol
 /// own hundreds.
 fn meetings(games: LazyFrame, seats: LazyFrame, by_period: bool) -> PolarsResult<Table> {
     let keys = [col("game"), col("preset"), col("source")];
-    let player = |seat: u32| {
-        col("name")
-            .filter(col("seat").eq(lit(seat)))
-            .first()
-            .alias(format!("player{seat}"))
-    };
     let per_game = seats.group_by(keys.clone()).agg([
         player(1),
         player(2),
@@ -211,16 +205,18 @@ fn meetings(games: LazyFrame, seats: LazyFrame, by_period: bool) -> PolarsResult
     )
 }
 
+/// The name at `seat` of a game's `seats` rows, as `player<seat>` (aggregated per game).
+fn player(seat: u32) -> Expr {
+    col("name")
+        .filter(col("seat").eq(lit(seat)))
+        .first()
+        .alias(format!("player{seat}"))
+}
+
 /// The named players of each two-seat game (`game`, `preset`, `source`, `player1`,
 /// `player2`): a game with a seat its record does not name is left out. What a finding
 /// adjusted for who played is counted within ([`super::adjusted`]).
 pub fn named_pairs(seats: LazyFrame) -> LazyFrame {
-    let player = |seat: u32| {
-        col("name")
-            .filter(col("seat").eq(lit(seat)))
-            .first()
-            .alias(format!("player{seat}"))
-    };
     seats
         .group_by([col("game"), col("preset"), col("source")])
         .agg([

@@ -77,10 +77,9 @@ impl RatingsCache {
         let ranking = ratings.as_ref().map_or_else(Vec::new, |r| {
             r.players
                 .iter()
-                .enumerate()
                 .skip(offset)
                 .take(limit)
-                .map(|(_, p)| Ranked {
+                .map(|p| Ranked {
                     rank: p.rank,
                     group: p.group + 1,
                     provisional: p.provisional,
