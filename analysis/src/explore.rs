@@ -29,6 +29,10 @@ pub struct Order {
     /// The position as every seat sees it; default the start.
     #[arg(long)]
     pub position: Option<String>,
+    /// A node the explorer gave (16 hex digits: an answer's node, or a move's next), instead
+    /// of a position.
+    #[arg(long, conflicts_with = "position")]
+    pub node: Option<String>,
     /// Actions from the position as every seat saw them, comma-separated (`a1(K),b1(k)`).
     #[arg(long, default_value = "")]
     pub actions: String,
@@ -97,6 +101,7 @@ fn explore(order: &Order) -> Result<String, String> {
         preset: order.preset.clone(),
         options,
         position: order.position.clone(),
+        node: order.node.clone(),
         actions: list(&order.actions),
         table: Table {
             stake: order.stake,
@@ -107,6 +112,8 @@ fn explore(order: &Order) -> Result<String, String> {
         date_to: order.date_to.clone(),
         rating_min: order.rating_min,
         rating_max: order.rating_max,
+        // A batch tool: it walks every game that passes the filters, however long it takes.
+        time_limit: None,
     };
     if let (Some(low), Some(high)) = (lookup.rating_min, lookup.rating_max)
         && low > high
@@ -213,15 +220,7 @@ fn words(e: &Explored, lookup: &Lookup) -> String {
         e.losses
     );
     if let Some(f) = &e.filtered {
-        out += &format!(
-            "\nFiltered: {} games walked{}",
-            f.walked,
-            if f.truncated {
-                " (the most recent)"
-            } else {
-                ""
-            }
-        );
+        out += &format!("\nFiltered: {} games passed the filters", f.walked);
     }
     if e.moves.is_empty() {
         return out + "\nNo stored game went on from here.";

@@ -49,6 +49,11 @@ pub struct Settings {
     pub analyses: routes::analysis::Analyses,
     /// The slots pictures are drawn in, in pixels (`/v1/render.png`, `/v1/replay.png`).
     pub pictures: slots::Slots,
+    /// The slots filtered explorer requests walk games in (`/v1/explorer` with players, dates
+    /// or a rating range).
+    pub explorer_slots: slots::Slots,
+    /// How long a filtered explorer request may walk games before it is refused (503).
+    pub explorer_filter_time: std::time::Duration,
     /// The threads streams replay a game's missed plies on (one per core but one, at the
     /// lowest priority: the HTTP workers, and so the players' plays, get the cores first).
     pub replays: slots::Slots,
@@ -81,6 +86,8 @@ impl Default for Settings {
             referee: None,
             analyses: routes::analysis::Analyses::default(),
             pictures: pictures(None),
+            explorer_slots: explorer_slots(None),
+            explorer_filter_time: records::store::FILTER_TIME,
             replays: replays(),
             ratings: Default::default(),
             hub: Default::default(),
@@ -103,6 +110,15 @@ pub fn pictures(slots: Option<usize>) -> slots::Slots {
     match slots {
         Some(n) => slots::Slots::new("pictures", n, busy.0, busy.1),
         None => slots::Slots::per_core("pictures", busy.0, busy.1),
+    }
+}
+
+/// The filtered explorer requests' slots: `slots`, or one per core but one.
+pub fn explorer_slots(slots: Option<usize>) -> slots::Slots {
+    let busy = (problem::ProblemKind::ExplorerBusy, "--explorer-slots");
+    match slots {
+        Some(n) => slots::Slots::new("explorer", n, busy.0, busy.1),
+        None => slots::Slots::per_core("explorer", busy.0, busy.1),
     }
 }
 

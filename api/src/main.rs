@@ -108,6 +108,15 @@ struct Config {
     /// answered 503 with Retry-After); by default one per core but one.
     #[arg(long, env = "ANQI_PICTURE_SLOTS")]
     picture_slots: Option<usize>,
+    /// Filtered explorer requests walking games at once (`/v1/explorer` with players, dates
+    /// or a rating range; one more is answered 503 with Retry-After); by default one per core
+    /// but one.
+    #[arg(long, env = "ANQI_EXPLORER_SLOTS")]
+    explorer_slots: Option<usize>,
+    /// How long a filtered explorer request may walk games, in milliseconds (one that walks
+    /// longer is answered 503 with Retry-After).
+    #[arg(long, env = "ANQI_EXPLORER_FILTER_MS", default_value_t = 150)]
+    explorer_filter_ms: u64,
 }
 
 /// The referee's keys: the configured ones (`--seal-key`, `--seal-key-file`), or, with none,
@@ -243,6 +252,8 @@ async fn main() -> std::io::Result<()> {
         referee_settings,
         referee: Some(referee),
         pictures: api::pictures(config.picture_slots),
+        explorer_slots: api::explorer_slots(config.explorer_slots),
+        explorer_filter_time: std::time::Duration::from_millis(config.explorer_filter_ms),
         replays: api::replays(),
         ratings: Default::default(),
         hub: Default::default(),

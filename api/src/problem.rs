@@ -191,6 +191,8 @@ problem_kinds! {
         "Every analysis slot of the service is in use (`--analysis-slots`): try again after the `Retry-After` header's seconds. Validation and the other endpoints are not held up by analyses.";
     PicturesBusy = "pictures-busy", 503, "Pictures busy",
         "Every slot that draws pictures in pixels (PNG, animated PNG) is in use (`--picture-slots`): try again after the `Retry-After` header's seconds. SVG pictures and the other endpoints are not held up by them.";
+    ExplorerBusy = "explorer-busy", 503, "Explorer busy",
+        "A filtered explorer request (players, dates, a rating range) walks the games that pass the filters: every slot for them is in use (`--explorer-slots`), or the filters passed more games than a request walks in its time; try again after the `Retry-After` header's seconds, or narrow the filters. Unfiltered requests are not held up by them.";
     StoreUnavailable = "store-unavailable", 503, "Record store unavailable",
         "The record store cannot be reached (or the service runs without one); try again later.";
     Internal = "internal", 500, "Internal error",

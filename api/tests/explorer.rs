@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 
 mod common;
-use common::{Server, command, fresh_db, play_on, post_json, request};
+use common::{Server, command, exchange, fresh_db, play_on, post_json, request};
 
 fn get(addr: &str, path: &str) -> (u16, Value) {
     let (status, _, text) = request(addr, "GET", path, "application/json", "");
@@ -40,7 +40,7 @@ fn the_explorer_answers_from_the_stored_games() {
     let addr = &server.addr;
     let one = ["a1(K)", "b1(k)", "c1(G)", "d1(g)", "a2(P)"];
     let other = ["c1(G)", "d1(g)", "a1(K)", "b1(k)", "a2(P)"];
-    // 65 games each way (more than a position keeps as tails, 64: docs/rules.md 60): five
+    // 65 games each way (a position with rows: more than 64, docs/rules.md 60): five
     // of named players each way, then sixty more each way (dated before the others).
     let mut log = Vec::new();
     for (n, players) in [
@@ -115,11 +115,42 @@ fn the_explorer_answers_from_the_stored_games() {
         (Some(4), Some(130))
     );
     assert_eq!(a["moves"][0]["examples"], json!([1, 131]));
+    // The same position by its node, by the `next` of the move before, and by its board.
+    let node = a["node"].as_str().unwrap();
+    let (status, by_node) = get(addr, &format!("/v1/explorer?node={node}"));
+    assert_eq!(status, 200, "{by_node}");
+    assert_eq!(
+        (&by_node["games"], &by_node["moves"]),
+        (&a["games"], &a["moves"])
+    );
+    let (_, before) = get(addr, "/v1/explorer?actions=c1(G),d1(g),a1(K)");
+    assert_eq!(before["moves"][0]["next"], node);
+    let board =
+        "position=".to_owned() + &encode(&board_after(&["a1(K)", "b1(k)", "c1(G)", "d1(g)"]));
+    let (status, by_board) = get(addr, &format!("/v1/explorer?{board}"));
+    assert_eq!(status, 200, "{by_board}");
+    assert_eq!(
+        (&by_board["node"], &by_board["moves"]),
+        (&a["node"], &a["moves"])
+    );
+    // A node and actions from it: the line goes on from there.
+    let (_, on) = get(addr, &format!("/v1/explorer?node={node}&actions=a2(P)"));
+    assert_eq!(
+        (on["followed"].as_i64(), on["games"].as_i64()),
+        (Some(1), Some(0))
+    );
+    // A filter every game passes changes nothing.
+    let (_, everyone) = get(
+        addr,
+        &format!("/v1/explorer?node={node}&date_from=2000-01-01"),
+    );
+    assert_eq!(everyone["moves"], a["moves"], "{everyone}");
+    assert_eq!(everyone["filtered"], json!({"walked": 130}));
 
     // Filters walk the matching games.
     let (_, ann) = get(addr, "/v1/explorer?players=ann");
     assert_eq!(ann["games"], 3);
-    assert_eq!(ann["filtered"], json!({"walked": 3, "truncated": false}));
+    assert_eq!(ann["filtered"], json!({"walked": 3}));
     let (_, recent) = get(addr, "/v1/explorer?date_from=2023-01-01&date_to=2023-05-31");
     assert_eq!(
         (
@@ -224,6 +255,13 @@ fn the_explorer_answers_from_the_stored_games() {
             "bad-parameter",
             "rating_min",
         ),
+        ("/v1/explorer?node=xyz", "bad-parameter", "node"),
+        ("/v1/explorer?node=12345", "bad-parameter", "node"),
+        (
+            "/v1/explorer?node=ff92efbc4d07c093&position=zzz",
+            "bad-parameter",
+            "node",
+        ),
     ] {
         let (status, problem) = get(addr, path);
         assert!(status == 400 || status == 422, "{path}: {status} {problem}");
@@ -251,6 +289,55 @@ fn the_explorer_answers_from_the_stored_games() {
         (200, Some(0)),
         "{answer}"
     );
+}
+
+/// The public board after Banqi flips `actions` (from the start), as every seat sees it.
+fn board_after(actions: &[&str]) -> String {
+    use records::core::{Game as _, Truth as _};
+    use records::games::banqi::{Banqi, Position};
+    let rules = Banqi::PRESETS[0].ruleset;
+    let mut position = Position::start();
+    for action in actions {
+        position = position.play(&rules, &action.parse().unwrap()).unwrap().0;
+    }
+    Banqi::public(&rules, &position).to_string()
+}
+
+/// A filtered request that walks longer than the service lets it (`--explorer-filter-ms 0`)
+/// is refused with a problem and Retry-After; unfiltered ones are answered as ever.
+#[test]
+fn a_filtered_request_that_walks_too_long_is_refused_not_cut_short() {
+    let db = fresh_db("explorer-busy.db");
+    let server = Server::spawn(command(&db, &["--explorer-filter-ms", "0"], &[]));
+    let addr = &server.addr;
+    let games: String = (0..80)
+        .map(|n| {
+            let date = format!("2022-{:02}-{:02}", n % 12 + 1, n / 12 + 1);
+            format!(
+                "{}\n",
+                banqi(&["a1(K)", "b1(k)"], ["ann", "bo"], "player1", &date)
+            )
+        })
+        .collect();
+    let (status, _, text) = request(addr, "POST", "/v1/games", "application/x-ndjson", &games);
+    assert_eq!(status, 200, "{text}");
+    let (status, headers, text) = exchange(
+        addr,
+        "GET",
+        "/v1/explorer?players=ann",
+        "application/json",
+        "",
+        "",
+    );
+    assert_eq!(status, 503, "{text}");
+    let problem: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(problem["type"], "/problems/explorer-busy", "{problem}");
+    assert!(
+        headers.to_ascii_lowercase().contains("retry-after: 1"),
+        "{headers}"
+    );
+    let (status, start) = get(addr, "/v1/explorer");
+    assert_eq!((status, start["games"].as_i64()), (200, Some(80)));
 }
 
 /// A dark Luzhanqi game the referee deals and plays: once it ends it is in the explorer, its

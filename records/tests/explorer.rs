@@ -21,7 +21,7 @@ use records::store::{
 };
 
 /// Games of `G` under `preset`: deals from three seeds, each ply one of the first two legal
-/// actions, 1 to 12 plies, then a stated result (a resignation or an agreed draw).
+/// actions, 1 to 16 plies (the explorer's depth), then a stated result (a resignation or an agreed draw).
 fn games_of<G: Rules>(preset: &'static records::core::Preset<G::Ruleset>, n: u64) -> Vec<Record> {
     (0..n)
         .map(|i| {
@@ -31,7 +31,7 @@ fn games_of<G: Rules>(preset: &'static records::core::Preset<G::Ruleset>, n: u64
             let hidden = G::deal(&rules, &mut deal_rng);
             let mut m = G::Match::from_position(rules, G::start(&rules, Some(&hidden)).unwrap());
             let (mut actions, mut legal) = (Vec::new(), Vec::new());
-            let plies = rng.random_range(1..=12);
+            let plies = rng.random_range(1..=16);
             while actions.len() < plies && m.end().is_none() {
                 m.legal_actions(&mut legal);
                 let pick = legal[rng.random_range(0..legal.len().min(2))].clone();
@@ -55,6 +55,8 @@ fn games_of<G: Rules>(preset: &'static records::core::Preset<G::Ruleset>, n: u64
             };
             record.result = Some(result);
             record.metadata.insert("n".into(), i.into());
+            let date = format!("2026-{:02}-{:02}", 1 + i % 12, 1 + i % 28);
+            record.metadata.insert("date".into(), date.into());
             record
         })
         .collect()
@@ -123,18 +125,27 @@ fn count<G: Rules>(records: &[Record], depth: usize) -> Count {
     counts
 }
 
-/// Whether `a` counts no more than `b`, action by action and count by count.
-fn within(a: &Counts, b: &Counts) -> bool {
-    a.iter().all(|(action, x)| {
-        b.get(action)
-            .is_some_and(|y| x.iter().zip(y).all(|(x, y)| x <= y))
-    })
+/// An answer's moves as the test counts them.
+fn counted(explored: &Explored) -> Counts {
+    explored
+        .moves
+        .iter()
+        .map(|m| {
+            let points = (m.average_points * m.games as f64).round() as i64;
+            (
+                m.action.clone(),
+                [m.games, m.wins, m.draws, m.losses, points],
+            )
+        })
+        .collect()
 }
 
 /// Imports the games in four chunks, the last repeating the third (duplicates count once):
 /// the first, third and last as one import's transactions (one [`ImportSession`]), the second
-/// by another writer between them (which splits tails the import's writer knew of), and
-/// checks every position's rows against the test's own count.
+/// by another writer between them (the import's writer then asks the store again), and
+/// checks every position against the test's own count: asked along every way games came to
+/// it, by its node, by its position string (when no history joins it), and with filters every
+/// game passes.
 fn check_game<G: Rules>(store: &Store, n: u64) -> usize {
     let (mut positions, mut transposed) = (0, 0);
     for preset in G::PRESETS {
@@ -168,50 +179,63 @@ fn check_game<G: Rules>(store: &Store, n: u64) -> usize {
                 }
             }
         }
-        for (key, (all, by_path)) in count::<G>(&valid, 16) {
-            for ((start, path), came) in &by_path {
-                let explored = explore(
-                    &store,
-                    &Lookup {
-                        game: G::NAME.into(),
-                        preset: Some(preset.name.into()),
-                        position: Some(start.clone()),
-                        actions: path.clone(),
-                        ..Lookup::default()
-                    },
-                );
-                assert_eq!(explored.followed, path.len(), "{} {path:?}", preset.name);
-                let stored: Counts = explored
-                    .moves
-                    .iter()
-                    .map(|m| {
-                        let points = (m.average_points * m.games as f64).round() as i64;
-                        (
-                            m.action.clone(),
-                            [m.games, m.wins, m.draws, m.losses, points],
-                        )
-                    })
-                    .collect();
-                let at = format!("{} {} after {path:?}", G::NAME, preset.name);
-                if by_path.len() == 1 {
-                    // One way to the position: every game that reached it.
-                    assert_eq!(stored, all, "{at}");
-                } else {
-                    // Several ways (docs/rules.md 60): at least the games that came this way,
-                    // at most every game; all of them where the ways met at positions other
-                    // games had reached.
-                    assert!(
-                        within(came, &stored) && within(&stored, &all),
-                        "{at}: {stored:?} {came:?} {all:?} {key:?}"
-                    );
-                    transposed += usize::from(stored == all);
-                }
+        let lookup = |position: Option<String>, actions: Vec<String>| Lookup {
+            game: G::NAME.into(),
+            preset: Some(preset.name.into()),
+            position,
+            actions,
+            ..Lookup::default()
+        };
+        for ((position, history), (all, by_path)) in count::<G>(&valid, 16) {
+            let at = format!("{} {} at {position} {history:?}", G::NAME, preset.name);
+            let mut node = None;
+            for (start, path) in by_path.keys() {
+                let explored = explore(store, &lookup(Some(start.clone()), path.clone()));
+                assert_eq!(explored.followed, path.len(), "{at} after {path:?}");
+                // Every way to the position: every game that went on from it.
+                assert_eq!(counted(&explored), all, "{at} after {path:?}");
+                let node = node.get_or_insert_with(|| explored.node.clone());
+                assert_eq!(&explored.node, node, "{at} after {path:?}");
                 positions += 1;
             }
+            transposed += usize::from(by_path.len() > 1);
+            let node = node.expect("a way");
+            let by_node = explore(
+                store,
+                &Lookup {
+                    node: Some(node.clone()),
+                    ..lookup(None, vec![])
+                },
+            );
+            assert_eq!(
+                (&by_node.node, counted(&by_node)),
+                (&node, all.clone()),
+                "{at}"
+            );
+            if history.is_empty() {
+                let by_position = explore(store, &lookup(Some(position.clone()), vec![]));
+                assert_eq!(by_position.node, node, "{at}");
+                assert_eq!(counted(&by_position), all, "{at}");
+            }
+            // Filters every game passes: the same counts, every game walked.
+            let everyone = explore(
+                store,
+                &Lookup {
+                    node: Some(node.clone()),
+                    players: vec!["ann".into(), "bo".into()],
+                    date_from: Some("1900-01-01".into()),
+                    ..lookup(None, vec![])
+                },
+            );
+            assert_eq!(counted(&everyone), all, "{at}, filtered");
+            assert_eq!(
+                everyone.filtered.map(|f| f.walked),
+                Some(all.values().map(|c| c[0]).sum::<i64>())
+            );
         }
     }
     eprintln!(
-        "{}: {positions} ways to positions checked, {transposed} transposed ones whole",
+        "{}: {positions} ways to positions checked, {transposed} positions reached several ways",
         G::NAME
     );
     positions
@@ -269,8 +293,8 @@ fn two_flip_orders_to_one_board_share_their_counts() {
         "explorer_transpositions",
     ) {
         let store = Store::open(&url).unwrap();
-        // 65 games each way: the ways are positions more games went through than a position
-        // keeps as tails (64, docs/rules.md 60).
+        // 65 games each way: the ways are positions with rows (more than 64 games went on
+        // from them, docs/rules.md 60).
         let one = ["a1(K)", "b1(k)", "c1(G)", "d1(g)", "a2(P)"];
         let other = ["c1(G)", "d1(g)", "a1(K)", "b1(k)", "a2(P)"];
         let games: Vec<Incoming> = (1..=130)
@@ -312,14 +336,127 @@ fn two_flip_orders_to_one_board_share_their_counts() {
         assert_eq!(explore(&store, &given), start);
         assert_eq!(start.games, 130);
 
-        // A lone game that meets the others' board by a third order, deeper than any other
-        // game went its way (docs/rules.md 60): asked along its own way, the board counts it
-        // with the others; asked along theirs, they do not know of it.
+        // A lone game that meets the others' board by a third order: every way to the board
+        // counts it (it was found only along its own way until issue 59).
         let third = ["a1(K)", "d1(g)", "c1(G)", "b1(k)", "a2(P)"];
         store.import(&[banqi(&third, 131)]).unwrap();
-        let own = explore(&store, &banqi_lookup(&third[..4]));
-        assert_eq!((own.node.as_str(), own.games), (a.node.as_str(), 131));
-        assert_eq!(explore(&store, &banqi_lookup(&one[..4])).games, 130);
+        for way in [&one, &other, &third] {
+            let there = explore(&store, &banqi_lookup(&way[..4]));
+            assert_eq!((there.node.as_str(), there.games), (a.node.as_str(), 131));
+        }
+    }
+}
+
+/// `n` games each way by two flip orders to one board, and on to a whole line of 16 plies:
+/// every position of the lines answers the same asked by either line, by its node, by its
+/// board (after flips no history joins it), and with filters (every game passes; half of
+/// them: one player's, one month's).
+fn transposed_lines(store: &Store, n: u64) {
+    let one = ["a1(K)", "b1(k)", "c1(G)", "d1(g)"];
+    let other = ["c1(G)", "d1(g)", "a1(K)", "b1(k)"];
+    // Then on together, to 16 plies.
+    let on = [
+        "a2(P)", "b2(p)", "c2(P)", "d2(p)", "a3(P)", "b3(p)", "c3(P)", "d3(p)", "a4(M)", "b4(m)",
+        "c4(M)", "d4(m)",
+    ];
+    let games: Vec<Incoming> = (0..2 * n)
+        .map(|i| {
+            let first = if i < n { &one } else { &other };
+            let actions: Vec<&str> = first.iter().chain(&on).copied().collect();
+            let mut game = banqi(&actions, 1000 * n + i);
+            let players = if i % 2 == 0 {
+                ["ann", "bo"]
+            } else {
+                ["cy", "bo"]
+            };
+            game.record.players = players.map(String::from).to_vec();
+            let date = if i % 2 == 0 {
+                "2026-01-15"
+            } else {
+                "2026-02-15"
+            };
+            game.record.metadata.insert("date".into(), date.into());
+            game
+        })
+        .collect();
+    let outcomes = store.import(&games).unwrap();
+    assert!(
+        outcomes
+            .iter()
+            .all(|o| matches!(o, Imported::Stored { .. }))
+    );
+    let full: Vec<&str> = one.iter().chain(&on).copied().collect();
+    for ply in 0..=16 {
+        let line = |first: [&'static str; 4]| -> Vec<&'static str> {
+            first.iter().chain(&on).copied().take(ply).collect()
+        };
+        let (a, b) = (line(one), line(other));
+        let by_one = explore(store, &banqi_lookup(&a));
+        let by_other = explore(store, &banqi_lookup(&b));
+        let at = format!("{n} games each way, ply {ply}");
+        assert_eq!(by_one.followed, ply, "{at}");
+        let played = if ply < 16 { 1 } else { 0 };
+        if ply == 0 || ply >= 4 {
+            // The start, and the shared board on: one position, all the games.
+            assert_eq!(by_one, by_other, "{at}");
+            assert_eq!(by_one.games, 2 * n as i64 * played, "{at}");
+        } else {
+            assert_eq!(by_one.games, n as i64, "{at}");
+        }
+        let node = Lookup {
+            node: Some(by_one.node.clone()),
+            ..banqi_lookup(&[])
+        };
+        let same = |e: Explored| Explored { followed: ply, ..e };
+        assert_eq!(same(explore(store, &node)), by_one, "{at}, by node");
+        if ply >= 4
+            && let Some(next) = full.get(ply)
+        {
+            assert_eq!(by_one.moves[0].action, *next, "{at}");
+        }
+        // By position: the board every seat sees (flips only: no history joins it).
+        if ply > 0 {
+            use records::games::banqi::Banqi;
+            let record = Record::new("banqi", "tcga", a.iter().map(|s| s.to_string()).collect());
+            let rules = Banqi::PRESETS[0].ruleset;
+            let mut board = String::new();
+            replay_with::<Banqi>(&record, |p| {
+                board = Banqi::public(&rules, p.after).to_string()
+            });
+            let given = Lookup {
+                position: Some(board),
+                ..banqi_lookup(&[])
+            };
+            assert_eq!(same(explore(store, &given)), by_one, "{at}, by position");
+        }
+        // Filters: every game, then ann's (half), then January's (the same half).
+        let filtered = |players: &[&str], to: Option<&str>| {
+            let lookup = Lookup {
+                players: players.iter().map(|p| p.to_string()).collect(),
+                date_to: to.map(String::from),
+                ..banqi_lookup(&b)
+            };
+            explore(store, &lookup)
+        };
+        let everyone = filtered(&["ann", "bo"], None);
+        assert_eq!(everyone.moves, by_other.moves, "{at}, filtered");
+        let ann = filtered(&["ann"], None);
+        let january = filtered(&[], Some("2026-01-31"));
+        assert_eq!(ann.moves, january.moves, "{at}");
+        let half = if ply == 0 || ply >= 4 { n } else { n / 2 };
+        assert_eq!(ann.games, half as i64 * played, "{at}, ann's");
+    }
+}
+
+#[test]
+fn transpositions_merge_with_one_ten_and_a_hundred_games_each_way() {
+    for n in [1, 10, 100] {
+        for url in test_databases(
+            &std::env::temp_dir().join("anqi-tests"),
+            &format!("explorer_transposed_{n}"),
+        ) {
+            transposed_lines(&Store::open(&url).unwrap(), n);
+        }
     }
 }
 

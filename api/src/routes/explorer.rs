@@ -1,7 +1,7 @@
 //! The opening explorer over HTTP: what the stored games played next from a public position,
 //! and how it scored for the side to move ([`records::store::Store::explore`]).
 
-use actix_web::web;
+use actix_web::{HttpRequest, web};
 use records::core::Table;
 use records::core::explorer::NoPosition;
 use records::games::GameKind;
@@ -13,6 +13,7 @@ use utoipa::IntoParams;
 use super::games::{blocking, store};
 use crate::Settings;
 use crate::problem::{Problem, ProblemKind};
+use crate::slots::Peer;
 
 #[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
@@ -34,6 +35,11 @@ pub struct ExplorerQuery {
     #[param(example = start_example)]
     #[serde(default)]
     pub position: Option<String>,
+    /// A node the explorer gave (`node`, or a move's `next`: 16 hex digits), instead of a
+    /// position: any position the explorer answered for, whatever way it was reached.
+    #[param(example = "ff92efbc4d07c093")]
+    #[serde(default)]
+    pub node: Option<String>,
     /// Actions from the position as every seat saw them, comma-separated: flips with the piece
     /// they revealed (`b6(K)`), moves, dark Luzhanqi's attacks with the referee's announcement
     /// (`c6-c7:win`).
@@ -130,23 +136,27 @@ fn rating(value: Option<f64>, field: &str) -> Result<Option<f64>, Problem> {
 }
 
 /// The opening explorer: for a game, a preset (or options) and a public position — the start,
-/// a position string, or the actions every seat saw from it — the actions the stored games
-/// played next, each with its games, wins, draws and losses for the side that played it, its
-/// score with a 95% interval corrected for the number of actions listed, the average points
-/// (and coins, for games played for coins), and example game ids. Positions are what every
-/// seat sees, with the history the rules read: two orders of flips that reach the same board
-/// share their counts. Kept as games are stored (imports and refereed games), to the store's
-/// depth (16 plies by default). Filtered by players, dates or a rating range, the matching
-/// games are walked instead (the most recent 20,000 that match the players and dates, of
-/// which those whose players' average rating is in the range).
+/// a position string, a node the explorer gave, and the actions every seat saw from there —
+/// the actions the stored games played next, each with its games, wins, draws and losses for
+/// the side that played it, its score with a 95% interval corrected for the number of actions
+/// listed, the average points (and coins, for games played for coins), and example game ids.
+/// Positions are what every seat sees, with the history the rules read: every way to a
+/// position (two orders of flips that reach the same board, a position string, its node)
+/// gets the same counts. Kept as games are stored (imports and refereed games), to the
+/// store's depth (16 plies by default). Filtered by players, dates or a rating range, the
+/// games that pass the filters and went on from the position are walked, all of them, on
+/// slots of their own (`--explorer-slots`) and within 150 ms (`--explorer-filter-ms`): one
+/// that cannot is refused
+/// (503 `explorer-busy`, with Retry-After), never cut short.
 #[utoipa::path(get, path = "/v1/explorer", tag = "games",
     params(ExplorerQuery),
     responses(
         (status = 200, description = "What the stored games played from the position.", body = Explored, example = explored_example),
-        (status = 400, description = "A malformed position, options, date, or action of the line (`malformed-action`, its place in `actions` as `ply`).", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "A malformed position, node, options, date, or action of the line (`malformed-action`, its place in `actions` as `ply`); a node and a position both.", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "No such game or preset, an impossible position, or a start that must be given.", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "No record store.", body = Problem, content_type = "application/problem+json")))]
+        (status = 503, description = "No record store; or a filtered request that found every explorer slot in use, or walked longer than it may (`explorer-busy`, with Retry-After).", body = Problem, content_type = "application/problem+json")))]
 pub async fn explorer(
+    req: HttpRequest,
     query: web::Query<ExplorerQuery>,
     settings: web::Data<Settings>,
 ) -> Result<web::Json<Explored>, Problem> {
@@ -168,6 +178,7 @@ pub async fn explorer(
         preset: query.preset,
         options,
         position: query.position,
+        node: query.node,
         actions: list(query.actions.as_deref()),
         table: Table {
             stake: query.stake.unwrap_or(default.stake),
@@ -178,6 +189,7 @@ pub async fn explorer(
         date_to: date(query.date_to, "date_to")?,
         rating_min: rating(query.rating_min, "rating_min")?,
         rating_max: rating(query.rating_max, "rating_max")?,
+        time_limit: Some(settings.explorer_filter_time),
     };
     if let (Some(low), Some(high)) = (lookup.rating_min, lookup.rating_max)
         && low > high
@@ -190,6 +202,16 @@ pub async fn explorer(
     }
     super::parse::game_kind(&lookup.game)?;
     let ratings = settings.ratings.clone();
+    if lookup.filtering() {
+        // Walking games: on a slot of its own, never holding up the unfiltered requests.
+        let explored = settings
+            .explorer_slots
+            .run(Peer::of(&req), move |_| {
+                store.explore(&lookup, &ratings).map_err(problem)
+            })
+            .await?;
+        return Ok(web::Json(explored));
+    }
     let explored = blocking(move || Ok(store.explore(&lookup, &ratings))).await?;
     explored.map(web::Json).map_err(problem)
 }
@@ -208,6 +230,12 @@ fn problem(e: ExploreError) -> Problem {
             ply: Some(place),
             ..Problem::new(ProblemKind::MalformedAction, e.to_string()).field("actions")
         },
+        e @ ExploreError::Node(_) => {
+            Problem::new(ProblemKind::BadParameter, e.to_string()).field("node")
+        }
+        e @ ExploreError::Busy { .. } => {
+            Problem::new(ProblemKind::ExplorerBusy, e.to_string()).retry_after(1)
+        }
         ExploreError::Store(e) => Problem::new(ProblemKind::StoreUnavailable, e.to_string()),
     }
 }

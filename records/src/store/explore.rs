@@ -1,11 +1,14 @@
-//! An explorer request answered: the position it names (a public position, or the actions
-//! every seat saw from the start), the actions the stored games played from there and how
-//! they scored for the side to move, with intervals. Unfiltered, a few primary-key lookups;
-//! filtered by players, dates or a rating range, a walk of the matching games (the most
-//! recent first: at most [`FILTER_SCAN`] that match the players and dates, of which those in
-//! the rating range).
+//! An explorer request answered: the position it names (a public position, a node the
+//! explorer gave, and the actions every seat saw from there), the actions the stored games
+//! played from it and how they scored for the side to move, with intervals. Unfiltered: the
+//! position's rows, or its few games' lines (`grow.rs`). Filtered by players, dates or a rating
+//! range: the games that pass the filters and went on from the position, each one's step read
+//! from its line: the position's own games when it has few, else every game that passes the
+//! filters; within a time limit ([`Lookup::time_limit`]: the service's is [`FILTER_TIME`], and
+//! it runs them on slots of their own), so that filtered requests never hold up the others.
 
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -18,8 +21,15 @@ use crate::core::rules::{RulesetError, ruleset};
 use crate::core::stats::{corrected_z, wilson};
 use crate::games::{GameKind, UnknownGame};
 
-/// Games a filtered request walks at most (the most recent first).
-pub const FILTER_SCAN: i64 = 20_000;
+/// How long a filtered request of the service may walk games before it gives up
+/// ([`ExploreError::Busy`]; [`Lookup::time_limit`]).
+pub const FILTER_TIME: Duration = Duration::from_millis(150);
+
+/// Games' ids and lines, as a filtered request reads them.
+type IdsAndLines = Vec<(i64, Option<Vec<u8>>)>;
+
+/// Games read per statement while a filtered request walks them.
+const FILTER_CHUNK: i64 = 5_000;
 
 /// What an explorer request names.
 #[derive(Clone, Debug, Default)]
@@ -28,8 +38,10 @@ pub struct Lookup {
     pub preset: Option<String>,
     /// Options over the preset's (a record's `options`).
     pub options: serde_json::Map<String, serde_json::Value>,
-    /// A public position (as every seat sees it); None: the start.
+    /// A public position (as every seat sees it); None: the start (or `node`).
     pub position: Option<String>,
+    /// A node the explorer gave (16 hex digits), instead of a position.
+    pub node: Option<String>,
     /// Actions from the position, as every seat saw them.
     pub actions: Vec<String>,
     /// The coin table to settle at (games played for coins).
@@ -44,6 +56,8 @@ pub struct Lookup {
     pub rating_min: Option<f64>,
     /// Only games whose players' average rating is at most this.
     pub rating_max: Option<f64>,
+    /// How long a filtered request may walk games (None: as long as it takes).
+    pub time_limit: Option<Duration>,
 }
 
 impl Lookup {
@@ -51,7 +65,8 @@ impl Lookup {
         self.rating_min.is_some() || self.rating_max.is_some()
     }
 
-    fn filtering(&self) -> bool {
+    /// Whether players, dates or a rating range filter the games.
+    pub fn filtering(&self) -> bool {
         !self.players.is_empty()
             || self.date_from.is_some()
             || self.date_to.is_some()
@@ -76,6 +91,16 @@ pub enum ExploreError {
         action: String,
         why: String,
     },
+    /// `node` is not 16 hex digits, or comes with a position.
+    #[error("{0}")]
+    Node(String),
+    /// A filtered request walked games longer than its time limit (`limit`): the filters
+    /// pass too many games that went on from the position.
+    #[error(
+        "the filters pass more games that went on from the position than a request walks in {} ms; narrow them (players, dates)",
+        limit.as_millis()
+    )]
+    Busy { limit: Duration },
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -90,6 +115,8 @@ impl ExploreError {
             ExploreError::Position(NoPosition::Position(_)) => "invalid_position",
             ExploreError::Position(NoPosition::NoCommonStart(_)) => "position_required",
             ExploreError::Action { .. } => "malformed_action",
+            ExploreError::Node(_) => "invalid_node",
+            ExploreError::Busy { .. } => "busy",
             ExploreError::Store(_) => "store_unavailable",
         }
     }
@@ -126,10 +153,9 @@ pub struct Explored {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Filtered {
-    /// Games that passed the filters and were walked (the most recent first).
+    /// Games that passed the filters and were walked: every one that went on from the
+    /// position (a request that cannot walk them all is refused, not cut short).
     pub walked: i64,
-    /// Whether more games passed the filters than a request walks ([`FILTER_SCAN`]).
-    pub truncated: bool,
 }
 
 /// One action played from the position, and how it scored for the side that played it.
@@ -178,7 +204,16 @@ impl Store {
                     why,
                 })?;
             }
-            (root::<G>(&rules, lookup.position.as_deref())?, preset.name, G::COINS)
+            let start = match &lookup.node {
+                Some(_) if lookup.position.is_some() => {
+                    return Err(ExploreError::Node(
+                        "give a node or a position, not both".to_owned(),
+                    ));
+                }
+                Some(text) => parse_node(text)?,
+                None => root::<G>(&rules, lookup.position.as_deref())?,
+            };
+            (start, preset.name, G::COINS)
         });
         let depth = self.explorer_depth()?;
         let line = self.explorer_line(start, &lookup.actions)?;
@@ -197,7 +232,8 @@ impl Store {
         ))
     }
 
-    /// The rows of `node` counted over the games that pass the filters, walked again.
+    /// The steps played from `node` by the games that pass the filters, read from their
+    /// lines: the node's own games when it keeps them, else every game that passes.
     fn filtered_rows(
         &self,
         kind: GameKind,
@@ -205,36 +241,64 @@ impl Store {
         lookup: &Lookup,
         node: Node,
         ratings: &RatingsCache,
-    ) -> Result<(Vec<ExplorerRow>, Filtered), StoreError> {
-        let found: Vec<(i64, Option<Vec<u8>>)> = with_connection!(self, |conn| {
-            let mut query = games::table
-                .filter(games::game.eq(kind.name()))
-                .filter(games::preset.eq(preset))
-                .order(games::id.desc())
-                .limit(FILTER_SCAN + 1)
-                .select((games::id, games::opening_line))
-                .into_boxed();
-            if let Some(from) = &lookup.date_from {
-                query = query.filter(games::played_on.ge(from.clone()));
+    ) -> Result<(Vec<ExplorerRow>, Filtered), ExploreError> {
+        let began = Instant::now();
+        let own = self.node_games(node)?;
+        let mut found: Vec<(i64, Option<Vec<u8>>)> = Vec::new();
+        let mut below = i64::MAX;
+        loop {
+            if let Some(limit) = lookup.time_limit
+                && began.elapsed() > limit
+            {
+                return Err(ExploreError::Busy { limit });
             }
-            if let Some(to) = &lookup.date_to {
-                query = query.filter(games::played_on.le(to.clone()));
+            let read = || -> Result<IdsAndLines, StoreError> {
+                Ok(with_connection!(self, |conn| {
+                    let mut query = games::table
+                        .filter(games::game.eq(kind.name()))
+                        .filter(games::preset.eq(preset))
+                        .filter(games::id.lt(below))
+                        .order(games::id.desc())
+                        .limit(FILTER_CHUNK)
+                        .select((games::id, games::opening_line))
+                        .into_boxed();
+                    if let Some(own) = &own {
+                        query = query.filter(games::id.eq_any(own.clone()));
+                    }
+                    if let Some(from) = &lookup.date_from {
+                        query = query.filter(games::played_on.ge(from.clone()));
+                    }
+                    if let Some(to) = &lookup.date_to {
+                        query = query.filter(games::played_on.le(to.clone()));
+                    }
+                    if !lookup.players.is_empty() {
+                        query = query.filter(
+                            games::id.eq_any(
+                                seats::table
+                                    .filter(seats::name.eq_any(lookup.players.clone()))
+                                    .filter(seats::named.eq(true))
+                                    .select(seats::game_id),
+                            ),
+                        );
+                    }
+                    query.load(conn)?
+                }))
+            };
+            let chunk = read()?;
+            let Some(&(last, _)) = chunk.last() else {
+                break;
+            };
+            below = last;
+            let full = chunk.len() as i64 == FILTER_CHUNK;
+            // Only the games that went on from the node are kept (their lines say so).
+            found.extend(chunk.into_iter().filter(|(_, line)| {
+                line.as_deref()
+                    .is_some_and(|line| super::line::find(line, node.stored()).is_some())
+            }));
+            if !full {
+                break;
             }
-            if !lookup.players.is_empty() {
-                query = query.filter(
-                    games::id.eq_any(
-                        seats::table
-                            .filter(seats::name.eq_any(lookup.players.clone()))
-                            .filter(seats::named.eq(true))
-                            .select(seats::game_id),
-                    ),
-                );
-            }
-            query.load(conn)?
-        });
-        let truncated = found.len() as i64 > FILTER_SCAN;
-        let mut found: Vec<(i64, Option<Vec<u8>>)> =
-            found.into_iter().take(FILTER_SCAN as usize).collect();
+        }
         if lookup.rated() {
             let average = self.average_ratings(kind, preset, &found, ratings)?;
             let (low, high) = (
@@ -243,21 +307,17 @@ impl Store {
             );
             found.retain(|(id, _)| average.get(id).is_some_and(|r| (low..=high).contains(r)));
         }
-        let passed = found.len() as i64;
+        let walked = found.len() as i64;
         // Each game's step from the node, read in place from its line.
-        let walked = found.iter().filter_map(|(id, line)| {
+        let steps = found.iter().filter_map(|(id, line)| {
             let line = line.as_deref()?;
             let at = super::line::find(line, node.stored())?;
             let (step, _) = super::line::step(line, at)?;
             Some(step.row(kind.name(), preset, *id))
         });
-        let mut rows = super::explorer::tally(walked);
+        let mut rows = super::explorer::tally(steps);
         rows.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.action.cmp(&b.action)));
-        let filtered = Filtered {
-            walked: passed,
-            truncated,
-        };
-        Ok((rows, filtered))
+        Ok((rows, Filtered { walked }))
     }
 
     /// The average rating of the players of each of `games` whose every seat is a rated
@@ -298,6 +358,17 @@ impl Store {
             .into_iter()
             .filter_map(|(id, sum)| sum.map(|(total, seats)| (id, total / f64::from(seats))))
             .collect())
+    }
+}
+
+/// A node as the explorer writes it: 16 hex digits.
+fn parse_node(text: &str) -> Result<Node, ExploreError> {
+    let text = text.trim();
+    match text.parse::<Node>() {
+        Ok(node) if text.len() == 16 => Ok(node),
+        _ => Err(ExploreError::Node(format!(
+            "node is 16 hex digits, as the explorer gives it (`node`, `next`); {text:?} is not"
+        ))),
     }
 }
 

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use diesel::prelude::*;
 use diesel::upsert::excluded;
 
-use super::grow::{ExplorerConnection, GameLine, Grower, stored_steps};
-use super::schema::{explorer, explorer_settings, explorer_tails, games};
+use super::grow::{ExplorerConnection, GameLine, Grower, rows_at};
+use super::schema::{explorer, explorer_games, explorer_settings, games};
 use super::{NewGame, Store, StoreError, WriteTransaction, with_connection};
 use crate::core::explorer::{Counts, DEFAULT_DEPTH, MAX_DEPTH, Node};
 
@@ -183,7 +183,7 @@ impl Store {
     fn build_explorer(&self, depth: u32) -> Result<(), StoreError> {
         with_connection!(self, |conn| conn.write_transaction(|conn| {
             diesel::delete(explorer::table).execute(conn)?;
-            diesel::delete(explorer_tails::table).execute(conn)?;
+            diesel::delete(explorer_games::table).execute(conn)?;
             diesel::update(explorer_settings::table)
                 .set((
                     explorer_settings::depth.eq(depth as i32),
@@ -237,73 +237,60 @@ impl Store {
         }))
     }
 
-    /// Follows `actions` from `node` as far as stored games played them: through the rows of
-    /// positions several games went on from, then along the one game's own steps below its
-    /// tail; and what was played from where it stopped.
+    /// The stored games that went on from `node` when it keeps them (few did); None when it
+    /// has rows.
+    pub(crate) fn node_games(&self, node: Node) -> Result<Option<Vec<i64>>, StoreError> {
+        Ok(with_connection!(self, |conn| {
+            if conn.expanded(&[node.stored()])?.is_empty() {
+                let games = conn.games_at(&[node.stored()])?;
+                Some(games.into_iter().map(|(_, game)| game).collect())
+            } else {
+                None
+            }
+        }))
+    }
+
+    /// Follows `actions` from `node` as far as stored games played them, and what was played
+    /// from where it stopped (nothing when it stopped short). Each position answers from its
+    /// rows or its games, whatever way it was reached.
     pub fn explorer_line(&self, node: Node, actions: &[String]) -> Result<Line, StoreError> {
-        let mut line = Line {
-            node,
-            followed: 0,
-            rows: Vec::new(),
-        };
-        // The lines of the games whose tails the line went through: below its tail a game is
-        // in no position's rows, so it is added to them while the line follows it.
-        let mut carried: Vec<Vec<ExplorerRow>> = Vec::new();
-        with_connection!(self, |conn| {
-            loop {
-                let here = line.node.stored();
-                let mut rows: Vec<ExplorerRow> = explorer::table
-                    .filter(explorer::node.eq(here))
-                    .select(ExplorerRow::as_select())
-                    .load(conn)?;
-                if rows.is_empty() {
-                    for steps in tail_lines(conn, line.node)? {
-                        let game = steps[0].first_game;
-                        if !carried.iter().any(|c| c[0].first_game == game) {
-                            carried.push(steps);
-                        }
-                    }
+        let mut here = node.stored();
+        let mut followed = 0;
+        let rows = with_connection!(self, |conn| {
+            // The lines read on the way: a step one of them played from here says where the
+            // action leads without asking the store (the action fixes the next position).
+            let mut lines: Vec<Vec<ExplorerRow>> = Vec::new();
+            while let Some(action) = actions.get(followed).map(|a| a.trim()) {
+                let played = |steps: &ExplorerRow| steps.node == here && steps.action == action;
+                let mut next = lines.iter().flatten().find(|s| played(s)).map(|s| s.next);
+                if next.is_none() {
+                    lines.clear();
+                    let rows = rows_at(conn, here, &mut lines)?;
+                    next = rows.iter().find(|r| r.action == action).map(|r| r.next);
                 }
-                carried.retain(|steps| steps.iter().any(|s| s.node == here));
-                for steps in &carried {
-                    let step = steps.iter().find(|s| s.node == here).expect("kept");
-                    match rows.iter_mut().find(|r| r.action == step.action) {
-                        Some(row) => row.merge(step),
-                        None => rows.push(step.clone()),
-                    }
-                }
-                let Some(action) = actions.get(line.followed) else {
-                    line.rows = rows;
-                    break;
-                };
-                match rows.iter().find(|r| r.action == action.trim()) {
-                    Some(row) => {
-                        line.node = Node::from_stored(row.next);
-                        line.followed += 1;
+                match next {
+                    Some(next) => {
+                        here = next;
+                        followed += 1;
                     }
                     None => break,
                 }
             }
+            if followed < actions.len() {
+                Vec::new()
+            } else {
+                rows_at(conn, here, &mut Vec::new())?
+            }
         });
+        let mut line = Line {
+            node: Node::from_stored(here),
+            followed,
+            rows,
+        };
         line.rows
             .sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.action.cmp(&b.action)));
         Ok(line)
     }
-}
-
-/// The lines of the games whose tails are at `node` (none when it has none).
-fn tail_lines(
-    conn: &mut impl ExplorerConnection,
-    node: Node,
-) -> Result<Vec<Vec<ExplorerRow>>, StoreError> {
-    let mut lines = Vec::new();
-    for (_, game) in conn.tails(&[node.stored()])? {
-        let steps = stored_steps(conn, game)?;
-        if !steps.is_empty() {
-            lines.push(steps);
-        }
-    }
-    Ok(lines)
 }
 
 /// Where a line of actions led ([`Store::explorer_line`]).

@@ -1,108 +1,119 @@
-//! Keeping the explorer as games are stored, sparsely: a position that few stored games went
-//! on from (up to [`TAILS`]) has no rows; the store keeps a **tail** per game instead (the
-//! position and the game's id), and the game's own line (kept in its row, `line.rs`) says the
-//! rest. When one game more goes on from it, the position gets rows: the games of its tails
-//! are written there and walk on with the new one (each to its next position: a row, a tail
-//! there, or the same again). So rows exist only where several games share a position (the
-//! first few plies), and a game costs about one small insert, not a row per ply: deep
-//! positions are nearly all reached by one game, and writing a row for each was most of an
-//! import's time (a B-tree of random keys far larger than the page cache; docs/performance.md).
-//! What the rows and tails count is checked against an independent walk
-//! (`records/tests/explorer.rs`).
+//! Keeping the explorer as games are stored. Every position a stored game went on from (each
+//! step of its line, `line.rs`) is found by its node, whatever way the game came there:
 //!
-//! A chunk of games is walked level by level: the positions whose state is not known yet are
-//! looked up together, then every game takes one step. What the walks add is kept in memory
-//! and written once, when the transaction is about to commit ([`Grower::finish`]) or when
-//! enough is pending ([`PENDING_ROWS`], [`PENDING_TAILS`]): the rows of the first plies,
-//! which every game passes, are one upsert each per transaction rather than one per chunk,
-//! and a tail split before the writes never reaches the store.
+//! - a position that more than [`SPARSE_GAMES`] games went on from has **rows** in `explorer`
+//!   (per action, the games' counts added up);
+//! - any other keeps its **games** in `explorer_games`, a row per game, and their own lines
+//!   (kept in their `games` rows) say what they played there.
 //!
-//! What a grower knows of the positions outlives the transaction when nobody else wrote to the
-//! explorer since its commit: every transaction that changes the explorer adds one to
+//! A position has one or the other, never both, so its counts do not depend on the way it is
+//! asked for (docs/rules.md 60). When one game more than [`SPARSE_GAMES`] goes on from a
+//! position, it gets rows: the steps its games played there are read from their lines and
+//! added up, and its games are deleted. Rows exist only where many games share a position
+//! (the first plies); a game costs a small row per deeper ply.
+//!
+//! `explorer_games` is keyed by the game's block (its id over [`BLOCK_GAMES`]) first: a
+//! transaction's games fall in one or two blocks, so its rows are written near the end of the
+//! table (an index keyed by node first took 4.4 times as long to write, each insert a random
+//! page of a table far larger than the page cache; docs/performance.md). A position is looked
+//! up once per block.
+//!
+//! The grower needs, for each position a game goes on from, whether it has rows and how many
+//! games it holds, to know when it gets rows. It keeps what it learns while it is the only
+//! writer of the explorer (every transaction that changes the explorer adds one to
 //! `explorer_settings.generation`, and a grower that finds the number its own commit left
-//! ([`Grower::begin`]) keeps its cache; an import's batches so ask the store nothing about the
-//! positions their earlier batches wrote (a million games: 8 s of lookups).
+//! keeps what it knew, [`Grower::begin`]). When the store held nothing of the explorer as it
+//! began knowing, it knows every position without asking: the ones met once in a Bloom filter
+//! (16 MiB, for the many positions one game reaches), the others counted. Else it asks the
+//! store for each position it does not know, and after [`SCAN_AFTER`] of them reads the whole
+//! of `explorer_games` once instead. The counts only decide when a position gets rows: a count
+//! forgotten (memory stays bounded) or one too many (a Bloom filter's false positive) makes a
+//! position get rows a little late or early, and never changes what it answers.
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet};
-use std::rc::Rc;
+use rustc_hash::FxHashMap as HashMap;
 
 use diesel::prelude::*;
-use smallvec::SmallVec;
+use fastbloom::BloomFilter;
 
 use super::explorer::{ExplorerRow, add_postgres, insert_postgres};
 use super::rows_sql::{add_sqlite, insert_sqlite};
-use super::schema::{explorer, explorer_settings, explorer_tails, games};
+use super::schema::{explorer, explorer_games, explorer_settings, games};
 use super::{StoreError, line};
 
 /// A stored game's line: (id, line, game, preset).
 pub(crate) type StoredLine = (i64, Vec<u8>, String, String);
 
-/// Tails per insert statement.
-const TAIL_ROWS: usize = 100;
+/// Games a position keeps in `explorer_games` before it gets rows: a request there reads at
+/// most this many lines (docs/performance.md: 64 against 16 and 4 before).
+pub(crate) const SPARSE_GAMES: u32 = 64;
 
-/// Node keys per lookup statement (under SQLite's and PostgreSQL's limits on bound values).
+/// log2 of the games of one block of `explorer_games` (16,384): a million games' import wrote
+/// its position rows in 5.5 s with blocks of 16,384 games, 8.3 s with 65,536, 18.5 s keyed by
+/// node alone, and 4.2 s in order (SQLite, 14 M rows in 20 transactions).
+pub(crate) const BLOCK_BITS: u32 = 14;
+
+/// The block of a game's rows in `explorer_games`.
+pub(crate) fn block_of(game: i64) -> i64 {
+    game >> BLOCK_BITS
+}
+
+/// Rows of `explorer_games` per insert statement.
+const GAME_ROWS: usize = 100;
+
+/// Node keys per lookup statement (under SQLite's and PostgreSQL's limits on bound values,
+/// with the blocks beside them).
 const LOOKUP: usize = 500;
 
-/// Cached states at most: past this, what is pending is written and the cache forgotten (the
-/// store then holds everything it knew).
-const CACHE: usize = 1 << 21;
+/// Positions a grower asks the store about before it reads all of `explorer_games` instead.
+const SCAN_AFTER: usize = 1 << 16;
 
-/// Positions written at most that [`Grower::written`] remembers (8 bytes each).
-const WRITTEN: usize = 1 << 22;
+/// Counted positions at most: past this, the small counts are forgotten (their positions get
+/// rows later than they could).
+const COUNTED: usize = 1 << 22;
+
+/// The Bloom filter of positions met once: 2^27 bits (16 MiB), 5 hashes; about 1% false
+/// positives at 14 million positions (a million Banqi games at 16 plies). Past
+/// [`ONCE_ITEMS`] it is emptied.
+const ONCE_BITS: usize = 1 << 27;
+const ONCE_HASHES: u32 = 5;
+const ONCE_ITEMS: usize = 20_000_000;
 
 /// Rows pending at most before what is pending is written (about 200 bytes each).
 const PENDING_ROWS: usize = 1 << 17;
 
-/// Tails pending at most before what is pending is written (about 32 bytes each).
-const PENDING_TAILS: usize = 1 << 19;
-
-/// Games a position keeps as tails before it has rows: a position few games went on from is
-/// answered from their lines (as many reads), and a game reaching one costs one small insert,
-/// not the rows of every game there. 64 (16 before, 4 before that): a million Banqi games
-/// then have rows only at the start and after the first flip (449 positions rather than
-/// 12,000), and their import took 29.2-29.7 s instead of 35.3-37.2 s (fewer splits, upserts
-/// and lines read); a request reads at most 64 lines (p99 1.34 ms against 1.02-1.10 ms).
-/// What it costs: transpositions share counts through positions of more than 64 games
-/// (docs/rules.md 60, docs/performance.md).
-pub(crate) const TAILS: usize = 64;
-
-/// The games of a position's tails, each with whether the store holds its tail already (else
-/// it is pending). Most positions below the first plies have one: kept inline, no allocation.
-type TailGames = SmallVec<[(i64, bool); 1]>;
-
-/// What the store holds of a position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum State {
-    /// Rows: more than [`TAILS`] games went on from it; `stored`: the store has rows for it
-    /// (else they are all pending: they are inserted, with no upsert).
-    Expanded { stored: bool },
-    /// The games that went on from it (none to [`TAILS`]).
-    Tails(TailGames),
-}
+/// Games of positions pending at most before what is pending is written (16 bytes each).
+const PENDING_GAMES: usize = 1 << 21;
 
 /// The explorer's writes, one transaction after another: call [`Grower::begin`] when a
 /// transaction begins, [`Grower::finish`] before it commits and [`Grower::committed`] after.
+#[derive(Default)]
 pub(crate) struct Grower {
-    /// What the store holds of each position, with what is pending applied.
-    cache: HashMap<i64, State>,
+    /// Positions with rows, and whether the store holds them (else they are to be inserted).
+    expanded: HashMap<i64, bool>,
+    /// Positions without rows and the games that went on from them (stored and pending),
+    /// where known: all the looked-up ones; in a complete grower, those met twice or more.
+    counts: HashMap<i64, u32>,
+    /// A complete grower's positions met once (allocated at first use).
+    once: Option<BloomFilter>,
+    once_items: usize,
+    /// Whether the grower knows every position of the store's explorer (asked at its first
+    /// lookup since it last forgot: whether the store held none).
+    complete: Option<bool>,
+    /// Positions looked up in the store since the grower last forgot.
+    looked_up: usize,
     /// Rows to add, by node and action.
     rows: HashMap<i64, HashMap<Box<str>, ExplorerRow>>,
     /// How many rows are pending.
     pending_rows: usize,
-    /// Tails to insert: (node, game).
-    new_tails: FxHashSet<(i64, i64)>,
-    /// Positions whose stored tails are to be deleted (they have rows now).
-    gone_tails: Vec<i64>,
-    /// The (game, preset) pairs met, so that a walker names its own by index.
+    /// Rows of `explorer_games` to insert: (node, game).
+    new_games: Vec<(i64, i64)>,
+    /// Positions that got rows since the last write: the steps of their games are added to
+    /// their rows, and their games deleted, when it is written.
+    opened: Vec<i64>,
+    /// The (game, preset) pairs met, so that a step names its own by index.
     names: Vec<(String, String)>,
-    /// Whether the store held no rows and no tails when what the grower knows began (asked
-    /// once: at its first lookup since it last forgot).
-    empty_at_start: Option<bool>,
-    /// The positions this grower wrote rows or tails for, sorted: in a store empty at the
-    /// start, the only ones worth looking up (an import into a new store looks up nothing).
-    written: Vec<i64>,
     /// The explorer's generation the grower's last commit left (None from when a transaction
-    /// begins until it has committed: what it cached may be rolled back).
+    /// begins until it has committed: what it learnt may be rolled back).
     known: Option<i64>,
     /// The generation this transaction's [`Grower::finish`] wrote, until it commits.
     finished: Option<i64>,
@@ -116,34 +127,34 @@ pub(crate) struct GameLine {
     pub line: Vec<u8>,
 }
 
-/// One game walking down its line: where it is (the step it plays from `at.node`).
-struct Walker {
-    line: Rc<[u8]>,
-    at: line::At,
-    game: i64,
-    /// Its game and preset, in [`Grower::names`].
-    name: usize,
-}
-
 /// What the explorer needs of either backend's connection.
 pub(crate) trait ExplorerConnection {
+    /// The rows of `node`.
+    fn rows_of(&mut self, node: i64) -> Result<Vec<ExplorerRow>, StoreError>;
     /// Which of `nodes` have rows.
     fn expanded(&mut self, nodes: &[i64]) -> Result<Vec<i64>, StoreError>;
-    /// The tails of `nodes`: (node, game), a row per game.
-    fn tails(&mut self, nodes: &[i64]) -> Result<Vec<(i64, i64)>, StoreError>;
+    /// Every position with rows.
+    fn all_expanded(&mut self) -> Result<Vec<i64>, StoreError>;
+    /// The highest block of `explorer_games` (None: it is empty).
+    fn last_block(&mut self) -> Result<Option<i64>, StoreError>;
+    /// The games of `nodes` in `explorer_games`: (node, game).
+    fn games_at(&mut self, nodes: &[i64]) -> Result<Vec<(i64, i64)>, StoreError>;
+    /// The nodes of one block of `explorer_games`, a row per game.
+    fn block_nodes(&mut self, block: i64) -> Result<Vec<i64>, StoreError>;
     /// Adds rows to the stored ones of the same position and action.
     fn add_rows(&mut self, rows: &[ExplorerRow]) -> Result<(), StoreError>;
     /// Inserts rows of positions that have none stored.
     fn insert_rows(&mut self, rows: &[ExplorerRow]) -> Result<(), StoreError>;
-    fn insert_tails(&mut self, tails: &[(i64, i64)]) -> Result<(), StoreError>;
-    /// Whether the store holds no explorer rows and no tails.
+    /// Inserts (node, game) rows of `explorer_games`.
+    fn insert_games(&mut self, games: &[(i64, i64)]) -> Result<(), StoreError>;
+    /// Deletes every row of `nodes` from `explorer_games`.
+    fn delete_games(&mut self, nodes: &[i64]) -> Result<(), StoreError>;
+    /// Whether the store holds no explorer rows and no games.
     fn explorer_empty(&mut self) -> Result<bool, StoreError>;
     /// The explorer's generation (`explorer_settings.generation`).
     fn generation(&mut self) -> Result<i64, StoreError>;
     /// Adds one to the explorer's generation, and gives the new one.
     fn next_generation(&mut self) -> Result<i64, StoreError>;
-    /// Deletes every tail of `nodes`.
-    fn delete_tails(&mut self, nodes: &[i64]) -> Result<(), StoreError>;
     /// Stored games' lines, games and presets: (id, line, game, preset).
     fn lines(&mut self, ids: &[i64]) -> Result<Vec<StoredLine>, StoreError>;
 }
@@ -151,6 +162,12 @@ pub(crate) trait ExplorerConnection {
 macro_rules! explorer_connection {
     ($Conn:ty, $add:ident, $insert:ident) => {
         impl ExplorerConnection for $Conn {
+            fn rows_of(&mut self, node: i64) -> Result<Vec<ExplorerRow>, StoreError> {
+                Ok(explorer::table
+                    .filter(explorer::node.eq(node))
+                    .select(ExplorerRow::as_select())
+                    .load(self)?)
+            }
             fn expanded(&mut self, nodes: &[i64]) -> Result<Vec<i64>, StoreError> {
                 Ok(explorer::table
                     .filter(explorer::node.eq_any(nodes))
@@ -158,37 +175,96 @@ macro_rules! explorer_connection {
                     .distinct()
                     .load(self)?)
             }
-            fn tails(&mut self, nodes: &[i64]) -> Result<Vec<(i64, i64)>, StoreError> {
-                Ok(explorer_tails::table
-                    .filter(explorer_tails::node.eq_any(nodes))
-                    .select((explorer_tails::node, explorer_tails::game_id))
+            fn all_expanded(&mut self) -> Result<Vec<i64>, StoreError> {
+                Ok(explorer::table
+                    .select(explorer::node)
+                    .distinct()
+                    .load(self)?)
+            }
+            fn last_block(&mut self) -> Result<Option<i64>, StoreError> {
+                Ok(explorer_games::table
+                    .select(diesel::dsl::max(explorer_games::block))
+                    .first(self)?)
+            }
+            fn games_at(&mut self, nodes: &[i64]) -> Result<Vec<(i64, i64)>, StoreError> {
+                let Some(last) = self.last_block()? else {
+                    return Ok(Vec::new());
+                };
+                // Every block, each sought at the nodes (the key's first column).
+                let blocks: Vec<i64> = (0..=last).collect();
+                let mut found = Vec::new();
+                for part in nodes.chunks(LOOKUP) {
+                    found.extend(
+                        explorer_games::table
+                            .filter(explorer_games::block.eq_any(&blocks))
+                            .filter(explorer_games::node.eq_any(part))
+                            .select((explorer_games::node, explorer_games::game_id))
+                            .load::<(i64, i64)>(self)?,
+                    );
+                }
+                Ok(found)
+            }
+            fn block_nodes(&mut self, block: i64) -> Result<Vec<i64>, StoreError> {
+                Ok(explorer_games::table
+                    .filter(explorer_games::block.eq(block))
+                    .select(explorer_games::node)
                     .load(self)?)
             }
             fn add_rows(&mut self, rows: &[ExplorerRow]) -> Result<(), StoreError> {
                 $add(self, rows)
             }
-            fn insert_tails(&mut self, tails: &[(i64, i64)]) -> Result<(), StoreError> {
+            fn insert_rows(&mut self, rows: &[ExplorerRow]) -> Result<(), StoreError> {
+                $insert(self, rows)
+            }
+            fn insert_games(&mut self, rows: &[(i64, i64)]) -> Result<(), StoreError> {
                 // Whole arrays: one statement, prepared once (diesel writes a vector of rows
                 // on SQLite as a statement per row).
                 let row = |&(node, game): &(i64, i64)| {
                     (
-                        explorer_tails::node.eq(node),
-                        explorer_tails::game_id.eq(game),
+                        explorer_games::block.eq(block_of(game)),
+                        explorer_games::node.eq(node),
+                        explorer_games::game_id.eq(game),
                     )
                 };
-                in_prepared_statements!(tails, TAIL_ROWS, |part| diesel::insert_into(
-                    explorer_tails::table
+                in_prepared_statements!(rows, GAME_ROWS, |part| diesel::insert_into(
+                    explorer_games::table
                 )
                 .values(part.each_ref().map(row))
                 .execute(self)?);
                 Ok(())
             }
-            fn delete_tails(&mut self, nodes: &[i64]) -> Result<(), StoreError> {
+            fn delete_games(&mut self, nodes: &[i64]) -> Result<(), StoreError> {
+                let Some(last) = self.last_block()? else {
+                    return Ok(());
+                };
+                let blocks: Vec<i64> = (0..=last).collect();
                 for part in nodes.chunks(LOOKUP) {
-                    diesel::delete(explorer_tails::table.filter(explorer_tails::node.eq_any(part)))
-                        .execute(self)?;
+                    diesel::delete(
+                        explorer_games::table
+                            .filter(explorer_games::block.eq_any(&blocks))
+                            .filter(explorer_games::node.eq_any(part)),
+                    )
+                    .execute(self)?;
                 }
                 Ok(())
+            }
+            fn explorer_empty(&mut self) -> Result<bool, StoreError> {
+                let rows: Option<i64> = explorer::table
+                    .select(explorer::node)
+                    .first(self)
+                    .optional()?;
+                Ok(rows.is_none() && self.last_block()?.is_none())
+            }
+            fn generation(&mut self) -> Result<i64, StoreError> {
+                Ok(explorer_settings::table
+                    .select(explorer_settings::generation)
+                    .first(self)?)
+            }
+            fn next_generation(&mut self) -> Result<i64, StoreError> {
+                Ok(diesel::update(explorer_settings::table)
+                    .set(explorer_settings::generation.eq(explorer_settings::generation + 1))
+                    .returning(explorer_settings::generation)
+                    .get_result(self)?)
             }
             fn lines(&mut self, ids: &[i64]) -> Result<Vec<StoredLine>, StoreError> {
                 let mut found = Vec::with_capacity(ids.len());
@@ -204,31 +280,6 @@ macro_rules! explorer_connection {
                 }
                 Ok(found)
             }
-            fn explorer_empty(&mut self) -> Result<bool, StoreError> {
-                let rows: Option<i64> = explorer::table
-                    .select(explorer::node)
-                    .first(self)
-                    .optional()?;
-                let tails: Option<i64> = explorer_tails::table
-                    .select(explorer_tails::node)
-                    .first(self)
-                    .optional()?;
-                Ok(rows.is_none() && tails.is_none())
-            }
-            fn generation(&mut self) -> Result<i64, StoreError> {
-                Ok(explorer_settings::table
-                    .select(explorer_settings::generation)
-                    .first(self)?)
-            }
-            fn next_generation(&mut self) -> Result<i64, StoreError> {
-                Ok(diesel::update(explorer_settings::table)
-                    .set(explorer_settings::generation.eq(explorer_settings::generation + 1))
-                    .returning(explorer_settings::generation)
-                    .get_result(self)?)
-            }
-            fn insert_rows(&mut self, rows: &[ExplorerRow]) -> Result<(), StoreError> {
-                $insert(self, rows)
-            }
         }
     };
 }
@@ -236,33 +287,33 @@ macro_rules! explorer_connection {
 explorer_connection!(SqliteConnection, add_sqlite, insert_sqlite);
 explorer_connection!(PgConnection, add_postgres, insert_postgres);
 
-/// A stored game's steps, read from its line (its id in them).
-pub(crate) fn stored_steps(
+/// What stored games played from `node`: its rows, or the steps its games played there, read
+/// from their lines (with the lines, decoded, in `lines`).
+pub(crate) fn rows_at(
     conn: &mut impl ExplorerConnection,
-    game: i64,
+    node: i64,
+    lines: &mut Vec<Vec<ExplorerRow>>,
 ) -> Result<Vec<ExplorerRow>, StoreError> {
-    Ok(conn
-        .lines(&[game])?
-        .pop()
-        .map(|(id, line, kind, preset)| super::line::decode(&line, &kind, &preset, id))
-        .unwrap_or_default())
-}
-
-impl Default for Grower {
-    fn default() -> Grower {
-        Grower {
-            cache: HashMap::default(),
-            rows: HashMap::default(),
-            pending_rows: 0,
-            new_tails: Default::default(),
-            gone_tails: Vec::new(),
-            names: Vec::new(),
-            empty_at_start: None,
-            written: Vec::new(),
-            known: None,
-            finished: None,
-        }
+    let mut rows = conn.rows_of(node)?;
+    if !rows.is_empty() {
+        return Ok(rows);
     }
+    let ids: Vec<i64> = conn
+        .games_at(&[node])?
+        .into_iter()
+        .map(|(_, g)| g)
+        .collect();
+    for (id, bytes, kind, preset) in conn.lines(&ids)? {
+        let steps = line::decode(&bytes, &kind, &preset, id);
+        if let Some(step) = steps.iter().find(|s| s.node == node) {
+            match rows.iter_mut().find(|r| r.action == step.action) {
+                Some(row) => row.merge(step),
+                None => rows.push(step.clone()),
+            }
+        }
+        lines.push(steps);
+    }
+    Ok(rows)
 }
 
 impl Grower {
@@ -271,17 +322,27 @@ impl Grower {
     pub(crate) fn begin(&mut self, conn: &mut impl ExplorerConnection) -> Result<(), StoreError> {
         let generation = conn.generation()?;
         if self.known != Some(generation) {
-            self.cache.clear();
+            self.forget();
             self.rows.clear();
             self.pending_rows = 0;
-            self.new_tails.clear();
-            self.gone_tails.clear();
-            self.empty_at_start = None;
-            self.written.clear();
+            self.new_games.clear();
+            self.opened.clear();
         }
         self.known = None;
         self.finished = None;
         Ok(())
+    }
+
+    /// Forgets what it knows of the store's positions (nothing may be pending).
+    fn forget(&mut self) {
+        self.expanded.clear();
+        self.counts.clear();
+        if let Some(once) = &mut self.once {
+            once.clear();
+        }
+        self.once_items = 0;
+        self.complete = None;
+        self.looked_up = 0;
     }
 
     /// Writes what is pending and counts the transaction in the explorer's generation: call it
@@ -297,17 +358,39 @@ impl Grower {
         self.known = self.finished.take();
     }
 
-    /// Writes what is pending (rows in key order). The cache then says what the store holds:
-    /// the positions whose rows were inserted have them stored, and every tail is stored; or,
-    /// when it has grown past [`CACHE`], it is forgotten.
+    /// Writes what is pending: the positions that got rows first (their games' steps added,
+    /// their games deleted), then the rows (in key order) and the new games of positions.
     fn write(&mut self, conn: &mut impl ExplorerConnection) -> Result<(), StoreError> {
+        if !self.opened.is_empty() {
+            let mut opened = std::mem::take(&mut self.opened);
+            opened.sort_unstable();
+            let mut there = conn.games_at(&opened)?;
+            let is_opened = |node: &i64| opened.binary_search(node).is_ok();
+            there.extend(self.new_games.iter().filter(|(node, _)| is_opened(node)));
+            self.new_games.retain(|(node, _)| !is_opened(node));
+            let mut ids: Vec<i64> = there.iter().map(|&(_, game)| game).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            let lines: HashMap<i64, (Vec<u8>, usize)> = conn
+                .lines(&ids)?
+                .into_iter()
+                .map(|(id, bytes, kind, preset)| (id, (bytes, self.name(&kind, &preset))))
+                .collect();
+            for (node, game) in there {
+                let Some((bytes, name)) = lines.get(&game) else {
+                    continue;
+                };
+                let found = line::find(bytes, node).and_then(|at| line::step(bytes, at));
+                if let Some((step, _)) = found {
+                    self.count(&step, game, *name);
+                }
+            }
+            conn.delete_games(&opened)?;
+        }
         // Positions with rows in the store get their rows added; the others' are inserted.
         let (mut added, mut inserted): (Vec<ExplorerRow>, Vec<ExplorerRow>) = (vec![], vec![]);
         for (node, actions) in std::mem::take(&mut self.rows) {
-            let stored = !matches!(
-                self.cache.get(&node),
-                Some(State::Expanded { stored: false })
-            );
+            let stored = self.expanded.get(&node) != Some(&false);
             let to = if stored { &mut added } else { &mut inserted };
             to.extend(actions.into_values());
         }
@@ -317,42 +400,12 @@ impl Grower {
         }
         conn.add_rows(&added)?;
         conn.insert_rows(&inserted)?;
-        let mut gone = std::mem::take(&mut self.gone_tails);
-        gone.sort_unstable();
-        conn.delete_tails(&gone)?;
-        let mut tails: Vec<(i64, i64)> = std::mem::take(&mut self.new_tails).into_iter().collect();
-        tails.sort_unstable();
-        conn.insert_tails(&tails)?;
-        if self.empty_at_start == Some(true) {
-            let mut fresh: Vec<i64> = added.iter().chain(&inserted).map(|row| row.node).collect();
-            fresh.extend(tails.iter().map(|&(node, _)| node));
-            fresh.sort_unstable();
-            // Two sorted runs: the stable sort merges them in one pass (an import's `written`
-            // grows to millions; sorting it whole at every write cost seconds).
-            self.written.extend(fresh);
-            self.written.sort();
-            self.written.dedup();
-            if self.written.len() > WRITTEN {
-                // Memory stays bounded, however long the import: the store is looked up again.
-                self.written = Vec::new();
-                self.empty_at_start = Some(false);
-            }
-        }
-        if self.cache.len() > CACHE {
-            self.cache.clear();
-            return Ok(());
-        }
         for row in &inserted {
-            self.cache
-                .insert(row.node, State::Expanded { stored: true });
+            self.expanded.insert(row.node, true);
         }
-        for &(node, game) in &tails {
-            if let Some(State::Tails(games)) = self.cache.get_mut(&node) {
-                for (other, stored) in games.iter_mut() {
-                    *stored |= *other == game;
-                }
-            }
-        }
+        let mut games = std::mem::take(&mut self.new_games);
+        games.sort_unstable_by_key(|&(node, game)| (block_of(game), node, game));
+        conn.insert_games(&games)?;
         Ok(())
     }
 
@@ -390,138 +443,138 @@ impl Grower {
         conn: &mut impl ExplorerConnection,
         games: Vec<GameLine>,
     ) -> Result<(), StoreError> {
-        // This chunk's lines by id: a tail split within the chunk finds its game here.
-        let mut chunk: HashMap<i64, (Rc<[u8]>, usize)> =
-            HashMap::with_capacity_and_hasher(games.len(), Default::default());
-        let mut walkers: Vec<Walker> = Vec::with_capacity(games.len());
-        for game in games {
+        self.learn(conn, &games)?;
+        for game in &games {
             let name = self.name(&game.game, &game.preset);
-            let line: Rc<[u8]> = game.line.into();
-            chunk.insert(game.id, (line.clone(), name));
-            if let Some(at) = line::first(&line) {
-                walkers.push(Walker {
-                    line,
-                    at,
-                    game: game.id,
-                    name,
-                });
+            let mut at = line::first(&game.line);
+            while let Some(here) = at {
+                let Some((step, after)) = line::step(&game.line, here) else {
+                    break;
+                };
+                self.step(&step, game.id, name);
+                at = after;
             }
         }
-        // Games of earlier chunks whose tails split, with where: their lines are read together,
-        // and they walk on from there at the next level (counts add up in any order).
-        let mut waiting: Vec<(i64, i64)> = Vec::new();
-        while !walkers.is_empty() || !waiting.is_empty() {
-            let ids: Vec<i64> = waiting.iter().map(|&(game, _)| game).collect();
-            let at: HashMap<i64, i64> = waiting.drain(..).collect();
-            for (id, line, kind, preset) in conn.lines(&ids)? {
-                let line: Rc<[u8]> = line.into();
-                if let Some(found) = line::find(&line, at[&id]) {
-                    walkers.push(Walker {
-                        at: found,
-                        line,
-                        game: id,
-                        name: self.name(&kind, &preset),
-                    });
-                }
-            }
-            self.look_up(conn, walkers.iter().map(|w| w.at.node))?;
-            let mut next = Vec::with_capacity(walkers.len());
-            let mut queue: std::collections::VecDeque<Walker> = walkers.into();
-            while let Some(mut w) = queue.pop_front() {
-                let node = w.at.node;
-                let state = self.cache.get_mut(&node).expect("looked up");
-                match state {
-                    State::Expanded { .. } => {
-                        let line = w.line.clone();
-                        let Some((step, after)) = line::step(&line, w.at) else {
-                            continue;
-                        };
-                        self.count(&step, w.game, w.name);
-                        if let Some(after) = after {
-                            w.at = after;
-                            next.push(w);
-                        }
-                    }
-                    State::Tails(games) if games.len() < TAILS => {
-                        games.push((w.game, false));
-                        self.new_tails.insert((node, w.game));
-                    }
-                    State::Tails(games) => {
-                        // One game more than tails hold: the position gets rows, and every
-                        // game of its tails walks on from here with the new one.
-                        let games = std::mem::take(games);
-                        self.cache.insert(node, State::Expanded { stored: false });
-                        if games.iter().any(|&(_, stored)| stored) {
-                            self.gone_tails.push(node);
-                        }
-                        queue.push_front(w);
-                        for (other, stored) in games {
-                            if !stored {
-                                self.new_tails.remove(&(node, other));
-                            }
-                            let Some((line, name)) = chunk.get(&other).cloned() else {
-                                waiting.push((other, node));
-                                continue;
-                            };
-                            if let Some(at) = line::find(&line, node) {
-                                queue.push_front(Walker {
-                                    line,
-                                    at,
-                                    game: other,
-                                    name,
-                                });
-                            }
-                        }
-                    }
-                }
-            }
-            walkers = next;
-        }
-        if self.cache.len() > CACHE
-            || self.pending_rows > PENDING_ROWS
-            || self.new_tails.len() > PENDING_TAILS
-        {
+        if self.pending_rows > PENDING_ROWS || self.new_games.len() > PENDING_GAMES {
             self.write(conn)?;
+        }
+        if self.counts.len() > COUNTED {
+            // The small counts go: their positions get rows later than they could.
+            self.counts.retain(|_, games| *games >= SPARSE_GAMES / 4);
         }
         Ok(())
     }
 
-    /// Looks up the states of `nodes` not in the cache.
-    fn look_up(
+    /// One game's step: counted in its position's rows, or the game kept at the position
+    /// (which gets rows when it holds one game too many).
+    fn step(&mut self, step: &line::LineStep<'_>, game: i64, name: usize) {
+        let node = step.node;
+        if self.expanded.contains_key(&node) {
+            self.count(step, game, name);
+            return;
+        }
+        let games = match self.counts.get_mut(&node) {
+            Some(games) => {
+                *games += 1;
+                *games
+            }
+            None => {
+                // A complete grower's (the others looked every position up): met before
+                // if the filter says so.
+                let once = self.once.get_or_insert_with(|| {
+                    BloomFilter::with_num_bits(ONCE_BITS).hashes(ONCE_HASHES)
+                });
+                if once.contains_hash(node as u64) {
+                    self.counts.insert(node, 2);
+                    2
+                } else {
+                    once.insert_hash(node as u64);
+                    self.once_items += 1;
+                    if self.once_items > ONCE_ITEMS {
+                        // Full: positions met once before look new (a count one short).
+                        once.clear();
+                        self.once_items = 0;
+                    }
+                    1
+                }
+            }
+        };
+        self.new_games.push((node, game));
+        if games > SPARSE_GAMES {
+            self.counts.remove(&node);
+            self.expanded.insert(node, false);
+            self.opened.push(node);
+        }
+    }
+
+    /// Learns what the store holds of the positions `games` go on from, unless the grower
+    /// knows every position of the store's explorer.
+    fn learn(
         &mut self,
         conn: &mut impl ExplorerConnection,
-        nodes: impl Iterator<Item = i64>,
+        games: &[GameLine],
     ) -> Result<(), StoreError> {
-        let mut unknown: Vec<i64> = nodes.filter(|n| !self.cache.contains_key(n)).collect();
+        if self.complete.is_none() {
+            self.complete = Some(conn.explorer_empty()?);
+        }
+        if self.complete == Some(true) {
+            return Ok(());
+        }
+        let mut unknown: Vec<i64> = Vec::new();
+        for game in games {
+            let mut at = line::first(&game.line);
+            while let Some(here) = at {
+                if !self.expanded.contains_key(&here.node) && !self.counts.contains_key(&here.node)
+                {
+                    unknown.push(here.node);
+                }
+                at = line::step(&game.line, here).and_then(|(_, after)| after);
+            }
+        }
         unknown.sort_unstable();
         unknown.dedup();
-        if self.empty_at_start.is_none() {
-            self.empty_at_start = Some(conn.explorer_empty()?);
+        if self.looked_up + unknown.len() > SCAN_AFTER {
+            return self.scan(conn);
         }
-        if self.empty_at_start == Some(true) {
-            // The store had nothing of the explorer when the transaction began: a position
-            // holds rows or tails only if this transaction wrote them.
-            unknown.retain(|node| {
-                let written = self.written.binary_search(node).is_ok();
-                if !written {
-                    self.cache.insert(*node, State::Tails(TailGames::new()));
+        self.looked_up += unknown.len();
+        for node in conn.expanded(&unknown)? {
+            self.expanded.insert(node, true);
+        }
+        for &node in &unknown {
+            if !self.expanded.contains_key(&node) {
+                self.counts.insert(node, 0);
+            }
+        }
+        for (node, _) in conn.games_at(&unknown)? {
+            *self.counts.entry(node).or_default() += 1;
+        }
+        Ok(())
+    }
+
+    /// Reads every position of the store's explorer: then the grower knows them all.
+    fn scan(&mut self, conn: &mut impl ExplorerConnection) -> Result<(), StoreError> {
+        // What is pending goes to the store first: the store then holds all there is.
+        self.write(conn)?;
+        self.forget();
+        for node in conn.all_expanded()? {
+            self.expanded.insert(node, true);
+        }
+        let once = self
+            .once
+            .get_or_insert_with(|| BloomFilter::with_num_bits(ONCE_BITS).hashes(ONCE_HASHES));
+        for block in 0..=conn.last_block()?.unwrap_or(-1) {
+            for node in conn.block_nodes(block)? {
+                if let Some(games) = self.counts.get_mut(&node) {
+                    *games += 1;
+                } else if once.contains_hash(node as u64) {
+                    self.counts.insert(node, 2);
+                } else {
+                    once.insert_hash(node as u64);
+                    self.once_items += 1;
                 }
-                written
-            });
-        }
-        for part in unknown.chunks(LOOKUP) {
-            for &node in part {
-                self.cache.insert(node, State::Tails(TailGames::new()));
-            }
-            for node in conn.expanded(part)? {
-                self.cache.insert(node, State::Expanded { stored: true });
-            }
-            for (node, game) in conn.tails(part)? {
-                if let Some(State::Tails(games)) = self.cache.get_mut(&node) {
-                    games.push((game, true));
-                }
             }
         }
+        self.complete = Some(true);
         Ok(())
     }
 }

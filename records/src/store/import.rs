@@ -118,7 +118,7 @@ impl Store {
             Store::Postgres(pool) => pool.get()?.write_transaction(|conn| {
                 let mut stored_before = false;
                 let grower = &mut session.grower;
-                // The explorer's tails are split and moved as the transaction sees them: its
+                // The explorer's positions get rows as the transaction sees their games: its
                 // writers take turns (taken first, before any game is written, so that two
                 // importers never wait for each other the other way round).
                 diesel::sql_query("SELECT pg_advisory_xact_lock(4401)").execute(conn)?;

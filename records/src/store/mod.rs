@@ -45,7 +45,7 @@ mod ratings;
 mod rows_sql;
 pub mod schema;
 
-pub use explore::{ExploreError, Explored, ExplorerMove, FILTER_SCAN, Filtered, Lookup};
+pub use explore::{ExploreError, Explored, ExplorerMove, FILTER_TIME, Filtered, Lookup};
 pub use explorer::{DepthError, ExplorerRow, Line};
 pub use import::ImportSession;
 pub use ledger::{Commit, LEDGER_CHANNEL, LedgerEvent, LedgerRow, listen, unix_now, unix_now_ms};

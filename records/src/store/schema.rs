@@ -135,7 +135,8 @@ diesel::table! {
 }
 
 diesel::table! {
-    explorer_tails (node, game_id) {
+    explorer_games (block, node, game_id) {
+        block -> BigInt,
         node -> BigInt,
         game_id -> BigInt,
     }

@@ -1,0 +1,8 @@
+DROP TABLE explorer_games;
+CREATE TABLE explorer_tails (
+    node BIGINT NOT NULL,
+    game_id BIGINT NOT NULL,
+    PRIMARY KEY (node, game_id)
+);
+DELETE FROM explorer;
+UPDATE explorer_settings SET built = false;
