@@ -255,6 +255,16 @@ fn the_explorer_answers_from_the_stored_games() {
             "bad-parameter",
             "rating_min",
         ),
+        (
+            "/v1/explorer?actions=a1(K),a1(k)",
+            "illegal-action",
+            "actions",
+        ),
+        (
+            "/v1/explorer?actions=a1(K),b1(K)",
+            "illegal-action",
+            "actions",
+        ),
         ("/v1/explorer?node=xyz", "bad-parameter", "node"),
         ("/v1/explorer?node=12345", "bad-parameter", "node"),
         (
@@ -282,6 +292,16 @@ fn the_explorer_answers_from_the_stored_games() {
         problem["detail"].as_str().unwrap().contains("\"zz9(Q)\""),
         "{problem}"
     );
+    // An action written right that cannot be played at its place, by the rules: which one
+    // and why (a square already flipped; a second general, which the set does not have).
+    for (path, code) in [
+        ("/v1/explorer?actions=a1(K),a1(k)", "not_covered"),
+        ("/v1/explorer?actions=a1(K),b1(K)", "reveal_impossible"),
+    ] {
+        let (status, problem) = get(addr, path);
+        assert_eq!((status, &problem["ply"]), (422, &json!(2)), "{problem}");
+        assert_eq!(problem["code"], code, "{problem}");
+    }
     // A line written right that no game played is still an answer: nothing played it.
     let (status, answer) = get(addr, "/v1/explorer?actions=d1(p)");
     assert_eq!(

@@ -153,7 +153,7 @@ fn rating(value: Option<f64>, field: &str) -> Result<Option<f64>, Problem> {
     responses(
         (status = 200, description = "What the stored games played from the position.", body = Explored, example = explored_example),
         (status = 400, description = "A malformed position, node, options, date, or action of the line (`malformed-action`, its place in `actions` as `ply`); a node and a position both.", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "No such game or preset, an impossible position, or a start that must be given.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "No such game or preset, an impossible position, a start that must be given, or an action of the line that cannot be played at its place (`illegal-action`: its place in `actions` as `ply`, the rules' reason as `code`).", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "No record store; or a filtered request that found every explorer slot in use, or walked longer than it may (`explorer-busy`, with Retry-After).", body = Problem, content_type = "application/problem+json")))]
 pub async fn explorer(
     req: HttpRequest,
@@ -229,6 +229,12 @@ fn problem(e: ExploreError) -> Problem {
         e @ ExploreError::Action { place, .. } => Problem {
             ply: Some(place),
             ..Problem::new(ProblemKind::MalformedAction, e.to_string()).field("actions")
+        },
+        e @ ExploreError::Illegal { place, code, .. } => Problem {
+            ply: Some(place),
+            ..Problem::new(ProblemKind::IllegalAction, e.to_string())
+                .field("actions")
+                .code(code)
         },
         e @ ExploreError::Node(_) => {
             Problem::new(ProblemKind::BadParameter, e.to_string()).field("node")

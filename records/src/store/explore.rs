@@ -17,6 +17,8 @@ use super::schema::{games, seats};
 use super::{ExplorerRow, RatingsCache, Store, StoreError, with_connection};
 use crate::core::Table;
 use crate::core::explorer::{NoPosition, Node, root};
+use crate::core::replay::{ReplayError, replay_with};
+use crate::core::rules::Rules;
 use crate::core::rules::{RulesetError, ruleset};
 use crate::core::stats::{corrected_z, wilson};
 use crate::games::{GameKind, UnknownGame};
@@ -91,6 +93,15 @@ pub enum ExploreError {
         action: String,
         why: String,
     },
+    /// An action of the line is written right but cannot be played at its place (`place`, 1
+    /// the first): `code` is the rules' reason.
+    #[error("action {place} of the line, {action:?}, cannot be played there: {why}")]
+    Illegal {
+        place: usize,
+        action: String,
+        code: &'static str,
+        why: String,
+    },
     /// `node` is not 16 hex digits, or comes with a position.
     #[error("{0}")]
     Node(String),
@@ -115,6 +126,7 @@ impl ExploreError {
             ExploreError::Position(NoPosition::Position(_)) => "invalid_position",
             ExploreError::Position(NoPosition::NoCommonStart(_)) => "position_required",
             ExploreError::Action { .. } => "malformed_action",
+            ExploreError::Illegal { code, .. } => code,
             ExploreError::Node(_) => "invalid_node",
             ExploreError::Busy { .. } => "busy",
             ExploreError::Store(_) => "store_unavailable",
@@ -204,6 +216,7 @@ impl Store {
                     why,
                 })?;
             }
+            check_line::<G>(&rules, preset.name, lookup)?;
             let start = match &lookup.node {
                 Some(_) if lookup.position.is_some() => {
                     return Err(ExploreError::Node(
@@ -358,6 +371,45 @@ impl Store {
             .into_iter()
             .filter_map(|(id, sum)| sum.map(|(total, seats)| (id, total / f64::from(seats))))
             .collect())
+    }
+}
+
+/// Whether the line's actions can be played in turn from its start, by the game's own rules:
+/// for games whose positions every seat may be told (Banqi's, Three Kingdoms', open and flip
+/// Luzhanqi's), where a public action is the action itself. A dark Luzhanqi or xiangqi-3g
+/// action's legality turns on identities no public position holds: only how it is written is
+/// checked. A line from a node is not replayed (a node is a hash, not a position).
+fn check_line<G: Rules>(
+    rules: &G::Ruleset,
+    preset: &str,
+    lookup: &Lookup,
+) -> Result<(), ExploreError> {
+    use crate::core::rules::Visibility;
+    if G::visibility(rules) == Visibility::Secret
+        || lookup.node.is_some()
+        || lookup.actions.is_empty()
+    {
+        return Ok(());
+    }
+    let actions = lookup.actions.iter().map(|a| a.trim().to_owned()).collect();
+    let mut record = crate::core::Record::new(G::NAME, preset, actions);
+    record.options = lookup.options.clone();
+    record.start = lookup.position.as_ref().map(|p| p.trim().to_owned());
+    match replay_with::<G>(&record, |_| {}).error {
+        Some(ReplayError::IllegalPly {
+            ply,
+            action,
+            reason,
+            detail,
+            ..
+        }) => Err(ExploreError::Illegal {
+            place: ply,
+            action,
+            code: reason.code(),
+            why: detail,
+        }),
+        // A start that is no position of the game is said by the root's own check.
+        _ => Ok(()),
     }
 }
 

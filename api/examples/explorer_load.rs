@@ -1,0 +1,191 @@
+//! The opening explorer under load (issue 59): one instance of the real service (release
+//! build) on a store given by path, `--clients` (16) connections asking unfiltered requests
+//! one after another for `--seconds` (20), while `--filtered` (2) more ask filtered ones (a
+//! player's games at a position); each request timed from sending it to its whole answer.
+//!
+//!     cargo build --release -p api
+//!     cargo run --release -p api --example explorer_load -- <store.db> [--clients 16] \
+//!         [--filtered 2] [--seconds 20] [--players 2000]
+//!
+//! The requests are drawn from the store first (from the start, each action chosen in
+//! proportion to its games, 0 to 14 plies deep): half asked by their line (`actions=`), half
+//! by the node the line leads to (`node=`). The filtered ones name one of `p0` … `p<players>`
+//! (the names the bench's games were given, docs/performance.md) at one of those nodes.
+//! Prints, for each kind, the requests answered, the median, 90th and 99th percentile and the
+//! slowest in milliseconds, and how many were refused (503).
+
+#[path = "common/mod.rs"]
+mod common;
+use common::{arg, service_binary, start_service};
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use records::core::explorer::Node;
+use records::store::{Lookup, RatingsCache, Store};
+
+/// Percent-encodes what a query value may not hold as it is.
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b',' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// One GET on a kept-alive connection: the status.
+fn get(reader: &mut BufReader<TcpStream>, addr: &str, path: &str) -> u16 {
+    write!(
+        reader.get_mut(),
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: application/json\r\n\r\n"
+    )
+    .unwrap();
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    let status: u16 = line.split(' ').nth(1).unwrap().parse().unwrap();
+    let mut length = 0;
+    loop {
+        line.clear();
+        reader.read_line(&mut line).unwrap();
+        if line == "\r\n" {
+            break;
+        }
+        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+            length = v.trim().parse().unwrap();
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).unwrap();
+    status
+}
+
+/// Median, 90%, 99% and slowest of `times` (ms).
+fn summary(mut times: Vec<f64>) -> String {
+    if times.is_empty() {
+        return "none".into();
+    }
+    times.sort_by(|a, b| a.total_cmp(b));
+    let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
+    format!(
+        "{} answered: median {:.2} ms, 90% {:.2} ms, 99% {:.2} ms, slowest {:.2} ms",
+        times.len(),
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        times[times.len() - 1]
+    )
+}
+
+fn main() {
+    let database = std::env::args()
+        .nth(1)
+        .filter(|a| !a.starts_with("--"))
+        .expect("a store: a SQLite path");
+    let (clients, filtered) = (arg("--clients", 16), arg("--filtered", 2));
+    let seconds = arg("--seconds", 20);
+    let players = arg("--players", 2000);
+    // The requests, drawn from the store.
+    let store = Store::open(&database).expect("the store opens");
+    let ratings = RatingsCache::default();
+    let start = store
+        .explore(&Lookup::default(), &ratings)
+        .expect("the start");
+    let root: Node = start.node.parse().unwrap();
+    let mut rng = StdRng::seed_from_u64(1);
+    let (mut paths, mut nodes) = (Vec::new(), Vec::new());
+    while paths.len() < 10_000 {
+        let depth = rng.random_range(0..=14);
+        let (mut node, mut actions) = (root, Vec::<String>::new());
+        while actions.len() < depth {
+            let rows = store.explorer_line(node, &[]).unwrap().rows;
+            let total: i64 = rows.iter().map(|r| r.games).sum();
+            if total == 0 {
+                break;
+            }
+            let mut pick = rng.random_range(0..total);
+            let row = rows
+                .iter()
+                .find(|r| {
+                    pick -= r.games;
+                    pick < 0
+                })
+                .unwrap();
+            actions.push(row.action.clone());
+            node = Node::from_stored(row.next);
+        }
+        paths.push(if paths.len() % 2 == 0 {
+            format!("/v1/explorer?actions={}", encode(&actions.join(",")))
+        } else {
+            format!("/v1/explorer?node={node}")
+        });
+        nodes.push(node);
+    }
+    drop(store);
+    let dir = std::env::temp_dir().join(format!("anqi-explorer-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut child, addr) = start_service(
+        &service_binary(),
+        &dir,
+        &[
+            ("DATABASE_URL", database.as_str()),
+            ("ANQI_READ_ONLY", "true"),
+        ],
+        None,
+    );
+    let until = Instant::now() + Duration::from_secs(seconds);
+    let run = |i: u64, filtered: bool| {
+        let (addr, paths, nodes) = (addr.clone(), paths.clone(), nodes.clone());
+        std::thread::spawn(move || {
+            let mut rng = StdRng::seed_from_u64(100 + i);
+            let mut reader = BufReader::new(TcpStream::connect(&addr).unwrap());
+            let (mut times, mut refused) = (Vec::new(), 0);
+            while Instant::now() < until {
+                let path = if filtered {
+                    let node = nodes[rng.random_range(0..nodes.len())];
+                    let player = rng.random_range(0..players);
+                    format!("/v1/explorer?node={node}&players=p{player}")
+                } else {
+                    paths[rng.random_range(0..paths.len())].clone()
+                };
+                let t = Instant::now();
+                match get(&mut reader, &addr, &path) {
+                    200 => times.push(t.elapsed().as_secs_f64() * 1000.0),
+                    503 => refused += 1,
+                    status => panic!("{path}: {status}"),
+                }
+            }
+            (times, refused)
+        })
+    };
+    let plain: Vec<_> = (0..clients).map(|i| run(i, false)).collect();
+    let walking: Vec<_> = (0..filtered).map(|i| run(1000 + i, true)).collect();
+    let gather = |threads: Vec<std::thread::JoinHandle<(Vec<f64>, u64)>>| {
+        let (mut all, mut refused) = (Vec::new(), 0);
+        for t in threads {
+            let (times, r) = t.join().unwrap();
+            all.extend(times);
+            refused += r;
+        }
+        (all, refused)
+    };
+    let (plain, plain_refused) = gather(plain);
+    let (walked, walked_refused) = gather(walking);
+    let _ = child.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+    println!(
+        "{} games at the start; {clients} clients unfiltered for {seconds} s: {}, {plain_refused} refused ({:.0} requests/s)",
+        start.games,
+        summary(plain.clone()),
+        plain.len() as f64 / seconds as f64
+    );
+    println!(
+        "{filtered} clients filtered (a player's games at a node): {}, {walked_refused} refused",
+        summary(walked)
+    );
+}
