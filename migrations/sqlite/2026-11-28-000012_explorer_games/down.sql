@@ -1,4 +1,5 @@
 DROP TABLE explorer_games;
+DROP TABLE explorer_packed;
 CREATE TABLE explorer_tails (
     node BIGINT NOT NULL,
     game_id BIGINT NOT NULL,

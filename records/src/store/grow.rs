@@ -30,6 +30,8 @@
 //! forgotten (memory stays bounded) or one too many (a Bloom filter's false positive) makes a
 //! position get rows a little late or early, and never changes what it answers.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use rustc_hash::FxHashMap as HashMap;
 
 use diesel::prelude::*;
@@ -37,8 +39,8 @@ use fastbloom::BloomFilter;
 
 use super::explorer::{ExplorerRow, add_postgres, insert_postgres};
 use super::rows_sql::{add_sqlite, insert_sqlite};
-use super::schema::{explorer, explorer_games, explorer_settings, games};
-use super::{StoreError, line};
+use super::schema::{explorer, explorer_games, explorer_packed, explorer_settings, games};
+use super::{StoreError, line, packed};
 
 /// A stored game's line: (id, line, game, preset).
 pub(crate) type StoredLine = (i64, Vec<u8>, String, String);
@@ -52,9 +54,20 @@ pub(crate) const SPARSE_GAMES: u32 = 64;
 /// node alone, and 4.2 s in order (SQLite, 14 M rows in 20 transactions).
 pub(crate) const BLOCK_BITS: u32 = 14;
 
+/// The block size in use: [`BLOCK_BITS`] but in tests, which make blocks small to pack many
+/// ([`set_explorer_block_bits`]). Only writes read it: a block is a number in the store.
+static BLOCK_BITS_NOW: AtomicU32 = AtomicU32::new(BLOCK_BITS);
+
+/// Sets log2 of the games of an explorer block for this process (tests: many blocks of few
+/// games, so that their packing is exercised).
+#[doc(hidden)]
+pub fn set_explorer_block_bits(bits: u32) {
+    BLOCK_BITS_NOW.store(bits.clamp(1, 30), Ordering::Relaxed);
+}
+
 /// The block of a game's rows in `explorer_games`.
 pub(crate) fn block_of(game: i64) -> i64 {
-    game >> BLOCK_BITS
+    game >> BLOCK_BITS_NOW.load(Ordering::Relaxed)
 }
 
 /// Rows of `explorer_games` per insert statement.
@@ -65,7 +78,7 @@ const GAME_ROWS: usize = 100;
 const LOOKUP: usize = 500;
 
 /// Positions a grower asks the store about before it reads all of `explorer_games` instead.
-const SCAN_AFTER: usize = 1 << 16;
+const SCAN_AFTER: usize = 1 << 12;
 
 /// Counted positions at most: past this, the small counts are forgotten (their positions get
 /// rows later than they could).
@@ -112,6 +125,8 @@ pub(crate) struct Grower {
     opened: Vec<i64>,
     /// The (game, preset) pairs met, so that a step names its own by index.
     names: Vec<(String, String)>,
+    /// The highest id of the games added: the blocks below its own have all their games.
+    last_game: i64,
     /// The explorer's generation the grower's last commit left (None from when a transaction
     /// begins until it has committed: what it learnt may be rolled back).
     known: Option<i64>,
@@ -137,18 +152,28 @@ pub(crate) trait ExplorerConnection {
     fn all_expanded(&mut self) -> Result<Vec<i64>, StoreError>;
     /// The highest block of `explorer_games` (None: it is empty).
     fn last_block(&mut self) -> Result<Option<i64>, StoreError>;
-    /// The games of `nodes` in `explorer_games`: (node, game).
+    /// The games of `nodes` in `explorer_games` and `explorer_packed`: (node, game).
     fn games_at(&mut self, nodes: &[i64]) -> Result<Vec<(i64, i64)>, StoreError>;
-    /// The nodes of one block of `explorer_games`, a row per game.
-    fn block_nodes(&mut self, block: i64) -> Result<Vec<i64>, StoreError>;
+    /// The (node, game) rows of one block of `explorer_games`.
+    fn block_rows(&mut self, block: i64) -> Result<Vec<(i64, i64)>, StoreError>;
+    /// The lowest block of `explorer_games` (None: it is empty).
+    fn first_block(&mut self) -> Result<Option<i64>, StoreError>;
+    /// Deletes one block's rows of `explorer_games`.
+    fn delete_block(&mut self, block: i64) -> Result<(), StoreError>;
+    /// The highest packed block (None: none is).
+    fn last_packed(&mut self) -> Result<Option<i64>, StoreError>;
+    /// The (node, game) rows of one packed block.
+    fn packed_rows(&mut self, block: i64) -> Result<Vec<(i64, i64)>, StoreError>;
+    /// Deletes a packed block.
+    fn delete_packed(&mut self, block: i64) -> Result<(), StoreError>;
+    /// Writes a block packed.
+    fn insert_packed(&mut self, block: i64, chunks: &[packed::Chunk]) -> Result<(), StoreError>;
     /// Adds rows to the stored ones of the same position and action.
     fn add_rows(&mut self, rows: &[ExplorerRow]) -> Result<(), StoreError>;
     /// Inserts rows of positions that have none stored.
     fn insert_rows(&mut self, rows: &[ExplorerRow]) -> Result<(), StoreError>;
     /// Inserts (node, game) rows of `explorer_games`.
     fn insert_games(&mut self, games: &[(i64, i64)]) -> Result<(), StoreError>;
-    /// Deletes every row of `nodes` from `explorer_games`.
-    fn delete_games(&mut self, nodes: &[i64]) -> Result<(), StoreError>;
     /// Whether the store holds no explorer rows and no games.
     fn explorer_empty(&mut self) -> Result<bool, StoreError>;
     /// The explorer's generation (`explorer_settings.generation`).
@@ -187,28 +212,86 @@ macro_rules! explorer_connection {
                     .first(self)?)
             }
             fn games_at(&mut self, nodes: &[i64]) -> Result<Vec<(i64, i64)>, StoreError> {
-                let Some(last) = self.last_block()? else {
-                    return Ok(Vec::new());
-                };
-                // Every block, each sought at the nodes (the key's first column).
-                let blocks: Vec<i64> = (0..=last).collect();
                 let mut found = Vec::new();
-                for part in nodes.chunks(LOOKUP) {
-                    found.extend(
-                        explorer_games::table
-                            .filter(explorer_games::block.eq_any(&blocks))
-                            .filter(explorer_games::node.eq_any(part))
-                            .select((explorer_games::node, explorer_games::game_id))
-                            .load::<(i64, i64)>(self)?,
-                    );
+                if let Some(last) = self.last_block()? {
+                    // Every block with rows, each sought at the nodes (the key's first column).
+                    let first = self.first_block()?.unwrap_or(0);
+                    let blocks: Vec<i64> = (first..=last).collect();
+                    for part in nodes.chunks(LOOKUP) {
+                        found.extend(
+                            explorer_games::table
+                                .filter(explorer_games::block.eq_any(&blocks))
+                                .filter(explorer_games::node.eq_any(part))
+                                .select((explorer_games::node, explorer_games::game_id))
+                                .load::<(i64, i64)>(self)?,
+                        );
+                    }
+                }
+                // A chunk of each packed block: the last whose first node is not above it.
+                for block in 0..=self.last_packed()?.unwrap_or(-1) {
+                    for &node in nodes {
+                        let chunk: Option<Vec<u8>> = explorer_packed::table
+                            .filter(explorer_packed::block.eq(block))
+                            .filter(explorer_packed::first_node.le(node))
+                            .order(explorer_packed::first_node.desc())
+                            .select(explorer_packed::entries)
+                            .first(self)
+                            .optional()?;
+                        if let Some(chunk) = chunk {
+                            found.extend(packed::games_of(&chunk, node).map(|game| (node, game)));
+                        }
+                    }
                 }
                 Ok(found)
             }
-            fn block_nodes(&mut self, block: i64) -> Result<Vec<i64>, StoreError> {
+            fn block_rows(&mut self, block: i64) -> Result<Vec<(i64, i64)>, StoreError> {
                 Ok(explorer_games::table
                     .filter(explorer_games::block.eq(block))
-                    .select(explorer_games::node)
+                    .select((explorer_games::node, explorer_games::game_id))
                     .load(self)?)
+            }
+            fn first_block(&mut self) -> Result<Option<i64>, StoreError> {
+                Ok(explorer_games::table
+                    .select(diesel::dsl::min(explorer_games::block))
+                    .first(self)?)
+            }
+            fn delete_block(&mut self, block: i64) -> Result<(), StoreError> {
+                diesel::delete(explorer_games::table.filter(explorer_games::block.eq(block)))
+                    .execute(self)?;
+                Ok(())
+            }
+            fn last_packed(&mut self) -> Result<Option<i64>, StoreError> {
+                Ok(explorer_packed::table
+                    .select(diesel::dsl::max(explorer_packed::block))
+                    .first(self)?)
+            }
+            fn packed_rows(&mut self, block: i64) -> Result<Vec<(i64, i64)>, StoreError> {
+                let chunks: Vec<Vec<u8>> = explorer_packed::table
+                    .filter(explorer_packed::block.eq(block))
+                    .select(explorer_packed::entries)
+                    .load(self)?;
+                Ok(chunks.iter().flat_map(|c| packed::rows(c)).collect())
+            }
+            fn delete_packed(&mut self, block: i64) -> Result<(), StoreError> {
+                diesel::delete(explorer_packed::table.filter(explorer_packed::block.eq(block)))
+                    .execute(self)?;
+                Ok(())
+            }
+            fn insert_packed(
+                &mut self,
+                block: i64,
+                chunks: &[packed::Chunk],
+            ) -> Result<(), StoreError> {
+                for (first, bytes) in chunks {
+                    diesel::insert_into(explorer_packed::table)
+                        .values((
+                            explorer_packed::block.eq(block),
+                            explorer_packed::first_node.eq(first),
+                            explorer_packed::entries.eq(bytes),
+                        ))
+                        .execute(self)?;
+                }
+                Ok(())
             }
             fn add_rows(&mut self, rows: &[ExplorerRow]) -> Result<(), StoreError> {
                 $add(self, rows)
@@ -233,27 +316,12 @@ macro_rules! explorer_connection {
                 .execute(self)?);
                 Ok(())
             }
-            fn delete_games(&mut self, nodes: &[i64]) -> Result<(), StoreError> {
-                let Some(last) = self.last_block()? else {
-                    return Ok(());
-                };
-                let blocks: Vec<i64> = (0..=last).collect();
-                for part in nodes.chunks(LOOKUP) {
-                    diesel::delete(
-                        explorer_games::table
-                            .filter(explorer_games::block.eq_any(&blocks))
-                            .filter(explorer_games::node.eq_any(part)),
-                    )
-                    .execute(self)?;
-                }
-                Ok(())
-            }
             fn explorer_empty(&mut self) -> Result<bool, StoreError> {
                 let rows: Option<i64> = explorer::table
                     .select(explorer::node)
                     .first(self)
                     .optional()?;
-                Ok(rows.is_none() && self.last_block()?.is_none())
+                Ok(rows.is_none() && self.last_block()?.is_none() && self.last_packed()?.is_none())
             }
             fn generation(&mut self) -> Result<i64, StoreError> {
                 Ok(explorer_settings::table
@@ -358,8 +426,10 @@ impl Grower {
         self.known = self.finished.take();
     }
 
-    /// Writes what is pending: the positions that got rows first (their games' steps added,
-    /// their games deleted), then the rows (in key order) and the new games of positions.
+    /// Writes what is pending: the positions that got rows first (their games' steps added;
+    /// their games stay, no longer read), then the rows (in key order) and the new games of
+    /// positions: packed for the blocks whose games are all stored (those below the last
+    /// game's), as rows for the last block.
     fn write(&mut self, conn: &mut impl ExplorerConnection) -> Result<(), StoreError> {
         if !self.opened.is_empty() {
             let mut opened = std::mem::take(&mut self.opened);
@@ -385,7 +455,6 @@ impl Grower {
                     self.count(&step, game, *name);
                 }
             }
-            conn.delete_games(&opened)?;
         }
         // Positions with rows in the store get their rows added; the others' are inserted.
         let (mut added, mut inserted): (Vec<ExplorerRow>, Vec<ExplorerRow>) = (vec![], vec![]);
@@ -405,7 +474,29 @@ impl Grower {
         }
         let mut games = std::mem::take(&mut self.new_games);
         games.sort_unstable_by_key(|&(node, game)| (block_of(game), node, game));
-        conn.insert_games(&games)?;
+        let current = block_of(self.last_game);
+        let last = games.partition_point(|&(_, game)| block_of(game) < current);
+        conn.insert_games(&games[last..])?;
+        games.truncate(last);
+        let mut blocks: std::collections::BTreeMap<i64, Vec<(i64, i64)>> = Default::default();
+        for (node, game) in games {
+            blocks.entry(block_of(game)).or_default().push((node, game));
+        }
+        // The rows of blocks now complete, whoever wrote them, join them.
+        while let Some(block) = conn.first_block()?.filter(|&b| b < current) {
+            let rows = conn.block_rows(block)?;
+            conn.delete_block(block)?;
+            blocks.entry(block).or_default().extend(rows);
+        }
+        let last_packed = conn.last_packed()?.unwrap_or(-1);
+        for (block, mut rows) in blocks {
+            if block <= last_packed {
+                // Packed already (not by this grower's reckoning): packed again, whole.
+                rows.extend(conn.packed_rows(block)?);
+                conn.delete_packed(block)?;
+            }
+            conn.insert_packed(block, &packed::pack(rows))?;
+        }
         Ok(())
     }
 
@@ -445,6 +536,7 @@ impl Grower {
     ) -> Result<(), StoreError> {
         self.learn(conn, &games)?;
         for game in &games {
+            self.last_game = self.last_game.max(game.id);
             let name = self.name(&game.game, &game.preset);
             let mut at = line::first(&game.line);
             while let Some(here) = at {
@@ -473,30 +565,29 @@ impl Grower {
             self.count(step, game, name);
             return;
         }
-        let games = match self.counts.get_mut(&node) {
-            Some(games) => {
+        let games = if self.complete != Some(true) {
+            // Looked up, every one (learn).
+            let games = self.counts.entry(node).or_insert(0);
+            *games += 1;
+            *games
+        } else {
+            // A complete grower counts a position once the filter has met it: one it has not
+            // met (most, which one game reaches) is new, and the counts are not looked at.
+            let once = self
+                .once
+                .get_or_insert_with(|| BloomFilter::with_num_bits(ONCE_BITS).hashes(ONCE_HASHES));
+            if once.insert_hash(node as u64) {
+                let games = self.counts.entry(node).or_insert(1);
                 *games += 1;
                 *games
-            }
-            None => {
-                // A complete grower's (the others looked every position up): met before
-                // if the filter says so.
-                let once = self.once.get_or_insert_with(|| {
-                    BloomFilter::with_num_bits(ONCE_BITS).hashes(ONCE_HASHES)
-                });
-                if once.contains_hash(node as u64) {
-                    self.counts.insert(node, 2);
-                    2
-                } else {
-                    once.insert_hash(node as u64);
-                    self.once_items += 1;
-                    if self.once_items > ONCE_ITEMS {
-                        // Full: positions met once before look new (a count one short).
-                        once.clear();
-                        self.once_items = 0;
-                    }
-                    1
+            } else {
+                self.once_items += 1;
+                if self.once_items > ONCE_ITEMS {
+                    // Full: positions met once before look new (a count one short).
+                    once.clear();
+                    self.once_items = 0;
                 }
+                1
             }
         };
         self.new_games.push((node, game));
@@ -562,8 +653,18 @@ impl Grower {
         let once = self
             .once
             .get_or_insert_with(|| BloomFilter::with_num_bits(ONCE_BITS).hashes(ONCE_HASHES));
-        for block in 0..=conn.last_block()?.unwrap_or(-1) {
-            for node in conn.block_nodes(block)? {
+        let rows = conn.first_block()?.zip(conn.last_block()?);
+        let row_blocks = rows.map_or(1..=0, |(first, last)| first..=last);
+        let packed_blocks = 0..=conn.last_packed()?.unwrap_or(-1);
+        for (block, is_packed) in
+            (packed_blocks.map(|b| (b, true))).chain(row_blocks.map(|b| (b, false)))
+        {
+            let rows = if is_packed {
+                conn.packed_rows(block)?
+            } else {
+                conn.block_rows(block)?
+            };
+            for (node, _) in rows {
                 if let Some(games) = self.counts.get_mut(&node) {
                     *games += 1;
                 } else if once.contains_hash(node as u64) {

@@ -40,6 +40,7 @@ mod import;
 mod ledger;
 pub mod line;
 mod model;
+mod packed;
 mod players;
 mod ratings;
 mod rows_sql;
@@ -47,6 +48,7 @@ pub mod schema;
 
 pub use explore::{ExploreError, Explored, ExplorerMove, FILTER_TIME, Filtered, Lookup};
 pub use explorer::{DepthError, ExplorerRow, Line};
+pub use grow::set_explorer_block_bits;
 pub use import::ImportSession;
 pub use ledger::{Commit, LEDGER_CHANNEL, LedgerEvent, LedgerRow, listen, unix_now, unix_now_ms};
 pub use model::{

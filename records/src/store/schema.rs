@@ -135,6 +135,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    explorer_packed (block, first_node) {
+        block -> BigInt,
+        first_node -> BigInt,
+        entries -> Binary,
+    }
+}
+
+diesel::table! {
     explorer_games (block, node, game_id) {
         block -> BigInt,
         node -> BigInt,
