@@ -94,7 +94,13 @@ fn main() {
     let store = Store::open(&database).expect("the store opens");
     let ratings = RatingsCache::default();
     let start = store
-        .explore(&Lookup::default(), &ratings)
+        .explore(
+            &Lookup {
+                game: "banqi".into(),
+                ..Lookup::default()
+            },
+            &ratings,
+        )
         .expect("the start");
     let root: Node = start.node.parse().unwrap();
     let mut rng = StdRng::seed_from_u64(1);

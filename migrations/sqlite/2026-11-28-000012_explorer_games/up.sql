@@ -15,7 +15,7 @@ CREATE TABLE explorer_games (
 ) WITHOUT ROWID;
 -- A block whose games are all stored (a later game's id is in a later block) is packed: its
 -- rows, sorted by node and game, 16 bytes each (node and game, little-endian), in chunks of
--- about a thousand that never split a node's games, keyed by the chunk's first node. An
+-- 32 that never split a node's games, keyed by the chunk's first node. An
 -- import writes the blocks it fills packed, not as rows (a million games: 14 million rows
 -- fewer to insert); a position is then one chunk per packed block.
 CREATE TABLE explorer_packed (

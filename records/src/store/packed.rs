@@ -4,8 +4,10 @@
 //! first node. A position's games in a block are then in one chunk: the last whose first
 //! node is not above it.
 
-/// Rows per chunk, about (a node's games are never split, so a chunk may hold more).
-const CHUNK: usize = 1024;
+/// Rows per chunk, about (a node's games are never split, so a chunk may hold more): 32 rows,
+/// 512 bytes, in the B-tree's own page (a request reads one chunk per packed block: at 1,024
+/// rows, 16 KiB each, a million-game store answered 259 requests a second, p99 127 ms).
+const CHUNK: usize = 32;
 
 /// One chunk: its first node and its bytes.
 pub(crate) type Chunk = (i64, Vec<u8>);
