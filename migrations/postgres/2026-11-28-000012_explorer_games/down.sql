@@ -1,5 +1,6 @@
 DROP TABLE explorer_games;
 DROP TABLE explorer_packed;
+DROP TABLE explorer_filters;
 CREATE TABLE explorer_tails (
     node BIGINT NOT NULL,
     game_id BIGINT NOT NULL,

@@ -24,6 +24,14 @@ CREATE TABLE explorer_packed (
     entries BLOB NOT NULL,
     PRIMARY KEY (block, first_node)
 ) WITHOUT ROWID;
+-- Each packed block's Bloom filter of its nodes (10 bits a row, 7 hashes): a request probes
+-- only the blocks whose filter holds its position. `id` names the filter (the hash of its
+-- bits), so that a service keeps it in memory once read.
+CREATE TABLE explorer_filters (
+    block BIGINT PRIMARY KEY,
+    id BIGINT NOT NULL,
+    bits BLOB NOT NULL
+);
 -- Derived from the stored games: walked again at the next open. No stored game changes.
 DELETE FROM explorer;
 UPDATE explorer_settings SET built = false;

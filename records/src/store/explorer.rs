@@ -9,7 +9,9 @@ use diesel::prelude::*;
 use diesel::upsert::excluded;
 
 use super::grow::{ExplorerConnection, GameLine, Grower, rows_at};
-use super::schema::{explorer, explorer_games, explorer_settings, games};
+use super::schema::{
+    explorer, explorer_filters, explorer_games, explorer_packed, explorer_settings, games,
+};
 use super::{NewGame, Store, StoreError, WriteTransaction, with_connection};
 use crate::core::explorer::{Counts, DEFAULT_DEPTH, MAX_DEPTH, Node};
 
@@ -184,6 +186,8 @@ impl Store {
         with_connection!(self, |conn| conn.write_transaction(|conn| {
             diesel::delete(explorer::table).execute(conn)?;
             diesel::delete(explorer_games::table).execute(conn)?;
+            diesel::delete(explorer_packed::table).execute(conn)?;
+            diesel::delete(explorer_filters::table).execute(conn)?;
             diesel::update(explorer_settings::table)
                 .set((
                     explorer_settings::depth.eq(depth as i32),

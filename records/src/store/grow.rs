@@ -39,7 +39,9 @@ use fastbloom::BloomFilter;
 
 use super::explorer::{ExplorerRow, add_postgres, insert_postgres};
 use super::rows_sql::{add_sqlite, insert_sqlite};
-use super::schema::{explorer, explorer_games, explorer_packed, explorer_settings, games};
+use super::schema::{
+    explorer, explorer_filters, explorer_games, explorer_packed, explorer_settings, games,
+};
 use super::{StoreError, line, packed};
 
 /// A stored game's line: (id, line, game, preset).
@@ -166,8 +168,13 @@ pub(crate) trait ExplorerConnection {
     fn packed_rows(&mut self, block: i64) -> Result<Vec<(i64, i64)>, StoreError>;
     /// Deletes a packed block.
     fn delete_packed(&mut self, block: i64) -> Result<(), StoreError>;
-    /// Writes a block packed.
-    fn insert_packed(&mut self, block: i64, chunks: &[packed::Chunk]) -> Result<(), StoreError>;
+    /// Writes a block packed, with the filter of its nodes.
+    fn insert_packed(
+        &mut self,
+        block: i64,
+        chunks: &[packed::Chunk],
+        filter: &[u8],
+    ) -> Result<(), StoreError>;
     /// Adds rows to the stored ones of the same position and action.
     fn add_rows(&mut self, rows: &[ExplorerRow]) -> Result<(), StoreError>;
     /// Inserts rows of positions that have none stored.
@@ -227,9 +234,23 @@ macro_rules! explorer_connection {
                         );
                     }
                 }
-                // A chunk of each packed block: the last whose first node is not above it.
-                for block in 0..=self.last_packed()?.unwrap_or(-1) {
+                // A chunk of each packed block whose filter holds the node: the last whose
+                // first node is not above it.
+                let filters: Vec<(i64, i64)> = explorer_filters::table
+                    .select((explorer_filters::block, explorer_filters::id))
+                    .order(explorer_filters::block)
+                    .load(self)?;
+                for (block, id) in filters {
+                    let filter = packed::kept_filter(id, || {
+                        explorer_filters::table
+                            .find(block)
+                            .select(explorer_filters::bits)
+                            .first::<Vec<u8>>(self)
+                    })?;
                     for &node in nodes {
+                        if !filter.contains_hash(node as u64) {
+                            continue;
+                        }
                         let chunk: Option<Vec<u8>> = explorer_packed::table
                             .filter(explorer_packed::block.eq(block))
                             .filter(explorer_packed::first_node.le(node))
@@ -275,13 +296,22 @@ macro_rules! explorer_connection {
             fn delete_packed(&mut self, block: i64) -> Result<(), StoreError> {
                 diesel::delete(explorer_packed::table.filter(explorer_packed::block.eq(block)))
                     .execute(self)?;
+                diesel::delete(explorer_filters::table.find(block)).execute(self)?;
                 Ok(())
             }
             fn insert_packed(
                 &mut self,
                 block: i64,
                 chunks: &[packed::Chunk],
+                filter: &[u8],
             ) -> Result<(), StoreError> {
+                diesel::insert_into(explorer_filters::table)
+                    .values((
+                        explorer_filters::block.eq(block),
+                        explorer_filters::id.eq(packed::filter_id(filter)),
+                        explorer_filters::bits.eq(filter),
+                    ))
+                    .execute(self)?;
                 for (first, bytes) in chunks {
                     diesel::insert_into(explorer_packed::table)
                         .values((
@@ -495,7 +525,8 @@ impl Grower {
                 rows.extend(conn.packed_rows(block)?);
                 conn.delete_packed(block)?;
             }
-            conn.insert_packed(block, &packed::pack(rows))?;
+            let filter = packed::filter(&rows);
+            conn.insert_packed(block, &packed::pack(rows), &filter)?;
         }
         Ok(())
     }

@@ -135,6 +135,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    explorer_filters (block) {
+        block -> BigInt,
+        id -> BigInt,
+        bits -> Binary,
+    }
+}
+
+diesel::table! {
     explorer_packed (block, first_node) {
         block -> BigInt,
         first_node -> BigInt,
