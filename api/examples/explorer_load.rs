@@ -41,11 +41,10 @@ fn encode(text: &str) -> String {
 
 /// One GET on a kept-alive connection: the status.
 fn get(reader: &mut BufReader<TcpStream>, addr: &str, path: &str) -> u16 {
-    write!(
-        reader.get_mut(),
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: application/json\r\n\r\n"
-    )
-    .unwrap();
+    // One write: a request in pieces waits for the server's delayed ACK of the first (40 ms).
+    let request =
+        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: application/json\r\n\r\n");
+    reader.get_mut().write_all(request.as_bytes()).unwrap();
     let mut line = String::new();
     reader.read_line(&mut line).unwrap();
     let status: u16 = line.split(' ').nth(1).unwrap().parse().unwrap();
@@ -149,7 +148,9 @@ fn main() {
         let (addr, paths, nodes) = (addr.clone(), paths.clone(), nodes.clone());
         std::thread::spawn(move || {
             let mut rng = StdRng::seed_from_u64(100 + i);
-            let mut reader = BufReader::new(TcpStream::connect(&addr).unwrap());
+            let stream = TcpStream::connect(&addr).unwrap();
+            stream.set_nodelay(true).unwrap();
+            let mut reader = BufReader::new(stream);
             let (mut times, mut refused) = (Vec::new(), 0);
             while Instant::now() < until {
                 let path = if filtered {

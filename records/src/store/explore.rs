@@ -256,59 +256,77 @@ impl Store {
         ratings: &RatingsCache,
     ) -> Result<(Vec<ExplorerRow>, Filtered), ExploreError> {
         let began = Instant::now();
-        let own = self.node_games(node)?;
+        // The games that may pass, from the indexes, when something narrows them: the
+        // node's own games, the players' (by name), the dates' (by day). A query never scans
+        // the table for them, so that the time limit holds between its chunks.
+        let mut candidates = self.node_games(node)?;
+        let mut narrow = |ids: Vec<i64>| {
+            candidates = Some(match candidates.take() {
+                None => ids,
+                Some(kept) => {
+                    let ids: std::collections::HashSet<i64> = ids.into_iter().collect();
+                    kept.into_iter().filter(|id| ids.contains(id)).collect()
+                }
+            });
+        };
+        if !lookup.players.is_empty() {
+            narrow(self.games_of_players(&lookup.players)?);
+        }
+        if lookup.date_from.is_some() || lookup.date_to.is_some() {
+            narrow(self.games_between(&lookup.date_from, &lookup.date_to)?);
+        }
+        if let Some(ids) = &mut candidates {
+            ids.sort_unstable_by(|a, b| b.cmp(a));
+            ids.dedup();
+        }
         let mut found: Vec<(i64, Option<Vec<u8>>)> = Vec::new();
-        let mut below = i64::MAX;
+        let (mut below, mut next) = (i64::MAX, 0);
         loop {
             if let Some(limit) = lookup.time_limit
                 && began.elapsed() > limit
             {
                 return Err(ExploreError::Busy { limit });
             }
+            let part: Option<Vec<i64>> = match &candidates {
+                Some(ids) if next >= ids.len() => break,
+                Some(ids) => {
+                    let part = ids[next..(next + FILTER_CHUNK as usize).min(ids.len())].to_vec();
+                    next += part.len();
+                    Some(part)
+                }
+                None => None,
+            };
             let read = || -> Result<IdsAndLines, StoreError> {
                 Ok(with_connection!(self, |conn| {
                     let mut query = games::table
                         .filter(games::game.eq(kind.name()))
                         .filter(games::preset.eq(preset))
-                        .filter(games::id.lt(below))
-                        .order(games::id.desc())
-                        .limit(FILTER_CHUNK)
                         .select((games::id, games::opening_line))
                         .into_boxed();
-                    if let Some(own) = &own {
-                        query = query.filter(games::id.eq_any(own.clone()));
-                    }
-                    if let Some(from) = &lookup.date_from {
-                        query = query.filter(games::played_on.ge(from.clone()));
-                    }
-                    if let Some(to) = &lookup.date_to {
-                        query = query.filter(games::played_on.le(to.clone()));
-                    }
-                    if !lookup.players.is_empty() {
-                        query = query.filter(
-                            games::id.eq_any(
-                                seats::table
-                                    .filter(seats::name.eq_any(lookup.players.clone()))
-                                    .filter(seats::named.eq(true))
-                                    .select(seats::game_id),
-                            ),
-                        );
-                    }
+                    query = match part.clone() {
+                        Some(ids) => query.filter(games::id.eq_any(ids)),
+                        None => query
+                            .filter(games::id.lt(below))
+                            .order(games::id.desc())
+                            .limit(FILTER_CHUNK),
+                    };
                     query.load(conn)?
                 }))
             };
             let chunk = read()?;
-            let Some(&(last, _)) = chunk.last() else {
-                break;
-            };
-            below = last;
-            let full = chunk.len() as i64 == FILTER_CHUNK;
+            if part.is_none() {
+                let Some(&(last, _)) = chunk.last() else {
+                    break;
+                };
+                below = last;
+            }
+            let whole = part.is_none() && (chunk.len() as i64) < FILTER_CHUNK;
             // Only the games that went on from the node are kept (their lines say so).
             found.extend(chunk.into_iter().filter(|(_, line)| {
                 line.as_deref()
                     .is_some_and(|line| super::line::find(line, node.stored()).is_some())
             }));
-            if !full {
+            if whole {
                 break;
             }
         }
@@ -331,6 +349,37 @@ impl Store {
         let mut rows = super::explorer::tally(steps);
         rows.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.action.cmp(&b.action)));
         Ok((rows, Filtered { walked }))
+    }
+
+    /// The stored games these players played (any seat), by the seats' index of names.
+    fn games_of_players(&self, players: &[String]) -> Result<Vec<i64>, StoreError> {
+        Ok(with_connection!(self, |conn| seats::table
+            .filter(seats::name.eq_any(players.to_vec()))
+            .filter(seats::named.eq(true))
+            .select(seats::game_id)
+            .distinct()
+            .load::<i64>(conn)?))
+    }
+
+    /// The stored games played within the dates, by the games' index of days.
+    fn games_between(
+        &self,
+        from: &Option<String>,
+        to: &Option<String>,
+    ) -> Result<Vec<i64>, StoreError> {
+        Ok(with_connection!(self, |conn| {
+            let mut query = games::table
+                .select(games::id)
+                .filter(games::played_on.is_not_null())
+                .into_boxed();
+            if let Some(from) = from.clone() {
+                query = query.filter(games::played_on.ge(from));
+            }
+            if let Some(to) = to.clone() {
+                query = query.filter(games::played_on.le(to));
+            }
+            query.load::<i64>(conn)?
+        }))
     }
 
     /// The average rating of the players of each of `games` whose every seat is a rated

@@ -685,11 +685,12 @@ impl Grower {
             .once
             .get_or_insert_with(|| BloomFilter::with_num_bits(ONCE_BITS).hashes(ONCE_HASHES));
         let rows = conn.first_block()?.zip(conn.last_block()?);
-        let row_blocks = rows.map_or(1..=0, |(first, last)| first..=last);
-        let packed_blocks = 0..=conn.last_packed()?.unwrap_or(-1);
-        for (block, is_packed) in
-            (packed_blocks.map(|b| (b, true))).chain(row_blocks.map(|b| (b, false)))
-        {
+        let row_blocks = rows.into_iter().flat_map(|(first, last)| first..=last);
+        let packed_blocks = conn.last_packed()?.into_iter().flat_map(|last| 0..=last);
+        let blocks = packed_blocks
+            .map(|b| (b, true))
+            .chain(row_blocks.map(|b| (b, false)));
+        for (block, is_packed) in blocks {
             let rows = if is_packed {
                 conn.packed_rows(block)?
             } else {
