@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use diesel::prelude::*;
 use diesel::upsert::excluded;
 
-use super::grow::{ExplorerConnection, GameLine, Grower, rows_at};
+use super::explorer_sql::{ExplorerConnection, rows_at};
+use super::grow::{GameLine, Grower};
 use super::schema::{
     explorer, explorer_filters, explorer_games, explorer_packed, explorer_settings, games,
 };

@@ -35,6 +35,7 @@ macro_rules! in_prepared_statements {
 mod checkpoint;
 mod explore;
 mod explorer;
+mod explorer_sql;
 mod grow;
 mod import;
 mod ledger;
@@ -48,7 +49,7 @@ pub mod schema;
 
 pub use explore::{ExploreError, Explored, ExplorerMove, FILTER_TIME, Filtered, Lookup};
 pub use explorer::{DepthError, ExplorerRow, Line};
-pub use grow::set_explorer_block_bits;
+pub use explorer_sql::set_explorer_block_bits;
 pub use import::ImportSession;
 pub use ledger::{Commit, LEDGER_CHANNEL, LedgerEvent, LedgerRow, listen, unix_now, unix_now_ms};
 pub use model::{
