@@ -228,9 +228,8 @@ impl Store {
             };
             (start, preset.name, G::COINS)
         });
-        let depth = self.explorer_depth()?;
         let line = self.explorer_line(start, &lookup.actions)?;
-        let (node, followed) = (line.node, line.followed);
+        let (node, followed, depth) = (line.node, line.followed, line.depth);
         let (rows, filtered) = if followed < lookup.actions.len() {
             (Vec::new(), None)
         } else if lookup.filtering() {

@@ -261,7 +261,13 @@ impl Store {
     pub fn explorer_line(&self, node: Node, actions: &[String]) -> Result<Line, StoreError> {
         let mut here = node.stored();
         let mut followed = 0;
-        let rows = with_connection!(self, |conn| {
+        let (rows, depth) = with_connection!(self, |conn| {
+            // Read on the connection of the line: one connection a request.
+            let depth: Option<i32> = explorer_settings::table
+                .select(explorer_settings::depth)
+                .first(conn)
+                .optional()?;
+            let depth = depth.map_or(DEFAULT_DEPTH, |d| d as u32);
             // The lines read on the way: a step one of them played from here says where the
             // action leads without asking the store (the action fixes the next position).
             let mut lines: Vec<Vec<ExplorerRow>> = Vec::new();
@@ -269,6 +275,10 @@ impl Store {
                 let played = |steps: &ExplorerRow| steps.node == here && steps.action == action;
                 let mut next = lines.iter().flatten().find(|s| played(s)).map(|s| s.next);
                 if next.is_none() {
+                    next = conn.next_of(here, action)?;
+                }
+                // A position without rows of its own: its games' lines say where they went.
+                if next.is_none() && conn.expanded(&[here])?.is_empty() {
                     lines.clear();
                     let rows = rows_at(conn, here, &mut lines)?;
                     next = rows.iter().find(|r| r.action == action).map(|r| r.next);
@@ -281,16 +291,18 @@ impl Store {
                     None => break,
                 }
             }
-            if followed < actions.len() {
+            let rows = if followed < actions.len() {
                 Vec::new()
             } else {
                 rows_at(conn, here, &mut Vec::new())?
-            }
+            };
+            (rows, depth)
         });
         let mut line = Line {
             node: Node::from_stored(here),
             followed,
             rows,
+            depth,
         };
         line.rows
             .sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.action.cmp(&b.action)));
@@ -306,4 +318,6 @@ pub struct Line {
     pub followed: usize,
     /// What was played from `node`, most played first (nothing when the line stopped short).
     pub rows: Vec<ExplorerRow>,
+    /// How deep the explorer follows games (plies), as it stood when the rows were read.
+    pub depth: u32,
 }

@@ -48,6 +48,9 @@ const LOOKUP: usize = 500;
 pub(crate) trait ExplorerConnection {
     /// The rows of `node`.
     fn rows_of(&mut self, node: i64) -> Result<Vec<ExplorerRow>, StoreError>;
+    /// Where `action` from `node` leads, when `node` has a row of it (one key lookup: a line
+    /// is followed without reading every row on its way).
+    fn next_of(&mut self, node: i64, action: &str) -> Result<Option<i64>, StoreError>;
     /// Which of `nodes` have rows.
     fn expanded(&mut self, nodes: &[i64]) -> Result<Vec<i64>, StoreError>;
     /// Every position with rows.
@@ -100,6 +103,14 @@ macro_rules! explorer_connection {
                     .select(ExplorerRow::as_select())
                     .load(self)?)
             }
+            fn next_of(&mut self, node: i64, action: &str) -> Result<Option<i64>, StoreError> {
+                Ok(explorer::table
+                    .filter(explorer::node.eq(node))
+                    .filter(explorer::action.eq(action))
+                    .select(explorer::next)
+                    .first(self)
+                    .optional()?)
+            }
             fn expanded(&mut self, nodes: &[i64]) -> Result<Vec<i64>, StoreError> {
                 Ok(explorer::table
                     .filter(explorer::node.eq_any(nodes))
@@ -119,21 +130,25 @@ macro_rules! explorer_connection {
                     .first(self)?)
             }
             fn games_at(&mut self, nodes: &[i64]) -> Result<Vec<(i64, i64)>, StoreError> {
-                let mut found = Vec::new();
-                if let Some(last) = self.last_block()? {
-                    // Every block with rows, each sought at the nodes (the key's first column).
-                    let first = self.first_block()?.unwrap_or(0);
-                    let blocks: Vec<i64> = (first..=last).collect();
+                // The blocks not yet packed, by the node's index (migration 13).
+                let mut found = if let [node] = nodes {
+                    // One node (a request): a statement prepared once.
+                    explorer_games::table
+                        .filter(explorer_games::node.eq(node))
+                        .select((explorer_games::node, explorer_games::game_id))
+                        .load::<(i64, i64)>(self)?
+                } else {
+                    let mut found = Vec::new();
                     for part in nodes.chunks(LOOKUP) {
                         found.extend(
                             explorer_games::table
-                                .filter(explorer_games::block.eq_any(&blocks))
                                 .filter(explorer_games::node.eq_any(part))
                                 .select((explorer_games::node, explorer_games::game_id))
                                 .load::<(i64, i64)>(self)?,
                         );
                     }
-                }
+                    found
+                };
                 // A chunk of each packed block whose filter holds the node: the last whose
                 // first node is not above it.
                 let filters: Vec<(i64, i64)> = explorer_filters::table
