@@ -52,6 +52,8 @@ pub struct Settings {
     /// The slots filtered explorer requests walk games in (`/v1/explorer` with players, dates
     /// or a rating range).
     pub explorer_slots: slots::Slots,
+    /// The threads unfiltered explorer requests look their positions up on, in turn.
+    pub explorer_reads: slots::Queue,
     /// How long a filtered explorer request may walk games before it is refused (503).
     pub explorer_filter_time: std::time::Duration,
     /// The threads streams replay a game's missed plies on (one per core but one, at the
@@ -87,6 +89,7 @@ impl Default for Settings {
             analyses: routes::analysis::Analyses::default(),
             pictures: pictures(None),
             explorer_slots: explorer_slots(None),
+            explorer_reads: slots::Queue::per_core("explorer-reads"),
             explorer_filter_time: records::store::FILTER_TIME,
             replays: replays(),
             ratings: Default::default(),

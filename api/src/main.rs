@@ -117,6 +117,13 @@ struct Config {
     /// longer is answered 503 with Retry-After).
     #[arg(long, env = "ANQI_EXPLORER_FILTER_MS", default_value_t = 150)]
     explorer_filter_ms: u64,
+    /// A SQLite store is read through a memory map of up to this many MiB (0: read by copying
+    /// each page; PostgreSQL: unused). The explorer's lookups answer about 10% more requests a
+    /// second mapped; the pages read count in the service's resident memory (they are the
+    /// file's, shared with the kernel's cache, not the service's own). SQLite maps at most
+    /// 2 GiB (its build's limit); the rest of a larger file is read by copying.
+    #[arg(long, env = "ANQI_SQLITE_MAP_MIB", default_value_t = 2048)]
+    sqlite_map_mib: u64,
 }
 
 /// The referee's keys: the configured ones (`--seal-key`, `--seal-key-file`), or, with none,
@@ -214,14 +221,15 @@ async fn main() -> std::io::Result<()> {
         max_json_depth: config.max_json_depth,
         max_plies: config.max_plies as usize,
     };
-    let store = match records::store::Store::open(&config.database) {
-        Ok(store) => store,
-        Err(e) => {
-            tracing::error!(error = %e, "cannot open the record store");
-            eprintln!("anqi-api: {e}");
-            std::process::exit(2);
-        }
-    };
+    let store =
+        match records::store::Store::open_mapped(&config.database, config.sqlite_map_mib << 20) {
+            Ok(store) => store,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot open the record store");
+                eprintln!("anqi-api: {e}");
+                std::process::exit(2);
+            }
+        };
     tracing::info!(backend = store.backend(), "record store open");
     let keys = match seal_keys(&config, &store) {
         Ok(keys) => keys,
@@ -253,6 +261,7 @@ async fn main() -> std::io::Result<()> {
         referee: Some(referee),
         pictures: api::pictures(config.picture_slots),
         explorer_slots: api::explorer_slots(config.explorer_slots),
+        explorer_reads: api::slots::Queue::per_core("explorer-reads"),
         explorer_filter_time: std::time::Duration::from_millis(config.explorer_filter_ms),
         replays: api::replays(),
         ratings: Default::default(),

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use utoipa::IntoParams;
 
-use super::games::{blocking, store};
+use super::games::store;
 use crate::Settings;
 use crate::problem::{Problem, ProblemKind};
 use crate::slots::Peer;
@@ -212,7 +212,10 @@ pub async fn explorer(
             .await?;
         return Ok(web::Json(explored));
     }
-    let explored = blocking(move || Ok(store.explore(&lookup, &ratings))).await?;
+    let explored = settings
+        .explorer_reads
+        .run(move || store.explore(&lookup, &ratings))
+        .await;
     explored.map(web::Json).map_err(problem)
 }
 
