@@ -115,7 +115,7 @@ struct Config {
     explorer_slots: Option<usize>,
     /// How long a filtered explorer request may walk games, in milliseconds (one that walks
     /// longer is answered 503 with Retry-After).
-    #[arg(long, env = "ANQI_EXPLORER_FILTER_MS", default_value_t = 150)]
+    #[arg(long, env = "ANQI_EXPLORER_FILTER_MS", default_value_t = 100)]
     explorer_filter_ms: u64,
     /// A SQLite store is read through a memory map of up to this many MiB (0: read by copying
     /// each page; PostgreSQL: unused). The explorer's lookups answer about 10% more requests a

@@ -145,7 +145,7 @@ fn rating(value: Option<f64>, field: &str) -> Result<Option<f64>, Problem> {
 /// gets the same counts. Kept as games are stored (imports and refereed games), to the
 /// store's depth (16 plies by default). Filtered by players, dates or a rating range, the
 /// games that pass the filters and went on from the position are walked, all of them, on
-/// slots of their own (`--explorer-slots`) and within 150 ms (`--explorer-filter-ms`): one
+/// slots of their own (`--explorer-slots`) and within 100 ms (`--explorer-filter-ms`): one
 /// that cannot is refused
 /// (503 `explorer-busy`, with Retry-After), never cut short.
 #[utoipa::path(get, path = "/v1/explorer", tag = "games",
