@@ -217,17 +217,28 @@ impl std::fmt::Debug for Queue {
 impl Queue {
     /// One thread per core, named `name-N`.
     pub fn per_core(name: &'static str) -> Queue {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Queue::new(
+            name,
+            std::thread::available_parallelism().map_or(1, |n| n.get()),
+        )
+    }
+
+    /// `threads` threads (one at least), named `name-N`.
+    pub fn new(name: &'static str, threads: usize) -> Queue {
         let threads = rayon::ThreadPoolBuilder::new()
-            .num_threads(cores)
+            .num_threads(threads.max(1))
             .thread_name(move |i| format!("{name}-{i}"))
             .build()
             .expect("the queue's threads start");
         Queue(Arc::new(threads))
     }
 
-    /// Runs `work` on the queue's threads after the work queued before it.
-    pub async fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> T {
+    /// Queues `work` at once, to run on the queue's threads after the work queued before it:
+    /// its answer.
+    pub fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> impl std::future::Future<Output = T> {
         let (send, answer) = futures_channel::oneshot::channel();
         self.0.spawn_fifo(move || {
             // A client gone meanwhile: its answer is not wanted.
@@ -236,7 +247,7 @@ impl Queue {
             }
         });
         // A job that panicked never answers: that panic is the service's bug, as in a handler.
-        answer.await.expect("a queued read panicked")
+        async move { answer.await.expect("a queued read panicked") }
     }
 }
 
@@ -262,3 +273,50 @@ fn lower_priority() {
 
 #[cfg(not(target_os = "linux"))]
 fn lower_priority() {}
+
+#[cfg(test)]
+mod tests {
+    use super::Queue;
+    use std::sync::{Arc, Mutex};
+
+    /// Work queued on one thread runs in the order it came, each job to its end before the
+    /// next, and every caller gets its own answer.
+    #[actix_web::test]
+    async fn a_queue_runs_its_work_first_come_first_served() {
+        let queue = Queue::new("test", 1);
+        let ran = Arc::new(Mutex::new(Vec::new()));
+        // The first job holds the thread until every job is queued.
+        let (release, gate) = std::sync::mpsc::channel::<()>();
+        let gate = Mutex::new(Some(gate));
+        let jobs: Vec<_> = (0..50)
+            .map(|i| {
+                let ran = Arc::clone(&ran);
+                let gate = if i == 0 {
+                    gate.lock().unwrap().take()
+                } else {
+                    None
+                };
+                queue.run(move || {
+                    if let Some(gate) = gate {
+                        gate.recv().unwrap();
+                    }
+                    ran.lock().unwrap().push(i);
+                    i * 2
+                })
+            })
+            .collect();
+        release.send(()).unwrap();
+        let answers = futures_util_join(jobs).await;
+        assert_eq!(answers, (0..50).map(|i| i * 2).collect::<Vec<_>>());
+        assert_eq!(*ran.lock().unwrap(), (0..50).collect::<Vec<_>>());
+    }
+
+    /// Awaits each future in turn (they were all queued when made).
+    async fn futures_util_join<F: std::future::Future>(jobs: Vec<F>) -> Vec<F::Output> {
+        let mut out = Vec::new();
+        for job in jobs {
+            out.push(job.await);
+        }
+        out
+    }
+}
