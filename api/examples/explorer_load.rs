@@ -102,28 +102,8 @@ fn main() {
         )
         .expect("the start");
     let root: Node = start.node.parse().unwrap();
-    let mut rng = StdRng::seed_from_u64(1);
     let (mut paths, mut nodes) = (Vec::new(), Vec::new());
-    while paths.len() < 10_000 {
-        let depth = rng.random_range(0..=14);
-        let (mut node, mut actions) = (root, Vec::<String>::new());
-        while actions.len() < depth {
-            let rows = store.explorer_line(node, &[]).unwrap().rows;
-            let total: i64 = rows.iter().map(|r| r.games).sum();
-            if total == 0 {
-                break;
-            }
-            let mut pick = rng.random_range(0..total);
-            let row = rows
-                .iter()
-                .find(|r| {
-                    pick -= r.games;
-                    pick < 0
-                })
-                .unwrap();
-            actions.push(row.action.clone());
-            node = Node::from_stored(row.next);
-        }
+    for (actions, node) in store.sample_lines(root, 10_000, 14, 1).unwrap() {
         paths.push(if paths.len() % 2 == 0 {
             format!("/v1/explorer?actions={}", encode(&actions.join(",")))
         } else {

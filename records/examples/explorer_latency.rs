@@ -8,8 +8,6 @@
 
 use std::time::Instant;
 
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
 use records::store::{Lookup, Store};
 
 fn main() {
@@ -28,34 +26,16 @@ fn main() {
         actions,
         ..Lookup::default()
     };
-    let mut rng = StdRng::seed_from_u64(1);
-    let mut lines = Vec::with_capacity(requests);
     let start = store
         .explore(&lookup(Vec::new()), &ratings)
         .expect("the start");
     let root: records::core::explorer::Node = start.node.parse().expect("a node");
-    while lines.len() < requests {
-        let depth = rng.random_range(0..=14);
-        let (mut node, mut actions) = (root, Vec::new());
-        while actions.len() < depth {
-            let rows = store.explorer_line(node, &[]).expect("a line").rows;
-            let total: i64 = rows.iter().map(|r| r.games).sum();
-            if total == 0 {
-                break;
-            }
-            let mut pick = rng.random_range(0..total);
-            let row = rows
-                .iter()
-                .find(|r| {
-                    pick -= r.games;
-                    pick < 0
-                })
-                .expect("a row");
-            actions.push(row.action.clone());
-            node = records::core::explorer::Node::from_stored(row.next);
-        }
-        lines.push(actions);
-    }
+    let lines: Vec<Vec<String>> = store
+        .sample_lines(root, requests, 14, 1)
+        .expect("lines")
+        .into_iter()
+        .map(|(actions, _)| actions)
+        .collect();
     let mut times: Vec<f64> = lines
         .into_iter()
         .map(|actions| {

@@ -346,7 +346,7 @@ impl Store {
             let (step, _) = super::line::step(line, at)?;
             Some(step.row(kind.name(), preset, *id))
         });
-        let mut rows = super::explorer::tally(steps);
+        let mut rows = super::explorer_row::tally(steps);
         rows.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.action.cmp(&b.action)));
         Ok((rows, Filtered { walked }))
     }

@@ -3,137 +3,16 @@
 //! transaction that stores a game, to the store's depth; and the reads an explorer request
 //! makes (a few primary-key lookups, whatever the number of games).
 
-use std::collections::HashMap;
-
 use diesel::prelude::*;
-use diesel::upsert::excluded;
 
+use super::explorer_row::ExplorerRow;
 use super::explorer_sql::{ExplorerConnection, rows_at};
 use super::grow::{GameLine, Grower};
 use super::schema::{
     explorer, explorer_filters, explorer_games, explorer_packed, explorer_settings, games,
 };
 use super::{NewGame, Store, StoreError, WriteTransaction, with_connection};
-use crate::core::explorer::{Counts, DEFAULT_DEPTH, MAX_DEPTH, Node};
-
-/// One row of `explorer`: the games that played `action` from `node`.
-#[derive(Insertable, Queryable, Selectable, Clone, Debug, PartialEq, Eq)]
-#[diesel(table_name = explorer, treat_none_as_default_value = false)]
-pub struct ExplorerRow {
-    pub node: i64,
-    pub action: String,
-    pub next: i64,
-    pub game: String,
-    pub preset: String,
-    pub ply: i32,
-    pub games: i64,
-    pub wins: i64,
-    pub draws: i64,
-    pub losses: i64,
-    pub points: i64,
-    pub coin_stakes: i64,
-    pub coin_margins: i64,
-    pub first_game: i64,
-    pub last_game: i64,
-}
-
-impl ExplorerRow {
-    pub fn counts(&self) -> Counts {
-        Counts {
-            games: self.games,
-            wins: self.wins,
-            draws: self.draws,
-            losses: self.losses,
-            points: self.points,
-            coin_stakes: self.coin_stakes,
-            coin_margins: self.coin_margins,
-        }
-    }
-
-    pub(crate) fn merge(&mut self, other: &ExplorerRow) {
-        let mut counts = self.counts();
-        counts.add(&other.counts());
-        self.games = counts.games;
-        self.wins = counts.wins;
-        self.draws = counts.draws;
-        self.losses = counts.losses;
-        self.points = counts.points;
-        self.coin_stakes = counts.coin_stakes;
-        self.coin_margins = counts.coin_margins;
-        self.first_game = self.first_game.min(other.first_game);
-        self.last_game = self.last_game.max(other.last_game);
-    }
-}
-
-/// Rows (their games' ids set) added up by node and action, in key order: one upsert per
-/// key, written in the order of the table's pages, and concurrent writers take the rows'
-/// locks in the same order.
-pub(crate) fn tally(rows: impl Iterator<Item = ExplorerRow>) -> Vec<ExplorerRow> {
-    let mut sums: HashMap<(i64, String), ExplorerRow> = HashMap::new();
-    for row in rows {
-        match sums.get_mut(&(row.node, row.action.clone())) {
-            Some(kept) => kept.merge(&row),
-            None => {
-                sums.insert((row.node, row.action.clone()), row);
-            }
-        }
-    }
-    let mut rows: Vec<ExplorerRow> = sums.into_values().collect();
-    rows.sort_unstable_by(|a, b| (a.node, &a.action).cmp(&(b.node, &b.action)));
-    rows
-}
-
-/// The upsert that adds a row to the stored one. The first game stays; the last is the new
-/// one: games are added in id order (SQLite has one writer; PostgreSQL's writers of the
-/// explorer take turns from before they number their games, `import.rs`). Plain column
-/// expressions, so that the statement is prepared once and kept (a literal SQL fragment
-/// made diesel parse it again for every row: 16 µs a row).
-macro_rules! upsert {
-    ($values:expr) => {
-        diesel::insert_into(explorer::table)
-            .values($values)
-            .on_conflict((explorer::node, explorer::action))
-            .do_update()
-            .set((
-                explorer::games.eq(explorer::games + excluded(explorer::games)),
-                explorer::wins.eq(explorer::wins + excluded(explorer::wins)),
-                explorer::draws.eq(explorer::draws + excluded(explorer::draws)),
-                explorer::losses.eq(explorer::losses + excluded(explorer::losses)),
-                explorer::points.eq(explorer::points + excluded(explorer::points)),
-                explorer::coin_stakes.eq(explorer::coin_stakes + excluded(explorer::coin_stakes)),
-                explorer::coin_margins
-                    .eq(explorer::coin_margins + excluded(explorer::coin_margins)),
-                explorer::last_game.eq(excluded(explorer::last_game)),
-            ))
-    };
-}
-
-/// Rows per PostgreSQL statement (15 columns each: under its limit on bound parameters).
-const POSTGRES_ROWS: usize = 1000;
-
-/// Adds `rows` ([`tally`]) to the counts on PostgreSQL (SQLite: `rows_sql.rs`).
-pub(crate) fn add_postgres(
-    conn: &mut PgConnection,
-    rows: &[ExplorerRow],
-) -> Result<(), StoreError> {
-    for part in rows.chunks(POSTGRES_ROWS) {
-        upsert!(part).execute(conn)?;
-    }
-    Ok(())
-}
-
-/// Inserts `rows`, of positions that have none stored, on PostgreSQL.
-pub(crate) fn insert_postgres(
-    conn: &mut PgConnection,
-    rows: &[ExplorerRow],
-) -> Result<(), StoreError> {
-    for part in rows.chunks(POSTGRES_ROWS) {
-        diesel::insert_into(explorer::table)
-            .values(part)
-            .execute(conn)?;
-    }
-    Ok(())
-}
+use crate::core::explorer::{DEFAULT_DEPTH, MAX_DEPTH, Node};
 
 /// Why the explorer's depth cannot be set.
 #[derive(Debug, thiserror::Error)]
@@ -307,6 +186,46 @@ impl Store {
         line.rows
             .sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.action.cmp(&b.action)));
         Ok(line)
+    }
+}
+
+impl Store {
+    /// `count` lines of play drawn from the stored games, for benchmarks: each from `root`,
+    /// 0 to `max_depth` plies (fewer where no game went on), each action chosen in proportion
+    /// to the games that played it; with the node each leads to.
+    #[doc(hidden)]
+    pub fn sample_lines(
+        &self,
+        root: Node,
+        count: usize,
+        max_depth: usize,
+        seed: u64,
+    ) -> Result<Vec<(Vec<String>, Node)>, StoreError> {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut lines = Vec::with_capacity(count);
+        while lines.len() < count {
+            let depth = rng.random_range(0..=max_depth);
+            let (mut node, mut actions) = (root, Vec::new());
+            while actions.len() < depth {
+                let rows = self.explorer_line(node, &[])?.rows;
+                let total: i64 = rows.iter().map(|r| r.games).sum();
+                if total == 0 {
+                    break;
+                }
+                let mut pick = rng.random_range(0..total);
+                let Some(row) = rows.iter().find(|r| {
+                    pick -= r.games;
+                    pick < 0
+                }) else {
+                    break;
+                };
+                actions.push(row.action.clone());
+                node = Node::from_stored(row.next);
+            }
+            lines.push((actions, node));
+        }
+        Ok(lines)
     }
 }
 

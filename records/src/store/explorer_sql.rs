@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use diesel::prelude::*;
 
-use super::explorer::{ExplorerRow, add_postgres, insert_postgres};
-use super::rows_sql::{add_sqlite, insert_sqlite};
+use super::explorer_row::ExplorerRow;
+use super::rows_sql::{add_postgres, add_sqlite, insert_postgres, insert_sqlite};
 use super::schema::{
     explorer, explorer_filters, explorer_games, explorer_packed, explorer_settings, games,
 };

@@ -34,7 +34,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use fastbloom::BloomFilter;
 
-use super::explorer::ExplorerRow;
+use super::explorer_row::ExplorerRow;
 use super::explorer_sql::{ExplorerConnection, block_of};
 use super::{StoreError, line, packed};
 

@@ -12,7 +12,7 @@
 //! Little-endian. A line that does not read is no line (the game counts nowhere below its
 //! tail): a store writes only lines it wrote with this code.
 
-use super::explorer::ExplorerRow;
+use super::explorer_row::ExplorerRow;
 use crate::core::explorer::{Counts, Step};
 
 const VERSION: u8 = 1;

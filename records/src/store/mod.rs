@@ -35,6 +35,7 @@ macro_rules! in_prepared_statements {
 mod checkpoint;
 mod explore;
 mod explorer;
+mod explorer_row;
 mod explorer_sql;
 mod grow;
 mod import;
@@ -48,7 +49,8 @@ mod rows_sql;
 pub mod schema;
 
 pub use explore::{ExploreError, Explored, ExplorerMove, FILTER_TIME, Filtered, Lookup};
-pub use explorer::{DepthError, ExplorerRow, Line};
+pub use explorer::{DepthError, Line};
+pub use explorer_row::ExplorerRow;
 pub use explorer_sql::set_explorer_block_bits;
 pub use import::ImportSession;
 pub use ledger::{Commit, LEDGER_CHANNEL, LedgerEvent, LedgerRow, listen, unix_now, unix_now_ms};

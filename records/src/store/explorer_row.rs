@@ -1,0 +1,76 @@
+//! One row of the `explorer` table (a public position, the action every seat saw played from
+//! it, and what it scored), and rows added up: what the explorer's writers and readers share.
+
+use std::collections::HashMap;
+
+use diesel::prelude::*;
+
+use super::schema::explorer;
+use crate::core::explorer::Counts;
+
+/// One row of `explorer`: the games that played `action` from `node`.
+#[derive(Insertable, Queryable, Selectable, Clone, Debug, PartialEq, Eq)]
+#[diesel(table_name = explorer, treat_none_as_default_value = false)]
+pub struct ExplorerRow {
+    pub node: i64,
+    pub action: String,
+    pub next: i64,
+    pub game: String,
+    pub preset: String,
+    pub ply: i32,
+    pub games: i64,
+    pub wins: i64,
+    pub draws: i64,
+    pub losses: i64,
+    pub points: i64,
+    pub coin_stakes: i64,
+    pub coin_margins: i64,
+    pub first_game: i64,
+    pub last_game: i64,
+}
+
+impl ExplorerRow {
+    pub fn counts(&self) -> Counts {
+        Counts {
+            games: self.games,
+            wins: self.wins,
+            draws: self.draws,
+            losses: self.losses,
+            points: self.points,
+            coin_stakes: self.coin_stakes,
+            coin_margins: self.coin_margins,
+        }
+    }
+
+    pub(crate) fn merge(&mut self, other: &ExplorerRow) {
+        let mut counts = self.counts();
+        counts.add(&other.counts());
+        self.games = counts.games;
+        self.wins = counts.wins;
+        self.draws = counts.draws;
+        self.losses = counts.losses;
+        self.points = counts.points;
+        self.coin_stakes = counts.coin_stakes;
+        self.coin_margins = counts.coin_margins;
+        self.first_game = self.first_game.min(other.first_game);
+        self.last_game = self.last_game.max(other.last_game);
+    }
+}
+
+/// Rows (their games' ids set) added up by node and action, in key order: one upsert per
+/// key, written in the order of the table's pages, and concurrent writers take the rows'
+/// locks in the same order.
+pub(crate) fn tally(rows: impl Iterator<Item = ExplorerRow>) -> Vec<ExplorerRow> {
+    let mut sums: HashMap<(i64, String), ExplorerRow> = HashMap::new();
+    for row in rows {
+        match sums.get_mut(&(row.node, row.action.clone())) {
+            Some(kept) => kept.merge(&row),
+            None => {
+                sums.insert((row.node, row.action.clone()), row);
+            }
+        }
+    }
+    let mut rows: Vec<ExplorerRow> = sums.into_values().collect();
+    rows.sort_unstable_by(|a, b| (a.node, &a.action).cmp(&(b.node, &b.action)));
+    rows
+}
