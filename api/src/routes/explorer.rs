@@ -245,6 +245,9 @@ fn problem(e: ExploreError) -> Problem {
         e @ ExploreError::Busy { .. } => {
             Problem::new(ProblemKind::ExplorerBusy, e.to_string()).retry_after(1)
         }
-        ExploreError::Store(e) => Problem::new(ProblemKind::StoreUnavailable, e.to_string()),
+        ExploreError::Store(e) => {
+            tracing::error!(error = %e, "record store");
+            Problem::new(ProblemKind::StoreUnavailable, e.to_string())
+        }
     }
 }
