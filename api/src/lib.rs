@@ -89,7 +89,7 @@ impl Default for Settings {
             analyses: routes::analysis::Analyses::default(),
             pictures: pictures(None),
             explorer_slots: explorer_slots(None),
-            explorer_reads: slots::Queue::per_core("explorer-reads"),
+            explorer_reads: explorer_reads(),
             explorer_filter_time: records::store::FILTER_TIME,
             replays: replays(),
             ratings: Default::default(),
@@ -99,6 +99,11 @@ impl Default for Settings {
             engines: Default::default(),
         }
     }
+}
+
+/// The threads unfiltered explorer requests are looked up on: one per core.
+pub fn explorer_reads() -> slots::Queue {
+    slots::Queue::per_core("explorer-reads")
 }
 
 /// The replay threads: one per core but one.

@@ -261,7 +261,7 @@ async fn main() -> std::io::Result<()> {
         referee: Some(referee),
         pictures: api::pictures(config.picture_slots),
         explorer_slots: api::explorer_slots(config.explorer_slots),
-        explorer_reads: api::slots::Queue::per_core("explorer-reads"),
+        explorer_reads: api::explorer_reads(),
         explorer_filter_time: std::time::Duration::from_millis(config.explorer_filter_ms),
         replays: api::replays(),
         ratings: Default::default(),

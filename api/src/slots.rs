@@ -285,38 +285,25 @@ mod tests {
     async fn a_queue_runs_its_work_first_come_first_served() {
         let queue = Queue::new("test", 1);
         let ran = Arc::new(Mutex::new(Vec::new()));
-        // The first job holds the thread until every job is queued.
+        // A first job holds the thread until every other job is queued.
         let (release, gate) = std::sync::mpsc::channel::<()>();
-        let gate = Mutex::new(Some(gate));
+        let held = queue.run(move || gate.recv().unwrap());
         let jobs: Vec<_> = (0..50)
             .map(|i| {
                 let ran = Arc::clone(&ran);
-                let gate = if i == 0 {
-                    gate.lock().unwrap().take()
-                } else {
-                    None
-                };
                 queue.run(move || {
-                    if let Some(gate) = gate {
-                        gate.recv().unwrap();
-                    }
                     ran.lock().unwrap().push(i);
                     i * 2
                 })
             })
             .collect();
         release.send(()).unwrap();
-        let answers = futures_util_join(jobs).await;
+        held.await;
+        let mut answers = Vec::new();
+        for job in jobs {
+            answers.push(job.await);
+        }
         assert_eq!(answers, (0..50).map(|i| i * 2).collect::<Vec<_>>());
         assert_eq!(*ran.lock().unwrap(), (0..50).collect::<Vec<_>>());
-    }
-
-    /// Awaits each future in turn (they were all queued when made).
-    async fn futures_util_join<F: std::future::Future>(jobs: Vec<F>) -> Vec<F::Output> {
-        let mut out = Vec::new();
-        for job in jobs {
-            out.push(job.await);
-        }
-        out
     }
 }

@@ -14,9 +14,13 @@ fn corpus() -> Vec<Incoming> {
         .collect()
 }
 
+/// Where these tests' SQLite files are.
+fn tests_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-store-tests")
+}
+
 fn stores(name: &str) -> Vec<Store> {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-store-tests");
-    test_databases(&dir, name)
+    test_databases(&tests_dir(), name)
         .iter()
         .map(|url| Store::open(url).unwrap_or_else(|e| panic!("{e}")))
         .collect()
@@ -454,7 +458,7 @@ fn postgresql_compresses_large_columns_with_lz4() {
         #[diesel(sql_type = diesel::sql_types::Text)]
         method: String,
     }
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-store-tests");
+    let dir = tests_dir();
     for url in test_databases(&dir, "lz4") {
         if !url.starts_with("postgres") {
             continue;
@@ -489,7 +493,7 @@ fn postgresql_compresses_large_columns_with_lz4() {
 #[test]
 fn an_import_session_copies_the_log_into_the_database_file() {
     let games = corpus();
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-store-tests");
+    let dir = tests_dir();
     for url in test_databases(&dir, "checkpoints") {
         let store = Store::open(&url).unwrap();
         {
@@ -530,7 +534,7 @@ fn an_import_session_copies_the_log_into_the_database_file() {
 #[test]
 fn a_mapped_store_reads_what_a_plain_one_reads() {
     let games = corpus();
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("anqi-store-tests");
+    let dir = tests_dir();
     for url in test_databases(&dir, "mapped") {
         let plain = Store::open(&url).unwrap();
         plain.import(&games[..400]).unwrap();

@@ -6,13 +6,13 @@
 use diesel::prelude::*;
 
 use super::explorer_row::ExplorerRow;
-use super::explorer_sql::{ExplorerConnection, rows_at};
+use super::explorer_sql::{ExplorerConnection, rows_at, rows_from_games};
 use super::grow::{GameLine, Grower};
 use super::schema::{
     explorer, explorer_filters, explorer_games, explorer_packed, explorer_settings, games,
 };
 use super::{NewGame, Store, StoreError, WriteTransaction, with_connection};
-use crate::core::explorer::{DEFAULT_DEPTH, MAX_DEPTH, Node};
+use crate::core::explorer::{MAX_DEPTH, Node};
 
 /// Why the explorer's depth cannot be set.
 #[derive(Debug, thiserror::Error)]
@@ -29,11 +29,7 @@ const BUILD_CHUNK: i64 = 2000;
 impl Store {
     /// How many plies of each game the explorer follows.
     pub fn explorer_depth(&self) -> Result<u32, StoreError> {
-        let depth: Option<i32> = with_connection!(self, |conn| explorer_settings::table
-            .select(explorer_settings::depth)
-            .first(conn)
-            .optional()?);
-        Ok(depth.map_or(DEFAULT_DEPTH, |d| d as u32))
+        Ok(with_connection!(self, |conn| conn.depth()?))
     }
 
     /// Sets the explorer's depth (0: off, nothing kept); a new depth walks every stored game
@@ -142,11 +138,7 @@ impl Store {
         let mut followed = 0;
         let (rows, depth) = with_connection!(self, |conn| {
             // Read on the connection of the line: one connection a request.
-            let depth: Option<i32> = explorer_settings::table
-                .select(explorer_settings::depth)
-                .first(conn)
-                .optional()?;
-            let depth = depth.map_or(DEFAULT_DEPTH, |d| d as u32);
+            let depth = conn.depth()?;
             // The lines read on the way: a step one of them played from here says where the
             // action leads without asking the store (the action fixes the next position).
             let mut lines: Vec<Vec<ExplorerRow>> = Vec::new();
@@ -159,7 +151,7 @@ impl Store {
                 // A position without rows of its own: its games' lines say where they went.
                 if next.is_none() && conn.expanded(&[here])?.is_empty() {
                     lines.clear();
-                    let rows = rows_at(conn, here, &mut lines)?;
+                    let rows = rows_from_games(conn, here, &mut lines)?;
                     next = rows.iter().find(|r| r.action == action).map(|r| r.next);
                 }
                 match next {

@@ -12,6 +12,7 @@ use super::schema::{
     explorer, explorer_filters, explorer_games, explorer_packed, explorer_settings, games,
 };
 use super::{StoreError, line, packed};
+use crate::core::explorer::DEFAULT_DEPTH;
 
 /// log2 of the games of one block of `explorer_games` (16,384): a million games' import wrote
 /// its position rows in 5.5 s with blocks of 16,384 games, 8.3 s with 65,536, 18.5 s keyed by
@@ -86,6 +87,8 @@ pub(crate) trait ExplorerConnection {
     fn insert_games(&mut self, games: &[(i64, i64)]) -> Result<(), StoreError>;
     /// Whether the store holds no explorer rows and no games.
     fn explorer_empty(&mut self) -> Result<bool, StoreError>;
+    /// How many plies of each game the explorer follows.
+    fn depth(&mut self) -> Result<u32, StoreError>;
     /// The explorer's generation (`explorer_settings.generation`).
     fn generation(&mut self) -> Result<i64, StoreError>;
     /// Adds one to the explorer's generation, and gives the new one.
@@ -268,6 +271,13 @@ macro_rules! explorer_connection {
                     .optional()?;
                 Ok(rows.is_none() && self.last_block()?.is_none() && self.last_packed()?.is_none())
             }
+            fn depth(&mut self) -> Result<u32, StoreError> {
+                let depth: Option<i32> = explorer_settings::table
+                    .select(explorer_settings::depth)
+                    .first(self)
+                    .optional()?;
+                Ok(depth.map_or(DEFAULT_DEPTH, |d| d as u32))
+            }
             fn generation(&mut self) -> Result<i64, StoreError> {
                 Ok(explorer_settings::table
                     .select(explorer_settings::generation)
@@ -307,10 +317,21 @@ pub(crate) fn rows_at(
     node: i64,
     lines: &mut Vec<Vec<ExplorerRow>>,
 ) -> Result<Vec<ExplorerRow>, StoreError> {
-    let mut rows = conn.rows_of(node)?;
+    let rows = conn.rows_of(node)?;
     if !rows.is_empty() {
         return Ok(rows);
     }
+    rows_from_games(conn, node, lines)
+}
+
+/// The steps the games of `node` (one without rows) played there, read from their lines
+/// (with the lines, decoded, in `lines`).
+pub(crate) fn rows_from_games(
+    conn: &mut impl ExplorerConnection,
+    node: i64,
+    lines: &mut Vec<Vec<ExplorerRow>>,
+) -> Result<Vec<ExplorerRow>, StoreError> {
+    let mut rows: Vec<ExplorerRow> = Vec::new();
     let ids: Vec<i64> = conn
         .games_at(&[node])?
         .into_iter()
