@@ -14,6 +14,7 @@ use utoipa_swagger_ui::SwaggerUi;
 
 pub mod autoplay;
 pub mod body;
+pub mod connection;
 pub mod contract;
 /// The examples the operations declare: the default game's.
 pub use games::default_examples as examples;

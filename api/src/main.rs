@@ -3,7 +3,6 @@
 
 use std::net::IpAddr;
 
-use actix_web::HttpServer;
 use actix_web::dev::Service;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
@@ -290,48 +289,88 @@ async fn main() -> std::io::Result<()> {
     let engines = settings.clone();
     let release = settings.clone();
     actix_web::rt::spawn(async move { api::autoplay::keep(&engines).await });
-    let mut server = HttpServer::new(move || {
-        api::app(settings.clone()).wrap_fn(|req, srv| {
-            let (method, path) = (req.method().clone(), req.path().to_owned());
-            let started = std::time::Instant::now();
-            let response = srv.call(req);
-            async move {
-                let response = response.await?;
-                let status = response.status().as_u16();
-                let micros = started.elapsed().as_micros() as u64;
-                if status >= 500 {
-                    tracing::error!(%method, path, status, micros, "request");
-                } else if status >= 400 {
-                    tracing::warn!(%method, path, status, micros, "request");
-                } else {
-                    tracing::info!(%method, path, status, micros, "request");
-                }
-                Ok(response)
-            }
-        })
-    })
-    // Each connection's socket, for jobs that stop when their client goes away.
-    .on_connect(api::slots::remember_peer)
-    .shutdown_timeout(config.shutdown_timeout)
-    .client_request_timeout(std::time::Duration::from_millis(
-        config.client_request_timeout,
-    ))
-    .keep_alive(std::time::Duration::from_secs(config.keep_alive))
-    .max_connections(config.max_connections)
-    .bind((config.host, config.port))?;
+    // actix-web's `HttpServer` as it builds itself, but for the connection under HTTP/1
+    // (`api::connection`: actix-http's own 431 made a problem like every other error).
+    let listener = listen(std::net::SocketAddr::new(config.host, config.port))?;
+    let addr = listener.local_addr()?;
+    let (keep_alive, request_timeout) = (
+        std::time::Duration::from_secs(config.keep_alive),
+        std::time::Duration::from_millis(config.client_request_timeout),
+    );
+    let mut server = actix_server::Server::build()
+        .shutdown_timeout(config.shutdown_timeout)
+        .max_concurrent_connections(config.max_connections);
     if let Some(workers) = config.workers {
         server = server.workers(workers);
     }
-    for addr in server.addrs() {
-        // Tests and scripts read this line to find the port.
-        println!("anqi-api listening on http://{addr}");
-        tracing::info!(%addr, docs = %format!("http://{addr}/docs/"), "listening");
-    }
-    server.run().await?;
+    let shutdown = server.graceful_shutdown_signal();
+    let server = server
+        .listen("anqi-api", listener, move || {
+            let app = api::app(settings.clone()).wrap_fn(|req, srv| {
+                let (method, path) = (req.method().clone(), req.path().to_owned());
+                let started = std::time::Instant::now();
+                let response = srv.call(req);
+                async move {
+                    let response = response.await?;
+                    let status = response.status().as_u16();
+                    let micros = started.elapsed().as_micros() as u64;
+                    if status >= 500 {
+                        tracing::error!(%method, path, status, micros, "request");
+                    } else if status >= 400 {
+                        tracing::warn!(%method, path, status, micros, "request");
+                    } else {
+                        tracing::info!(%method, path, status, micros, "request");
+                    }
+                    Ok(response)
+                }
+            });
+            let shutdown = shutdown.clone();
+            let http = actix_http::HttpService::build()
+                // Kept-alive connections close when the server stops.
+                .graceful_shutdown_signal(move || {
+                    let shutdown = shutdown.clone();
+                    async move { shutdown.notified().await }
+                })
+                .keep_alive(keep_alive)
+                .client_request_timeout(request_timeout)
+                // As `HttpServer`: a second for a closing client to read the last answer.
+                .client_disconnect_timeout(std::time::Duration::from_secs(1))
+                .local_addr(addr)
+                // Each connection's socket, for jobs that stop when their client goes away.
+                .on_connect_ext(api::slots::remember_peer)
+                .h1(actix_service::map_config(app, |_| {
+                    actix_web::dev::AppConfig::default()
+                }));
+            use actix_service::ServiceFactoryExt;
+            actix_service::fn_service(|stream: actix_web::rt::net::TcpStream| {
+                let peer = stream.peer_addr().ok();
+                std::future::ready(Ok::<_, actix_http::error::DispatchError>((
+                    api::connection::Connection::new(stream),
+                    peer,
+                )))
+            })
+            .and_then(http)
+        })?
+        .run();
+    // Tests and scripts read this line to find the port.
+    println!("anqi-api listening on http://{addr}");
+    tracing::info!(%addr, docs = %format!("http://{addr}/docs/"), "listening");
+    server.await?;
     // Another instance may take this one's engine seats over at once.
     if let Some(referee) = &release.referee {
         let _ = referee.engine_release_all(release.engines.holder());
     }
     tracing::info!("stopped");
     Ok(())
+}
+
+/// A listening socket as actix-web's `HttpServer` makes one: the address reusable at once
+/// after a restart, and a backlog of 1,024 connections.
+fn listen(addr: std::net::SocketAddr) -> std::io::Result<std::net::TcpListener> {
+    use socket2::{Domain, Protocol, Socket, Type};
+    let socket = Socket::new(Domain::for_address(addr), Type::STREAM, Some(Protocol::TCP))?;
+    socket.set_reuse_address(true)?;
+    socket.bind(&addr.into())?;
+    socket.listen(1024)?;
+    Ok(socket.into())
 }

@@ -68,7 +68,8 @@ impl Modify for Description {
             Errors are RFC 9457 problem details (application/problem+json): 400 malformed input, \
             422 well-formed but illegal, 404/405 unknown route or method, 413 too large, 415 wrong \
             media type, 408 a request not sent in time (`--client-request-timeout`, any \
-            operation); `GET /problems` lists the problem types.",
+            operation), 431 a request's line and headers larger than 128 KiB or more than 96 \
+            headers (any operation); `GET /problems` lists the problem types.",
             titles.join(", "),
             GameKind::DEFAULT.name(),
         ));

@@ -155,6 +155,8 @@ problem_kinds! {
         "The game's life refuses the request as the game stands (`POST /v1/lifecycle`); `code` says why: `game-over`, `no-draw-offer` (nothing to accept or decline), `offered-already` (one offer a seat a ply), `not-abortable` (every seat has moved), `no-claims` (dealt without), `not-claimable` (not yet, or the claimant's own turn), `out-of-game`.";
     PayloadTooLarge = "payload-too-large", 413, "Payload too large",
         "The body is larger than the service accepts (`--max-body`).";
+    RequestTooLarge = "request-too-large", 431, "Request too large",
+        "The request's line and headers are larger than the service reads (128 KiB), or it has more than 96 headers: a long query (an explorer line of thousands of actions) is asked shorter (`node=`, the node the explorer gave) or in a body.";
     TooManyPlies = "too-many-plies", 413, "Too many plies",
         "A record longer than the service replays in one request (`--max-plies`).";
     UnsupportedMediaType = "unsupported-media-type", 415, "Unsupported media type",

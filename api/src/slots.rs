@@ -87,12 +87,15 @@ impl Peer {
     }
 }
 
-/// `HttpServer::on_connect`: remembers each plain TCP connection's socket for its requests.
-pub fn remember_peer(connection: &dyn std::any::Any, data: &mut actix_web::dev::Extensions) {
+/// The HTTP service's `on_connect_ext`: remembers each connection's socket for its requests.
+pub fn remember_peer(
+    connection: &crate::connection::Connection,
+    data: &mut actix_web::dev::Extensions,
+) {
     #[cfg(unix)]
-    if let Some(socket) = connection.downcast_ref::<actix_web::rt::net::TcpStream>() {
+    {
         use std::os::fd::AsRawFd;
-        data.insert(Peer(socket.as_raw_fd()));
+        data.insert(Peer(connection.stream().as_raw_fd()));
     }
 }
 

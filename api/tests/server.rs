@@ -492,6 +492,66 @@ fn a_slow_client_times_out() {
     assert_eq!(status, 200);
 }
 
+/// A request too large for actix-http to read (a line of 200 KB, or 100 headers) is answered
+/// 431 with a problem like every other error, also after an answer on the same connection.
+#[test]
+fn a_request_too_large_is_a_problem() {
+    let server = start(&[]);
+    let answer = |request: &[u8]| {
+        let mut s = TcpStream::connect(&server.addr).unwrap();
+        s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        // The server stops reading at 128 KiB: a write past that may fail.
+        let _ = s.write_all(request);
+        let mut text = Vec::new();
+        let _ = s.read_to_end(&mut text);
+        String::from_utf8(text).unwrap()
+    };
+    let problem = |text: &str| -> serde_json::Value {
+        let at = text
+            .rfind("HTTP/1.1 431 ")
+            .unwrap_or_else(|| panic!("{text:.300}"));
+        let (head, body) = text[at..].split_once("\r\n\r\n").unwrap();
+        assert!(
+            head.contains("\r\ncontent-type: application/problem+json\r\n"),
+            "{head}"
+        );
+        assert!(head.contains(&format!("\r\ncontent-length: {}\r\n", body.len())));
+        serde_json::from_str(body).unwrap()
+    };
+    let actions = vec!["a1(K)"; 40_000].join(",");
+    let long = format!("GET /v1/explorer?game=banqi&actions={actions} HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert!(long.len() > 200_000);
+    let p = problem(&answer(long.as_bytes()));
+    assert_eq!(p["type"], "/problems/request-too-large");
+    assert_eq!(p["status"], 431);
+    assert_eq!(p["code"], "request_too_large");
+    assert!(p["detail"].as_str().unwrap().contains("128 KiB"), "{p}");
+    // Too many headers.
+    let headers: String = (0..100).map(|i| format!("X-Header-{i}: {i}\r\n")).collect();
+    let many = format!("GET /v1/health HTTP/1.1\r\nHost: x\r\n{headers}\r\n");
+    assert_eq!(problem(&answer(many.as_bytes()))["status"], 431);
+    // After an answer on a kept-alive connection: the first answer as it was, then the problem.
+    let both = format!("GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n{long}");
+    let text = answer(both.as_bytes());
+    assert!(text.starts_with("HTTP/1.1 200 OK\r\n"), "{text:.300}");
+    assert_eq!(problem(&text)["type"], "/problems/request-too-large");
+    // A long line the service reads (under 128 KiB) is answered by the app as before.
+    let (status, _, body) = request(
+        &server.addr,
+        "GET",
+        &format!(
+            "/v1/explorer?game=banqi&actions={}",
+            vec!["a1(K)"; 10_000].join(",")
+        ),
+        "text/plain",
+        "",
+    );
+    assert_eq!(status, 422, "{body:.300}");
+    let (status, _, _) = request(&server.addr, "GET", "/v1/health", "text/plain", "");
+    assert_eq!(status, 200);
+}
+
 /// The README's command keeps its games: with no key configured, the first start makes one
 /// beside the SQLite store (mode 0600), and a restart on the same store opens the same tokens.
 #[test]
