@@ -43,6 +43,7 @@ mod ledger;
 pub mod line;
 mod model;
 mod packed;
+mod plans;
 mod players;
 mod ratings;
 mod rows_sql;
@@ -184,6 +185,7 @@ impl Store {
                 Store::Postgres(pool)
             } else {
                 let path = url.strip_prefix("sqlite://").unwrap_or(url);
+                plans::keep_plans();
                 let mut probe = SqliteConnection::establish(path).map_err(|e| open_error(&e))?;
                 SqliteSettings { map_bytes }.on_acquire(&mut probe).map_err(|e| {
                 open_error(&format!(
