@@ -136,8 +136,10 @@ impl Store {
     pub fn explorer_line(&self, node: Node, actions: &[String]) -> Result<Line, StoreError> {
         let mut here = node.stored();
         let mut followed = 0;
-        let (rows, depth) = with_connection!(self, |conn| {
-            // Read on the connection of the line: one connection a request.
+        let (rows, depth) = with_connection!(self, |conn| conn.transaction(|conn| {
+            // Read on one connection, in one transaction: the line and its rows as one commit
+            // left them, and on SQLite, one read lock taken for the request, not one a
+            // statement (8% of a request's time under load).
             let depth = conn.depth()?;
             // The lines read on the way: a step one of them played from here says where the
             // action leads without asking the store (the action fixes the next position).
@@ -167,8 +169,8 @@ impl Store {
             } else {
                 rows_at(conn, here, &mut Vec::new())?
             };
-            (rows, depth)
-        });
+            Ok::<_, StoreError>((rows, depth))
+        })?);
         let mut line = Line {
             node: Node::from_stored(here),
             followed,

@@ -115,6 +115,16 @@ macro_rules! explorer_connection {
                     .optional()?)
             }
             fn expanded(&mut self, nodes: &[i64]) -> Result<Vec<i64>, StoreError> {
+                if let [node] = nodes {
+                    // One node (a request): a statement prepared once.
+                    return Ok(explorer::table
+                        .filter(explorer::node.eq(node))
+                        .select(explorer::node)
+                        .first::<i64>(self)
+                        .optional()?
+                        .into_iter()
+                        .collect());
+                }
                 Ok(explorer::table
                     .filter(explorer::node.eq_any(nodes))
                     .select(explorer::node)
