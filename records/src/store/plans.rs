@@ -79,7 +79,7 @@ mod tests {
                 db,
                 query.as_ptr(),
                 -1,
-                ffi::SQLITE_PREPARE_PERSISTENT as u32,
+                ffi::SQLITE_PREPARE_PERSISTENT,
                 &mut statement,
                 std::ptr::null_mut(),
             );
