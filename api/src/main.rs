@@ -338,6 +338,8 @@ async fn main() -> std::io::Result<()> {
                 .local_addr(addr)
                 // Each connection's socket, for jobs that stop when their client goes away.
                 .on_connect_ext(api::slots::remember_peer)
+                // The app's default configuration (its host is only read for a request without
+                // a `Host` header, and by `url_for`, which the service does not use).
                 .h1(actix_service::map_config(app, |_| {
                     actix_web::dev::AppConfig::default()
                 }));
