@@ -46,7 +46,9 @@ impl Connection {
 }
 
 /// Where actix-http's empty 431 begins in `written`, and where its head ends (after its blank
-/// line); the head's end is `None` when `written` holds only a part of it.
+/// line); the head's end is `None` when `written` holds only a part of it. actix-http writes
+/// nothing after it (it closes the connection), so a head followed by more bytes is someone
+/// else's text (a body that quotes one), left alone.
 fn find_431(written: &[u8]) -> Option<(usize, Option<usize>)> {
     let mut from = 0;
     while let Some(at) = memchr::memmem::find(&written[from..], STATUS_431) {
@@ -59,6 +61,9 @@ fn find_431(written: &[u8]) -> Option<(usize, Option<usize>)> {
             continue;
         }
         let end = memchr::memmem::find(&written[status..], b"\r\n\r\n").map(|e| status + e + 4);
+        if end.is_some_and(|end| end < written.len()) {
+            continue;
+        }
         let empty = end.is_none_or(|end| {
             written[start..end]
                 .split(|&b| b == b'\n')
@@ -189,6 +194,9 @@ mod tests {
             find_431(b"\"detail\": \" 431 Request Header Fields Too Large\r\n\""),
             None
         );
+        let mut quoted = HEAD.to_vec();
+        quoted.extend_from_slice(b"and more of a body");
+        assert_eq!(find_431(&quoted), None);
         assert_eq!(find_431(&HEAD[..30]), None);
         assert_eq!(find_431(&HEAD[..60]), Some((0, None)));
     }
