@@ -62,9 +62,22 @@ pub struct Order {
     /// games are walked again.
     #[arg(long)]
     pub depth: Option<u32>,
+    /// Keep the explorer's counts by month too (on), or stop (off), first: requests filtered
+    /// by dates then count the months they cover whole instead of walking their games. The
+    /// stored games are walked again, and each import writes a row per position, action and
+    /// month (docs/performance.md).
+    #[arg(long, value_enum)]
+    pub months: Option<Switch>,
     /// Print the answer as JSON (as `GET /v1/explorer` gives it).
     #[arg(long)]
     pub json: bool,
+}
+
+/// A store setting turned on or off.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Switch {
+    On,
+    Off,
 }
 
 fn list(text: &str) -> Vec<String> {
@@ -160,6 +173,11 @@ fn explore(order: &Order) -> Result<String, String> {
         if let Some(depth) = order.depth {
             store.set_explorer_depth(depth).map_err(|e| e.to_string())?;
         }
+        if let Some(months) = order.months {
+            store
+                .set_explorer_months(months == Switch::On)
+                .map_err(|e| e.to_string())?;
+        }
         let ratings = records::store::RatingsCache::default();
         store.explore(&lookup, &ratings).map_err(|e| e.to_string())
     })();
@@ -220,7 +238,16 @@ fn words(e: &Explored, lookup: &Lookup) -> String {
         e.losses
     );
     if let Some(f) = &e.filtered {
-        out += &format!("\nFiltered: {} games passed the filters", f.walked);
+        out += &format!(
+            "\nFiltered: {} games passed the filters",
+            f.walked + f.counted
+        );
+        if f.counted > 0 {
+            out += &format!(
+                " ({} counted by month, {} walked one by one)",
+                f.counted, f.walked
+            );
+        }
     }
     if e.moves.is_empty() {
         return out + "\nNo stored game went on from here.";

@@ -933,4 +933,66 @@ fn explore_answers_over_files_and_over_a_store() {
     ]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("explored to 1 ply)"), "{out}");
+
+    // Counts by month: 70 games at the start (it gets rows), 40 in March and 30 in April.
+    let dated: Vec<String> = (0..70)
+        .map(|n| {
+            let mut game: serde_json::Value =
+                serde_json::from_str(&explored_game(&["a1(K)", "b1(k)"], "player1", n)).unwrap();
+            let month = if n < 40 { 3 } else { 4 };
+            game["metadata"]["date"] = format!("2025-{month:02}-{:02}", n % 28 + 1).into();
+            game.to_string()
+        })
+        .collect();
+    let log = write(&dir, "dated.jsonl", &(dated.join("\n") + "\n"));
+    let db = dir.join("months.db").display().to_string();
+    let (code, out) = anqi(&["import", &log, "--database", &db]);
+    assert_eq!(code, 0, "{out}");
+    let march = ["--date-from", "2025-03-01", "--date-to", "2025-03-31"];
+    let (code, walked) = anqi(&[&["explore", "--database", &db][..], &march].concat());
+    assert_eq!(code, 0, "{walked}");
+    assert!(
+        walked.contains("Filtered: 40 games passed the filters\n"),
+        "{walked}"
+    );
+    let (code, counted) = anqi(
+        &[
+            &["explore", "--database", &db, "--months", "on"][..],
+            &march,
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 0, "{counted}");
+    assert!(
+        counted.contains(
+            "Filtered: 40 games passed the filters (40 counted by month, 0 walked one by one)"
+        ),
+        "{counted}"
+    );
+    // The same answer, line for line, but for how it was found.
+    let listed = |out: &str| {
+        out.lines()
+            .skip_while(|l| !l.starts_with("action"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(listed(&walked), listed(&counted));
+    // Days at the ends are walked: March 20 to April 10.
+    let (code, out) = anqi(&[
+        "explore",
+        "--database",
+        &db,
+        "--date-from",
+        "2025-03-20",
+        "--date-to",
+        "2025-04-10",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("passed the filters\n"),
+        "no whole month, every game walked: {out}"
+    );
+    let (code, out) = anqi(&["explore", "--months", "maybe", "--database", &db]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("possible values: on, off"), "{out}");
 }

@@ -36,7 +36,8 @@ fn encode(text: &str) -> String {
 
 #[test]
 fn the_explorer_answers_from_the_stored_games() {
-    let server = Server::spawn(command(&fresh_db("explorer.db"), &[], &[]));
+    let db = fresh_db("explorer.db");
+    let server = Server::spawn(command(&db, &[], &[]));
     let addr = &server.addr;
     let one = ["a1(K)", "b1(k)", "c1(G)", "d1(g)", "a2(P)"];
     let other = ["c1(G)", "d1(g)", "a1(K)", "b1(k)", "a2(P)"];
@@ -200,6 +201,33 @@ fn the_explorer_answers_from_the_stored_games() {
         "/v1/explorer?actions=a1(K),b1(k),c1(G),d1(g)&stake=300",
     );
     assert_eq!(coins["moves"][0]["average_coins"], 0.0, "{coins}");
+
+    // The store keeps its counts by month (as `anqi explore --months on` sets it, here while
+    // the service runs): whole months are counted, the days at the ends walked, and the
+    // answers stay the same.
+    let store = records::store::Store::open(&db.display().to_string()).unwrap();
+    store.set_explorer_months(true).unwrap();
+    let (_, by_months) = get(addr, "/v1/explorer?date_from=2023-01-01&date_to=2023-05-31");
+    assert_eq!(by_months["moves"], recent["moves"], "{by_months}");
+    assert_eq!(by_months["filtered"], json!({"walked": 0, "counted": 5}));
+    let (_, ends) = get(addr, "/v1/explorer?date_from=2022-12-20&date_to=2023-05-31");
+    assert_eq!(
+        (ends["games"].as_i64(), &ends["filtered"]),
+        (
+            recent["games"].as_i64(),
+            &json!({"walked": 0, "counted": 5})
+        )
+    );
+    let (_, everyone_again) = get(
+        addr,
+        &format!("/v1/explorer?node={node}&date_from=2000-01-01"),
+    );
+    assert_eq!(everyone_again["moves"], a["moves"], "{everyone_again}");
+    assert_eq!(
+        everyone_again["filtered"],
+        json!({"walked": 0, "counted": 130})
+    );
+    store.set_explorer_months(false).unwrap();
 
     // A line no stored game played.
     let (status, none) = get(addr, "/v1/explorer?actions=d8(p)");

@@ -169,6 +169,15 @@ pub struct Filtered {
     /// Games that passed the filters and were walked: every one that went on from the
     /// position (a request that cannot walk them all is refused, not cut short).
     pub walked: i64,
+    /// Games that passed the filters and were counted, not walked: the explorer's counts by
+    /// month, for the months the dates cover whole, in a store that keeps them (`anqi explore
+    /// --months on`). Left out when none were.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub counted: i64,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
 }
 
 /// One action played from the position, and how it scored for the side that played it.
@@ -256,10 +265,25 @@ impl Store {
         ratings: &RatingsCache,
     ) -> Result<(Vec<ExplorerRow>, Filtered), ExploreError> {
         let began = Instant::now();
+        let own = self.node_games(node)?;
+        // Dates alone at a position with rows, in a store that keeps months: the months they
+        // cover whole are counted, and only the days at the ends walked.
+        let mut dates = vec![(lookup.date_from.clone(), lookup.date_to.clone())];
+        let (mut counted, mut counted_games) = (Vec::new(), 0);
+        if own.is_none() && lookup.players.is_empty() && !lookup.rated() {
+            let cover =
+                super::months::cover(lookup.date_from.as_deref(), lookup.date_to.as_deref());
+            if let Some(cover) = cover.filter(|_| self.explorer_months().unwrap_or(false)) {
+                (counted, counted_games) = self.month_counts(node, cover.first, cover.last)?;
+                dates = (cover.ends.into_iter())
+                    .map(|(from, to)| (Some(from), Some(to)))
+                    .collect();
+            }
+        }
         // The games that may pass, from the indexes, when something narrows them: the
         // node's own games, the players' (by name), the dates' (by day). A query never scans
         // the table for them, so that the time limit holds between its chunks.
-        let mut candidates = self.node_games(node)?;
+        let mut candidates = own;
         let mut narrow = |ids: Vec<i64>| {
             candidates = Some(match candidates.take() {
                 None => ids,
@@ -273,7 +297,11 @@ impl Store {
             narrow(self.games_of_players(&lookup.players)?);
         }
         if lookup.date_from.is_some() || lookup.date_to.is_some() {
-            narrow(self.games_between(&lookup.date_from, &lookup.date_to)?);
+            let mut ids = Vec::new();
+            for (from, to) in &dates {
+                ids.extend(self.games_between(from, to)?);
+            }
+            narrow(ids);
         }
         if let Some(ids) = &mut candidates {
             ids.sort_unstable_by(|a, b| b.cmp(a));
@@ -346,9 +374,13 @@ impl Store {
             let (step, _) = super::line::step(line, at)?;
             Some(step.row(kind.name(), preset, *id))
         });
-        let mut rows = super::explorer_row::tally(steps);
+        let mut rows = super::explorer_row::tally(steps.chain(counted));
         rows.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.action.cmp(&b.action)));
-        Ok((rows, Filtered { walked }))
+        let filtered = Filtered {
+            walked,
+            counted: counted_games,
+        };
+        Ok((rows, filtered))
     }
 
     /// The stored games these players played (any seat), by the seats' index of names.

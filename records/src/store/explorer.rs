@@ -5,11 +5,12 @@
 
 use diesel::prelude::*;
 
-use super::explorer_row::ExplorerRow;
+use super::explorer_row::{ExplorerRow, month_of};
 use super::explorer_sql::{ExplorerConnection, rows_at, rows_from_games};
 use super::grow::{GameLine, Grower};
 use super::schema::{
-    explorer, explorer_filters, explorer_games, explorer_packed, explorer_settings, games,
+    explorer, explorer_filters, explorer_games, explorer_months, explorer_packed,
+    explorer_settings, games,
 };
 use super::{NewGame, Store, StoreError, WriteTransaction, with_connection};
 use crate::core::explorer::{MAX_DEPTH, Node};
@@ -39,7 +40,25 @@ impl Store {
             return Err(DepthError::OutOfRange(depth));
         }
         if self.explorer_depth()? != depth {
-            self.build_explorer(depth)?;
+            self.build_explorer(depth, self.explorer_months()?)?;
+        }
+        Ok(())
+    }
+
+    /// Whether the explorer keeps its counts by month too, for requests filtered by dates
+    /// (`explorer_months`).
+    pub fn explorer_months(&self) -> Result<bool, StoreError> {
+        Ok(with_connection!(self, |conn| conn.months()?))
+    }
+
+    /// Keeps the explorer's counts by month too (`on`), or stops: the explorer is walked again
+    /// from every stored game, in one transaction (until it commits, requests answer as
+    /// before). A request filtered by dates then adds up the months its dates cover whole, and
+    /// walks only the games of the days at its ends; each import writes a row per position,
+    /// action and month played (docs/performance.md says what it costs).
+    pub fn set_explorer_months(&self, on: bool) -> Result<(), StoreError> {
+        if self.explorer_months()? != on {
+            self.build_explorer(self.explorer_depth()?, on)?;
         }
         Ok(())
     }
@@ -51,22 +70,24 @@ impl Store {
             .select(explorer_settings::built)
             .first(conn)?);
         if !built {
-            self.build_explorer(self.explorer_depth()?)?;
+            self.build_explorer(self.explorer_depth()?, self.explorer_months()?)?;
         }
         Ok(())
     }
 
-    /// Walks every stored game to `depth` into a new explorer, in one transaction, streaming
-    /// the games by id.
-    fn build_explorer(&self, depth: u32) -> Result<(), StoreError> {
+    /// Walks every stored game to `depth` into a new explorer (with counts by month when
+    /// `months`), in one transaction, streaming the games by id.
+    fn build_explorer(&self, depth: u32, months: bool) -> Result<(), StoreError> {
         with_connection!(self, |conn| conn.write_transaction(|conn| {
             diesel::delete(explorer::table).execute(conn)?;
             diesel::delete(explorer_games::table).execute(conn)?;
             diesel::delete(explorer_packed::table).execute(conn)?;
             diesel::delete(explorer_filters::table).execute(conn)?;
+            diesel::delete(explorer_months::table).execute(conn)?;
             diesel::update(explorer_settings::table)
                 .set((
                     explorer_settings::depth.eq(depth as i32),
+                    explorer_settings::months.eq(months),
                     explorer_settings::built.eq(false),
                 ))
                 .execute(conn)?;
@@ -101,6 +122,7 @@ impl Store {
                     if let (Some(row), Some(line)) = (row, line) {
                         walked.push(GameLine {
                             id: *id,
+                            month: row.played_on.as_deref().and_then(month_of),
                             game: row.game,
                             preset: row.preset,
                             line,

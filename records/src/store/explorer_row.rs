@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use diesel::prelude::*;
 
-use super::schema::explorer;
+use super::schema::{explorer, explorer_months};
 use crate::core::explorer::Counts;
 
 /// One row of `explorer`: the games that played `action` from `node`.
@@ -55,6 +55,66 @@ impl ExplorerRow {
         self.first_game = self.first_game.min(other.first_game);
         self.last_game = self.last_game.max(other.last_game);
     }
+}
+
+/// One row of `explorer_months`: the games played in `month` (year × 100 + month) that
+/// played `action` from `node`, a position with rows (kept when the store's month counts are
+/// on: requests filtered by whole months add these up).
+#[derive(Insertable, Queryable, Selectable, Clone, Debug, PartialEq, Eq)]
+#[diesel(table_name = explorer_months)]
+pub struct MonthRow {
+    pub node: i64,
+    pub month: i32,
+    pub action: String,
+    pub games: i64,
+    pub wins: i64,
+    pub draws: i64,
+    pub losses: i64,
+    pub points: i64,
+    pub coin_stakes: i64,
+    pub coin_margins: i64,
+    pub first_game: i64,
+    pub last_game: i64,
+}
+
+impl MonthRow {
+    /// The row's counts in `month`.
+    pub(crate) fn of(row: ExplorerRow, month: i32) -> MonthRow {
+        MonthRow {
+            node: row.node,
+            month,
+            action: row.action,
+            games: row.games,
+            wins: row.wins,
+            draws: row.draws,
+            losses: row.losses,
+            points: row.points,
+            coin_stakes: row.coin_stakes,
+            coin_margins: row.coin_margins,
+            first_game: row.first_game,
+            last_game: row.last_game,
+        }
+    }
+
+    /// Adds the month's counts to `row` (of the same position and action).
+    pub(crate) fn add_to(&self, row: &mut ExplorerRow) {
+        row.games += self.games;
+        row.wins += self.wins;
+        row.draws += self.draws;
+        row.losses += self.losses;
+        row.points += self.points;
+        row.coin_stakes += self.coin_stakes;
+        row.coin_margins += self.coin_margins;
+        row.first_game = row.first_game.min(self.first_game);
+        row.last_game = row.last_game.max(self.last_game);
+    }
+}
+
+/// A stored date (`YYYY-MM-DD`) as the month `explorer_months` keys it: year × 100 + month.
+pub(crate) fn month_of(date: &str) -> Option<i32> {
+    let year: i32 = date.get(0..4)?.parse().ok()?;
+    let month: i32 = date.get(5..7)?.parse().ok()?;
+    Some(year * 100 + month)
 }
 
 /// Rows (their games' ids set) added up by node and action, in key order: one upsert per

@@ -6,10 +6,14 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use diesel::prelude::*;
 
-use super::explorer_row::ExplorerRow;
-use super::rows_sql::{add_postgres, add_sqlite, insert_postgres, insert_sqlite};
+use super::explorer_row::{ExplorerRow, MonthRow, month_of};
+use super::rows_sql::{
+    add_months_postgres, add_months_sqlite, add_postgres, add_sqlite, insert_postgres,
+    insert_sqlite,
+};
 use super::schema::{
-    explorer, explorer_filters, explorer_games, explorer_packed, explorer_settings, games,
+    explorer, explorer_filters, explorer_games, explorer_months, explorer_packed,
+    explorer_settings, games,
 };
 use super::{StoreError, line, packed};
 use crate::core::explorer::DEFAULT_DEPTH;
@@ -35,8 +39,15 @@ pub(crate) fn block_of(game: i64) -> i64 {
     game >> BLOCK_BITS_NOW.load(Ordering::Relaxed)
 }
 
-/// A stored game's line: (id, line, game, preset).
-pub(crate) type StoredLine = (i64, Vec<u8>, String, String);
+/// A stored game's line, with what its rows are keyed by.
+pub(crate) struct StoredLine {
+    pub id: i64,
+    pub line: Vec<u8>,
+    pub game: String,
+    pub preset: String,
+    /// The month it was played (`month_of`), when its record says.
+    pub month: Option<i32>,
+}
 
 /// Rows of `explorer_games` per insert statement.
 const GAME_ROWS: usize = 100;
@@ -93,12 +104,18 @@ pub(crate) trait ExplorerConnection {
     fn generation(&mut self) -> Result<i64, StoreError>;
     /// Adds one to the explorer's generation, and gives the new one.
     fn next_generation(&mut self) -> Result<i64, StoreError>;
-    /// Stored games' lines, games and presets: (id, line, game, preset).
+    /// Adds month rows to the stored ones of the same position, month and action.
+    fn add_months(&mut self, rows: &[MonthRow]) -> Result<(), StoreError>;
+    /// Whether the explorer keeps counts by month (`explorer_settings.months`).
+    fn months(&mut self) -> Result<bool, StoreError>;
+    /// The month rows of `node` from month `from` to month `to` (both kept).
+    fn month_rows(&mut self, node: i64, from: i32, to: i32) -> Result<Vec<MonthRow>, StoreError>;
+    /// Stored games' lines, games, presets and months.
     fn lines(&mut self, ids: &[i64]) -> Result<Vec<StoredLine>, StoreError>;
 }
 
 macro_rules! explorer_connection {
-    ($Conn:ty, $add:ident, $insert:ident) => {
+    ($Conn:ty, $add:ident, $insert:ident, $add_months:ident) => {
         impl ExplorerConnection for $Conn {
             fn rows_of(&mut self, node: i64) -> Result<Vec<ExplorerRow>, StoreError> {
                 Ok(explorer::table
@@ -299,17 +316,53 @@ macro_rules! explorer_connection {
                     .returning(explorer_settings::generation)
                     .get_result(self)?)
             }
+            fn add_months(&mut self, rows: &[MonthRow]) -> Result<(), StoreError> {
+                $add_months(self, rows)
+            }
+            fn months(&mut self) -> Result<bool, StoreError> {
+                let months: Option<bool> = explorer_settings::table
+                    .select(explorer_settings::months)
+                    .first(self)
+                    .optional()?;
+                Ok(months == Some(true))
+            }
+            fn month_rows(
+                &mut self,
+                node: i64,
+                from: i32,
+                to: i32,
+            ) -> Result<Vec<MonthRow>, StoreError> {
+                Ok(explorer_months::table
+                    .filter(explorer_months::node.eq(node))
+                    .filter(explorer_months::month.between(from, to))
+                    .select(MonthRow::as_select())
+                    .load(self)?)
+            }
             fn lines(&mut self, ids: &[i64]) -> Result<Vec<StoredLine>, StoreError> {
                 let mut found = Vec::with_capacity(ids.len());
                 for part in ids.chunks(LOOKUP) {
-                    let rows: Vec<(i64, Option<Vec<u8>>, String, String)> = games::table
-                        .filter(games::id.eq_any(part))
-                        .select((games::id, games::opening_line, games::game, games::preset))
-                        .load(self)?;
-                    found
-                        .extend(rows.into_iter().filter_map(|(id, line, kind, preset)| {
-                            Some((id, line?, kind, preset))
-                        }));
+                    let rows: Vec<(i64, Option<Vec<u8>>, String, String, Option<String>)> =
+                        games::table
+                            .filter(games::id.eq_any(part))
+                            .select((
+                                games::id,
+                                games::opening_line,
+                                games::game,
+                                games::preset,
+                                games::played_on,
+                            ))
+                            .load(self)?;
+                    found.extend(rows.into_iter().filter_map(
+                        |(id, line, game, preset, played_on)| {
+                            Some(StoredLine {
+                                id,
+                                line: line?,
+                                game,
+                                preset,
+                                month: played_on.as_deref().and_then(month_of),
+                            })
+                        },
+                    ));
                 }
                 Ok(found)
             }
@@ -317,8 +370,18 @@ macro_rules! explorer_connection {
     };
 }
 
-explorer_connection!(SqliteConnection, add_sqlite, insert_sqlite);
-explorer_connection!(PgConnection, add_postgres, insert_postgres);
+explorer_connection!(
+    SqliteConnection,
+    add_sqlite,
+    insert_sqlite,
+    add_months_sqlite
+);
+explorer_connection!(
+    PgConnection,
+    add_postgres,
+    insert_postgres,
+    add_months_postgres
+);
 
 /// What stored games played from `node`: its rows, or the steps its games played there, read
 /// from their lines (with the lines, decoded, in `lines`).
@@ -347,8 +410,8 @@ pub(crate) fn rows_from_games(
         .into_iter()
         .map(|(_, g)| g)
         .collect();
-    for (id, bytes, kind, preset) in conn.lines(&ids)? {
-        let steps = line::decode(&bytes, &kind, &preset, id);
+    for stored in conn.lines(&ids)? {
+        let steps = line::decode(&stored.line, &stored.game, &stored.preset, stored.id);
         if let Some(step) = steps.iter().find(|s| s.node == node) {
             match rows.iter_mut().find(|r| r.action == step.action) {
                 Some(row) => row.merge(step),

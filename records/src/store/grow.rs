@@ -34,7 +34,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use fastbloom::BloomFilter;
 
-use super::explorer_row::ExplorerRow;
+use super::explorer_row::{ExplorerRow, MonthRow};
 use super::explorer_sql::{ExplorerConnection, block_of};
 use super::{StoreError, line, packed};
 
@@ -81,7 +81,11 @@ pub(crate) struct Grower {
     looked_up: usize,
     /// Rows to add, by node and action.
     rows: HashMap<i64, HashMap<Box<str>, ExplorerRow>>,
-    /// How many rows are pending.
+    /// Whether the store keeps counts by month (read as each transaction begins).
+    months: bool,
+    /// Month rows to add (when `months`), by node and month, and action.
+    month_rows: HashMap<(i64, i32), HashMap<Box<str>, ExplorerRow>>,
+    /// How many rows are pending (month rows included).
     pending_rows: usize,
     /// Rows of `explorer_games` to insert: (node, game).
     new_games: Vec<(i64, i64)>,
@@ -105,6 +109,8 @@ pub(crate) struct GameLine {
     pub game: String,
     pub preset: String,
     pub line: Vec<u8>,
+    /// The month it was played (year × 100 + month), when its record says.
+    pub month: Option<i32>,
 }
 
 impl Grower {
@@ -115,12 +121,14 @@ impl Grower {
         if self.known != Some(generation) {
             self.forget();
             self.rows.clear();
+            self.month_rows.clear();
             self.pending_rows = 0;
             self.new_games.clear();
             self.opened.clear();
         }
         self.known = None;
         self.finished = None;
+        self.months = conn.months()?;
         Ok(())
     }
 
@@ -164,18 +172,18 @@ impl Grower {
             let mut ids: Vec<i64> = there.iter().map(|&(_, game)| game).collect();
             ids.sort_unstable();
             ids.dedup();
-            let lines: HashMap<i64, (Vec<u8>, usize)> = conn
+            let lines: HashMap<i64, (Vec<u8>, usize, Option<i32>)> = conn
                 .lines(&ids)?
                 .into_iter()
-                .map(|(id, bytes, kind, preset)| (id, (bytes, self.name(&kind, &preset))))
+                .map(|l| (l.id, (l.line, self.name(&l.game, &l.preset), l.month)))
                 .collect();
             for (node, game) in there {
-                let Some((bytes, name)) = lines.get(&game) else {
+                let Some((bytes, name, month)) = lines.get(&game) else {
                     continue;
                 };
                 let found = line::find(bytes, node).and_then(|at| line::step(bytes, at));
                 if let Some((step, _)) = found {
-                    self.count(&step, game, *name);
+                    self.count(&step, game, *name, *month);
                 }
             }
         }
@@ -195,6 +203,18 @@ impl Grower {
         for row in &inserted {
             self.expanded.insert(row.node, true);
         }
+        let mut months: Vec<MonthRow> = std::mem::take(&mut self.month_rows)
+            .into_iter()
+            .flat_map(|((_, month), actions)| {
+                actions
+                    .into_values()
+                    .map(move |row| MonthRow::of(row, month))
+            })
+            .collect();
+        months.sort_unstable_by(|a, b| {
+            (a.node, a.month, &a.action).cmp(&(b.node, b.month, &b.action))
+        });
+        conn.add_months(&months)?;
         let mut games = std::mem::take(&mut self.new_games);
         games.sort_unstable_by_key(|&(node, game)| (block_of(game), node, game));
         let current = block_of(self.last_game);
@@ -239,16 +259,24 @@ impl Grower {
         }
     }
 
-    /// Counts one game's step in the pending rows.
-    fn count(&mut self, step: &line::LineStep<'_>, game: i64, name: usize) {
-        let actions = self.rows.entry(step.node).or_default();
-        match actions.get_mut(step.action) {
-            Some(row) => step.add_to(row, game),
-            None => {
-                let (kind, preset) = &self.names[name];
-                actions.insert(step.action.into(), step.row(kind, preset, game));
-                self.pending_rows += 1;
+    /// Counts one game's step in the pending rows, and in its month's when the store keeps
+    /// months and the game has one.
+    fn count(&mut self, step: &line::LineStep<'_>, game: i64, name: usize, month: Option<i32>) {
+        let (kind, preset) = &self.names[name];
+        let add = |actions: &mut HashMap<Box<str>, ExplorerRow>| match actions.get_mut(step.action)
+        {
+            Some(row) => {
+                step.add_to(row, game);
+                0
             }
+            None => {
+                actions.insert(step.action.into(), step.row(kind, preset, game));
+                1
+            }
+        };
+        self.pending_rows += add(self.rows.entry(step.node).or_default());
+        if let Some(month) = month.filter(|_| self.months) {
+            self.pending_rows += add(self.month_rows.entry((step.node, month)).or_default());
         }
     }
 
@@ -267,7 +295,7 @@ impl Grower {
                 let Some((step, after)) = line::step(&game.line, here) else {
                     break;
                 };
-                self.step(&step, game.id, name);
+                self.step(&step, game.id, name, game.month);
                 at = after;
             }
         }
@@ -283,10 +311,10 @@ impl Grower {
 
     /// One game's step: counted in its position's rows, or the game kept at the position
     /// (which gets rows when it holds one game too many).
-    fn step(&mut self, step: &line::LineStep<'_>, game: i64, name: usize) {
+    fn step(&mut self, step: &line::LineStep<'_>, game: i64, name: usize, month: Option<i32>) {
         let node = step.node;
         if self.expanded.contains_key(&node) {
-            self.count(step, game, name);
+            self.count(step, game, name, month);
             return;
         }
         let games = if self.complete != Some(true) {

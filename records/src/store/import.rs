@@ -14,6 +14,7 @@ use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
 use super::checkpoint::Checkpointer;
+use super::explorer_row::month_of;
 use super::grow::{GameLine, Grower};
 use super::players::{MeetingRow, add_meetings_postgres, add_meetings_sqlite, tally};
 use super::schema::{games, seats};
@@ -193,7 +194,8 @@ fn outcomes(
         .filter_map(|g| Some((g.row.content_hash.clone(), MeetingRow::of(g)?)))
         .collect();
     // Each new game's line, given to the explorer once it has its id.
-    let explored: Vec<(String, String, String, Vec<u8>)> = unique
+    type Explored = (String, String, String, Vec<u8>, Option<i32>);
+    let explored: Vec<Explored> = unique
         .iter()
         .filter_map(|g| {
             let row = &g.row;
@@ -203,6 +205,7 @@ fn outcomes(
                 row.game.clone(),
                 row.preset.clone(),
                 line,
+                row.played_on.as_deref().and_then(month_of),
             ))
         })
         .collect();
@@ -215,12 +218,13 @@ fn outcomes(
     );
     let mut explored: Vec<GameLine> = explored
         .into_iter()
-        .filter_map(|(hash, game, preset, line)| {
+        .filter_map(|(hash, game, preset, line, month)| {
             Some(GameLine {
                 id: stored(&hash)?,
                 game,
                 preset,
                 line,
+                month,
             })
         })
         .collect();

@@ -42,6 +42,7 @@ mod import;
 mod ledger;
 pub mod line;
 mod model;
+mod months;
 mod packed;
 mod plans;
 mod players;

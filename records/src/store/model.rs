@@ -289,18 +289,22 @@ impl NewGame {
     }
 }
 
-/// Whether `day` of `month` (1–12) of `year` exists in the Gregorian calendar (2026-02-31
-/// does not; 2024-02-29 does).
-fn on_the_calendar(year: u32, month: u32, day: u32) -> bool {
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let days = match month {
+/// The days of `month` (1–12) of `year` in the Gregorian calendar (0: no such month).
+pub(crate) fn days_in(year: u32, month: u32) -> u32 {
+    let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
+    match month {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
         4 | 6 | 9 | 11 => 30,
         2 if leap => 29,
         2 => 28,
-        _ => return false,
-    };
-    (1..=days).contains(&day)
+        _ => 0,
+    }
+}
+
+/// Whether `day` of `month` (1–12) of `year` exists in the Gregorian calendar (2026-02-31
+/// does not; 2024-02-29 does).
+fn on_the_calendar(year: u32, month: u32, day: u32) -> bool {
+    (1..=days_in(year, month)).contains(&day)
 }
 
 /// A date from a record's metadata as YYYY-MM-DD: an ISO date (or date-time), or the TCGA

@@ -17,85 +17,150 @@ use diesel::sqlite::Sqlite;
 use diesel::upsert::excluded;
 
 use super::StoreError;
-use super::explorer_row::ExplorerRow;
-use super::schema::explorer;
+use super::explorer_row::{ExplorerRow, MonthRow};
+use super::schema::{explorer, explorer_months};
 
 /// Rows per statement (15 values each, under SQLite's limit on bound values); the rest go
 /// one by one, in a one-row statement, prepared once too.
 const ROWS: usize = 64;
 
-/// `N` rows, inserted (`ADD` false: their positions have no rows stored) or added to the
-/// stored ones of the same position and action (`ADD` true). The first game stays and the
-/// last is the new one: games are added in id order (SQLite has one writer).
-struct Statement<'a, const N: usize, const ADD: bool>(&'a [ExplorerRow; N]);
+/// A row the SQLite statement below writes: its table's insert, the sums that add it to the
+/// stored row of the same key, and its values bound in the insert's order.
+trait Written: 'static {
+    const INSERT: &'static str;
+    const ADD: &'static str;
+    fn bind<'b>(&'b self, out: &mut AstPass<'_, 'b, Sqlite>) -> QueryResult<()>;
+}
+
+/// The counts of a row, bound in the order both tables list them.
+fn bind_counts<'b>(counts: [&'b i64; 9], out: &mut AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
+    for count in counts {
+        out.push_sql(", ");
+        out.push_bind_param::<BigInt, _>(count)?;
+    }
+    Ok(())
+}
+
+/// The sums of an upsert's counts (PostgreSQL's `upsert!` below writes the same: keep them
+/// alike). The first game stays; the last is the new one.
+macro_rules! sums {
+    ($key:literal) => {
+        concat!(
+            " ON CONFLICT (",
+            $key,
+            ") DO UPDATE SET games = games + excluded.games, \
+             wins = wins + excluded.wins, draws = draws + excluded.draws, \
+             losses = losses + excluded.losses, points = points + excluded.points, \
+             coin_stakes = coin_stakes + excluded.coin_stakes, \
+             coin_margins = coin_margins + excluded.coin_margins, \
+             last_game = excluded.last_game"
+        )
+    };
+}
+
+impl Written for ExplorerRow {
+    const INSERT: &'static str = "INSERT INTO explorer (node, action, next, game, preset, ply, \
+         games, wins, draws, losses, points, coin_stakes, coin_margins, first_game, last_game) \
+         VALUES ";
+    const ADD: &'static str = sums!("node, action");
+    fn bind<'b>(&'b self, out: &mut AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
+        out.push_bind_param::<BigInt, _>(&self.node)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(&self.action)?;
+        out.push_sql(", ");
+        out.push_bind_param::<BigInt, _>(&self.next)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(&self.game)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(&self.preset)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Integer, _>(&self.ply)?;
+        bind_counts(
+            [
+                &self.games,
+                &self.wins,
+                &self.draws,
+                &self.losses,
+                &self.points,
+                &self.coin_stakes,
+                &self.coin_margins,
+                &self.first_game,
+                &self.last_game,
+            ],
+            out,
+        )
+    }
+}
+
+impl Written for MonthRow {
+    const INSERT: &'static str = "INSERT INTO explorer_months (node, month, action, games, wins, \
+         draws, losses, points, coin_stakes, coin_margins, first_game, last_game) VALUES ";
+    const ADD: &'static str = sums!("node, month, action");
+    fn bind<'b>(&'b self, out: &mut AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
+        out.push_bind_param::<BigInt, _>(&self.node)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Integer, _>(&self.month)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(&self.action)?;
+        bind_counts(
+            [
+                &self.games,
+                &self.wins,
+                &self.draws,
+                &self.losses,
+                &self.points,
+                &self.coin_stakes,
+                &self.coin_margins,
+                &self.first_game,
+                &self.last_game,
+            ],
+            out,
+        )
+    }
+}
+
+/// `N` rows, inserted (`ADD` false: no row of theirs is stored) or added to the stored ones of
+/// the same key (`ADD` true). The first game stays and the last is the new one: games are
+/// added in id order (SQLite has one writer).
+struct Statement<'a, R, const N: usize, const ADD: bool>(&'a [R; N]);
 
 /// The statement's query id: one per shape, so diesel keeps one prepared statement each.
-struct Shape<const N: usize, const ADD: bool>;
+struct Shape<R, const N: usize, const ADD: bool>(std::marker::PhantomData<R>);
 
-impl<const N: usize, const ADD: bool> QueryId for Statement<'_, N, ADD> {
-    type QueryId = Shape<N, ADD>;
+impl<R: Written, const N: usize, const ADD: bool> QueryId for Statement<'_, R, N, ADD> {
+    type QueryId = Shape<R, N, ADD>;
     const HAS_STATIC_QUERY_ID: bool = true;
 }
 
-impl<const N: usize, const ADD: bool> QueryFragment<Sqlite> for Statement<'_, N, ADD> {
+impl<R: Written, const N: usize, const ADD: bool> QueryFragment<Sqlite>
+    for Statement<'_, R, N, ADD>
+{
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
-        out.push_sql(
-            "INSERT INTO explorer (node, action, next, game, preset, ply, games, wins, draws, \
-             losses, points, coin_stakes, coin_margins, first_game, last_game) VALUES ",
-        );
+        out.push_sql(R::INSERT);
         for (i, row) in self.0.iter().enumerate() {
             out.push_sql(if i == 0 { "(" } else { ", (" });
-            out.push_bind_param::<BigInt, _>(&row.node)?;
-            out.push_sql(", ");
-            out.push_bind_param::<Text, _>(&row.action)?;
-            out.push_sql(", ");
-            out.push_bind_param::<BigInt, _>(&row.next)?;
-            out.push_sql(", ");
-            out.push_bind_param::<Text, _>(&row.game)?;
-            out.push_sql(", ");
-            out.push_bind_param::<Text, _>(&row.preset)?;
-            out.push_sql(", ");
-            out.push_bind_param::<Integer, _>(&row.ply)?;
-            for count in [
-                &row.games,
-                &row.wins,
-                &row.draws,
-                &row.losses,
-                &row.points,
-                &row.coin_stakes,
-                &row.coin_margins,
-                &row.first_game,
-                &row.last_game,
-            ] {
-                out.push_sql(", ");
-                out.push_bind_param::<BigInt, _>(count)?;
-            }
+            row.bind(&mut out)?;
             out.push_sql(")");
         }
         if ADD {
-            // The sums of PostgreSQL's `upsert!` (explorer.rs), written out: keep them alike.
-            out.push_sql(
-                " ON CONFLICT (node, action) DO UPDATE SET games = games + excluded.games, \
-                 wins = wins + excluded.wins, draws = draws + excluded.draws, \
-                 losses = losses + excluded.losses, points = points + excluded.points, \
-                 coin_stakes = coin_stakes + excluded.coin_stakes, \
-                 coin_margins = coin_margins + excluded.coin_margins, \
-                 last_game = excluded.last_game",
-            );
+            out.push_sql(R::ADD);
         }
         Ok(())
     }
 }
 
-impl<const N: usize, const ADD: bool> RunQueryDsl<SqliteConnection> for Statement<'_, N, ADD> {}
+impl<R: Written, const N: usize, const ADD: bool> RunQueryDsl<SqliteConnection>
+    for Statement<'_, R, N, ADD>
+{
+}
 
-/// Writes `rows` (sorted by position and action: written in the order of the table's pages):
-/// added to the stored ones when `ADD`, else inserted.
-fn write<const ADD: bool>(
+/// Writes `rows` (sorted by key: written in the order of the table's pages): added to the
+/// stored ones when `ADD`, else inserted.
+fn write<R: Written, const ADD: bool>(
     conn: &mut SqliteConnection,
-    rows: &[ExplorerRow],
+    rows: &[R],
 ) -> Result<(), StoreError> {
-    in_prepared_statements!(rows, ROWS, |part| Statement::<_, ADD>(part)
+    in_prepared_statements!(rows, ROWS, |part| Statement::<R, _, ADD>(part)
         .execute(conn)?);
     Ok(())
 }
@@ -106,7 +171,7 @@ pub(crate) fn add_sqlite(
     conn: &mut SqliteConnection,
     rows: &[ExplorerRow],
 ) -> Result<(), StoreError> {
-    write::<true>(conn, rows)
+    write::<ExplorerRow, true>(conn, rows)
 }
 
 /// Inserts `rows`, of positions that have none stored.
@@ -114,7 +179,16 @@ pub(crate) fn insert_sqlite(
     conn: &mut SqliteConnection,
     rows: &[ExplorerRow],
 ) -> Result<(), StoreError> {
-    write::<false>(conn, rows)
+    write::<ExplorerRow, false>(conn, rows)
+}
+
+/// Adds `rows` to the stored month rows of the same position, month and action (a row none is
+/// stored for is inserted).
+pub(crate) fn add_months_sqlite(
+    conn: &mut SqliteConnection,
+    rows: &[MonthRow],
+) -> Result<(), StoreError> {
+    write::<MonthRow, true>(conn, rows)
 }
 
 /// The upsert that adds a row to the stored one. The first game stays; the last is the new
@@ -164,6 +238,42 @@ pub(crate) fn insert_postgres(
     for part in rows.chunks(POSTGRES_ROWS) {
         diesel::insert_into(explorer::table)
             .values(part)
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Adds `rows` to the stored month rows on PostgreSQL (the sums of `sums!`).
+pub(crate) fn add_months_postgres(
+    conn: &mut PgConnection,
+    rows: &[MonthRow],
+) -> Result<(), StoreError> {
+    // 12 columns a row: under PostgreSQL's limit on bound parameters.
+    for part in rows.chunks(POSTGRES_ROWS) {
+        diesel::insert_into(explorer_months::table)
+            .values(part)
+            .on_conflict((
+                explorer_months::node,
+                explorer_months::month,
+                explorer_months::action,
+            ))
+            .do_update()
+            .set((
+                explorer_months::games
+                    .eq(explorer_months::games + excluded(explorer_months::games)),
+                explorer_months::wins.eq(explorer_months::wins + excluded(explorer_months::wins)),
+                explorer_months::draws
+                    .eq(explorer_months::draws + excluded(explorer_months::draws)),
+                explorer_months::losses
+                    .eq(explorer_months::losses + excluded(explorer_months::losses)),
+                explorer_months::points
+                    .eq(explorer_months::points + excluded(explorer_months::points)),
+                explorer_months::coin_stakes
+                    .eq(explorer_months::coin_stakes + excluded(explorer_months::coin_stakes)),
+                explorer_months::coin_margins
+                    .eq(explorer_months::coin_margins + excluded(explorer_months::coin_margins)),
+                explorer_months::last_game.eq(excluded(explorer_months::last_game)),
+            ))
             .execute(conn)?;
     }
     Ok(())

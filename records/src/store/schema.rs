@@ -131,6 +131,24 @@ diesel::table! {
         depth -> Integer,
         built -> Bool,
         generation -> BigInt,
+        months -> Bool,
+    }
+}
+
+diesel::table! {
+    explorer_months (node, month, action) {
+        node -> BigInt,
+        month -> Integer,
+        action -> Text,
+        games -> BigInt,
+        wins -> BigInt,
+        draws -> BigInt,
+        losses -> BigInt,
+        points -> BigInt,
+        coin_stakes -> BigInt,
+        coin_margins -> BigInt,
+        first_game -> BigInt,
+        last_game -> BigInt,
     }
 }
 
