@@ -62,10 +62,10 @@ pub struct Order {
     /// games are walked again.
     #[arg(long)]
     pub depth: Option<u32>,
-    /// Keep the explorer's counts by month too (on, the default), or stop (off), first: with
+    /// Keep the explorer's counts by month too (on), or stop (off, the default), first: with
     /// them, requests filtered by dates count the months they cover whole instead of walking
-    /// their games, and each import writes a row per position, action and month
-    /// (docs/performance.md). The stored games are walked again.
+    /// their games, and each import writes a row per position, action and month (5-8% of its
+    /// time, docs/performance.md). The stored games are walked again.
     #[arg(long, value_enum)]
     pub months: Option<Switch>,
     /// Print the answer as JSON (as `GET /v1/explorer` gives it).

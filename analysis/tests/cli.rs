@@ -949,26 +949,26 @@ fn explore_answers_over_files_and_over_a_store() {
     let (code, out) = anqi(&["import", &log, "--database", &db]);
     assert_eq!(code, 0, "{out}");
     let march = ["--date-from", "2025-03-01", "--date-to", "2025-03-31"];
-    // On by default: the month counted, not walked.
-    let (code, counted) = anqi(&[&["explore", "--database", &db][..], &march].concat());
+    // Off by default: the month's games walked.
+    let (code, walked) = anqi(&[&["explore", "--database", &db][..], &march].concat());
+    assert_eq!(code, 0, "{walked}");
+    assert!(
+        walked.contains("Filtered: 40 games passed the filters\n"),
+        "{walked}"
+    );
+    let (code, counted) = anqi(
+        &[
+            &["explore", "--database", &db, "--months", "on"][..],
+            &march,
+        ]
+        .concat(),
+    );
     assert_eq!(code, 0, "{counted}");
     assert!(
         counted.contains(
             "Filtered: 40 games passed the filters (40 counted by month, 0 walked one by one)"
         ),
         "{counted}"
-    );
-    let (code, walked) = anqi(
-        &[
-            &["explore", "--database", &db, "--months", "off"][..],
-            &march,
-        ]
-        .concat(),
-    );
-    assert_eq!(code, 0, "{walked}");
-    assert!(
-        walked.contains("Filtered: 40 games passed the filters\n"),
-        "{walked}"
     );
     // The same answer, line for line, but for how it was found.
     let listed = |out: &str| {

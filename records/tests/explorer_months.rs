@@ -1,8 +1,7 @@
 //! Requests filtered by dates, in a store that keeps the explorer's counts by month: at every
 //! position, every range of dates (whole months, days at either end, one bound, no whole
 //! month) answers what an independent count of the games played in the range says, the same
-//! as a store without months, whether months were on before the games came (the default) or
-//! turned on after.
+//! as a store without months, whether months were on before the games came or turned on after.
 //! At a position with rows the whole months are counted, not walked.
 #![cfg(feature = "store")]
 
@@ -61,7 +60,9 @@ fn date_filters_count_whole_months_and_walk_the_ends() {
         let records = games_of::<Banqi>(&Banqi::PRESETS[0], 600);
         let preset = records[0].preset.clone().unwrap();
         let store = Store::open(&url).unwrap();
-        assert!(store.explorer_months().unwrap(), "on by default");
+        assert!(!store.explorer_months().unwrap(), "off by default");
+        store.set_explorer_months(true).unwrap();
+        assert!(store.explorer_months().unwrap());
         import(&store, &records);
         let lookup = |node: &str, range: (Option<&str>, Option<&str>)| Lookup {
             game: "banqi".into(),
@@ -149,6 +150,25 @@ fn date_filters_count_whole_months_and_walk_the_ends() {
 
         // Off: every answer the same, every game walked.
         store.set_explorer_months(false).unwrap();
+        // A request that cannot walk its dates says what would answer them; one with players
+        // does not (no count holds a player's games).
+        let hurried = |players: Vec<String>| {
+            let lookup = Lookup {
+                time_limit: Some(std::time::Duration::ZERO),
+                players,
+                ..lookup(&root.node, RANGES[0])
+            };
+            match store.explore(&lookup, &RatingsCache::default()) {
+                Err(e @ records::store::ExploreError::Busy { .. }) => e.to_string(),
+                other => panic!("{other:?}"),
+            }
+        };
+        assert!(
+            hurried(vec![]).contains("(anqi explore --months on)"),
+            "{}",
+            hurried(vec![])
+        );
+        assert!(!hurried(vec!["ann".into()]).contains("--months"));
         let (without, counted_positions, _) = answers(&store);
         assert_eq!(counted_positions, 0);
         let strip = |answers: &[Explored]| -> Vec<Explored> {

@@ -147,10 +147,10 @@ fn rating(value: Option<f64>, field: &str) -> Result<Option<f64>, Problem> {
 /// games that pass the filters and went on from the position are walked, all of them, on
 /// slots of their own (`--explorer-slots`) and within 100 ms (`--explorer-filter-ms`): one
 /// that cannot is refused
-/// (503 `explorer-busy`, with Retry-After), never cut short. Dates alone, at a position many
-/// games went on from, are answered from the explorer's counts by month for the months they
-/// cover whole (`filtered.counted`), and only the games of the days at the ends are walked
-/// (unless the store keeps no counts by month: `anqi explore --months off`).
+/// (503 `explorer-busy`, with Retry-After), never cut short. In a store that keeps the
+/// explorer's counts by month (`anqi explore --months on`), dates alone at a position many
+/// games went on from are answered from those counts for the months they cover whole
+/// (`filtered.counted`), and only the games of the days at the ends are walked.
 #[utoipa::path(get, path = "/v1/explorer", tag = "games",
     params(ExplorerQuery),
     responses(

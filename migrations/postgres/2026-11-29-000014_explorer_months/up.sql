@@ -1,9 +1,10 @@
 -- Counts by month, for the explorer's requests filtered by dates (issue 59): at each position
 -- with rows in `explorer`, the same counts split by the month the games were played
 -- (`played_on`, as year * 100 + month; games without a date are not here). A request whose
--- dates cover whole months adds these rows up instead of walking the months' games. Kept when
--- `explorer_settings.months` is on, as it is by default (`anqi explore --months off` drops
--- them: an import then writes no row per position, action and month, docs/performance.md).
+-- dates cover whole months adds these rows up instead of walking the months' games. Kept only
+-- when `explorer_settings.months` is on (`anqi explore --months on`): an import then writes a
+-- row per position, action and month, 5-8% of its time (docs/performance.md), which would take
+-- the explorer's import past 1.25 times one without it; a store asked by dates turns them on.
 CREATE TABLE explorer_months (
     node BIGINT NOT NULL,
     month INTEGER NOT NULL,
@@ -19,7 +20,4 @@ CREATE TABLE explorer_months (
     last_game BIGINT NOT NULL,
     PRIMARY KEY (node, month, action)
 );
-ALTER TABLE explorer_settings ADD COLUMN months BOOLEAN NOT NULL DEFAULT TRUE;
--- Derived from the stored games: walked again at the next open, months and all. No stored
--- game changes.
-UPDATE explorer_settings SET built = false;
+ALTER TABLE explorer_settings ADD COLUMN months BOOLEAN NOT NULL DEFAULT FALSE;

@@ -107,12 +107,14 @@ pub enum ExploreError {
     #[error("{0}")]
     Node(String),
     /// A filtered request walked games longer than its time limit (`limit`): the filters
-    /// pass too many games that went on from the position.
+    /// pass too many games that went on from the position. `months`: dates alone, in a store
+    /// that keeps no counts by month, which would have answered them.
     #[error(
-        "the filters pass more games that went on from the position than a request walks in {} ms; narrow them (players, dates)",
-        limit.as_millis()
+        "the filters pass more games that went on from the position than a request walks in {} ms; narrow them (players, dates){}",
+        limit.as_millis(),
+        if *months { ", or have the store keep counts by month, which answer dates without walking their games (anqi explore --months on)" } else { "" }
     )]
-    Busy { limit: Duration },
+    Busy { limit: Duration, months: bool },
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -270,10 +272,13 @@ impl Store {
         // cover whole are counted, and only the days at the ends walked.
         let mut dates = vec![(lookup.date_from.clone(), lookup.date_to.clone())];
         let (mut counted, mut counted_games) = (Vec::new(), 0);
+        let mut months_would_help = false;
         if own.is_none() && lookup.players.is_empty() && !lookup.rated() {
             let cover =
                 super::months::cover(lookup.date_from.as_deref(), lookup.date_to.as_deref());
-            if let Some(cover) = cover.filter(|_| self.explorer_months().unwrap_or(false)) {
+            let months = self.explorer_months()?;
+            months_would_help = cover.is_some() && !months;
+            if let Some(cover) = cover.filter(|_| months) {
                 (counted, counted_games) = self.month_counts(node, cover.first, cover.last)?;
                 dates = (cover.ends.into_iter())
                     .map(|(from, to)| (Some(from), Some(to)))
@@ -316,7 +321,10 @@ impl Store {
             if let Some(limit) = lookup.time_limit
                 && began.elapsed() > limit
             {
-                return Err(ExploreError::Busy { limit });
+                return Err(ExploreError::Busy {
+                    limit,
+                    months: months_would_help,
+                });
             }
             let part: Option<Vec<i64>> = match &candidates {
                 Some(ids) if next >= ids.len() => break,
