@@ -43,8 +43,14 @@ impl ExplorerRow {
     }
 
     pub(crate) fn merge(&mut self, other: &ExplorerRow) {
-        let mut counts = self.counts();
-        counts.add(&other.counts());
+        self.add(&other.counts(), other.first_game, other.last_game);
+    }
+
+    /// Adds `counts`, of games `first` to `last` by id.
+    fn add(&mut self, counts: &Counts, first: i64, last: i64) {
+        let mut sum = self.counts();
+        sum.add(counts);
+        let counts = sum;
         self.games = counts.games;
         self.wins = counts.wins;
         self.draws = counts.draws;
@@ -52,8 +58,8 @@ impl ExplorerRow {
         self.points = counts.points;
         self.coin_stakes = counts.coin_stakes;
         self.coin_margins = counts.coin_margins;
-        self.first_game = self.first_game.min(other.first_game);
-        self.last_game = self.last_game.max(other.last_game);
+        self.first_game = self.first_game.min(first);
+        self.last_game = self.last_game.max(last);
     }
 }
 
@@ -98,15 +104,16 @@ impl MonthRow {
 
     /// Adds the month's counts to `row` (of the same position and action).
     pub(crate) fn add_to(&self, row: &mut ExplorerRow) {
-        row.games += self.games;
-        row.wins += self.wins;
-        row.draws += self.draws;
-        row.losses += self.losses;
-        row.points += self.points;
-        row.coin_stakes += self.coin_stakes;
-        row.coin_margins += self.coin_margins;
-        row.first_game = row.first_game.min(self.first_game);
-        row.last_game = row.last_game.max(self.last_game);
+        let counts = Counts {
+            games: self.games,
+            wins: self.wins,
+            draws: self.draws,
+            losses: self.losses,
+            points: self.points,
+            coin_stakes: self.coin_stakes,
+            coin_margins: self.coin_margins,
+        };
+        row.add(&counts, self.first_game, self.last_game);
     }
 }
 

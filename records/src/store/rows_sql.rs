@@ -32,6 +32,23 @@ trait Written: 'static {
     fn bind<'b>(&'b self, out: &mut AstPass<'_, 'b, Sqlite>) -> QueryResult<()>;
 }
 
+/// A row's counts, in the order both tables list them.
+macro_rules! counts_of {
+    ($row:expr) => {
+        [
+            &$row.games,
+            &$row.wins,
+            &$row.draws,
+            &$row.losses,
+            &$row.points,
+            &$row.coin_stakes,
+            &$row.coin_margins,
+            &$row.first_game,
+            &$row.last_game,
+        ]
+    };
+}
+
 /// The counts of a row, bound in the order both tables list them.
 fn bind_counts<'b>(counts: [&'b i64; 9], out: &mut AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
     for count in counts {
@@ -75,20 +92,7 @@ impl Written for ExplorerRow {
         out.push_bind_param::<Text, _>(&self.preset)?;
         out.push_sql(", ");
         out.push_bind_param::<Integer, _>(&self.ply)?;
-        bind_counts(
-            [
-                &self.games,
-                &self.wins,
-                &self.draws,
-                &self.losses,
-                &self.points,
-                &self.coin_stakes,
-                &self.coin_margins,
-                &self.first_game,
-                &self.last_game,
-            ],
-            out,
-        )
+        bind_counts(counts_of!(self), out)
     }
 }
 
@@ -102,20 +106,7 @@ impl Written for MonthRow {
         out.push_bind_param::<Integer, _>(&self.month)?;
         out.push_sql(", ");
         out.push_bind_param::<Text, _>(&self.action)?;
-        bind_counts(
-            [
-                &self.games,
-                &self.wins,
-                &self.draws,
-                &self.losses,
-                &self.points,
-                &self.coin_stakes,
-                &self.coin_margins,
-                &self.first_game,
-                &self.last_game,
-            ],
-            out,
-        )
+        bind_counts(counts_of!(self), out)
     }
 }
 
