@@ -3,6 +3,8 @@
 //! [`Store::set_explorer_months`]): at a position with rows, the months the dates cover whole
 //! are added up, and only the games of the days at the ends are walked.
 
+use std::collections::HashMap;
+
 use diesel::prelude::*;
 
 use super::explorer_row::ExplorerRow;
@@ -86,21 +88,16 @@ impl Store {
         let (rows, months) = with_connection!(self, |conn| conn.transaction(|conn| {
             Ok::<_, StoreError>((conn.rows_of(node)?, conn.month_rows(node, first, last)?))
         })?);
-        // Each action's row (where it leads, its ply) with the months' counts.
-        let mut counted: Vec<ExplorerRow> = Vec::new();
+        // Each action's row (where it leads, its ply) with the months' counts: one lookup a
+        // month row (the start has 448 actions, twelve months a year).
+        let mut counted: HashMap<&str, ExplorerRow> =
+            rows.iter().map(|r| (r.action.as_str(), empty(r))).collect();
         for month in &months {
-            let row = match counted.iter_mut().find(|r| r.action == month.action) {
-                Some(row) => row,
-                None => {
-                    let Some(all) = rows.iter().find(|r| r.action == month.action) else {
-                        continue;
-                    };
-                    counted.push(empty(all));
-                    counted.last_mut().expect("just pushed")
-                }
-            };
-            month.add_to(row);
+            if let Some(row) = counted.get_mut(month.action.as_str()) {
+                month.add_to(row);
+            }
         }
+        let counted: Vec<ExplorerRow> = counted.into_values().filter(|r| r.games > 0).collect();
         let games = counted.iter().map(|r| r.games).sum();
         Ok((counted, games))
     }
