@@ -98,3 +98,49 @@ fn a_piece_is_drawn_in_its_ink() {
     // Measured: 316 with, 260 without (the ring is red too; 兵 is thin at 28 px).
     assert!(a >= b + 40, "{a} red pixels with the glyphs, {b} without");
 }
+
+/// Every board names its files and ranks (issue 60), outside its pieces: each label's box
+/// (its translate, 14 px tall) lies clear of every point's click circle, which holds the piece.
+#[test]
+fn every_board_has_its_coordinates_outside_the_pieces() {
+    fn check_game<G: Rules>(svg: &str, files: &[&str], ranks: &[&str]) {
+        for label in files.iter().chain(ranks) {
+            let tag =
+                format!(r#"class="coordinate" data-coordinate="{label}"><g aria-label="{label}""#);
+            let at = svg
+                .find(&tag)
+                .unwrap_or_else(|| panic!("no coordinate {label}"));
+            let rest = &svg[at + tag.len()..];
+            let t = &rest[rest.find("translate(").unwrap() + 10..];
+            let mut xy = t[..t.find(')').unwrap()]
+                .split(' ')
+                .map(|v| v.parse::<f64>().unwrap());
+            let (x, baseline) = (xy.next().unwrap(), xy.next().unwrap());
+            for (point, cx, cy, r) in G::points() {
+                let (cx, cy, r) = (cx as f64, cy as f64, r as f64);
+                // The label's box: 8 px a character right of x, 11 px above the baseline.
+                let right = x + 8.0 * label.len() as f64;
+                let dx = (x - cx).max(cx - right).max(0.0);
+                let dy = (baseline - 11.0 - cy).max(cy - baseline).max(0.0);
+                assert!(
+                    dx * dx + dy * dy > (r - 4.0) * (r - 4.0),
+                    "{label} lies on {point}'s piece"
+                );
+            }
+        }
+    }
+    let banqi = Banqi::parse_position("k3/4/4/4/4/4/1p2/P2X r C1 5 30").unwrap();
+    check_game::<Banqi>(&Banqi::svg(&banqi, None), &["a", "d"], &["1", "8"]);
+    let tk =
+        ThreeKingdoms::parse_position("k7g/9/2P1R1c2/4M4/X7N rgb 1 p1 -/-/- --- 0 10").unwrap();
+    check_game::<ThreeKingdoms>(&ThreeKingdoms::svg(&tk, None), &["a", "i"], &["1", "5"]);
+    let lz = Luzhanqi::parse_position("5/5/5/5/5/2f2/2E2/5/5/5/5/1F2p -- r - - 4 40").unwrap();
+    check_game::<Luzhanqi>(&Luzhanqi::svg(&lz, None), &["a", "e"], &["1", "12"]);
+    let rules = Xiangqi3g::PRESETS[0].ruleset;
+    let backs = Xiangqi3g::parse_hidden(
+        &serde_json::json!({"red": "ZQTKAMLXFOSRNCBA", "black": "zqtkamlxfosrncba"}),
+    )
+    .unwrap();
+    let xq = Xiangqi3g::start(&rules, Some(&backs)).unwrap();
+    check_game::<Xiangqi3g>(&Xiangqi3g::svg(&xq, None), &["a", "i"], &["0", "9"]);
+}

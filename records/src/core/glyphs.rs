@@ -114,6 +114,55 @@ impl Glyphs {
     }
 }
 
+/// The ink of a board's coordinates.
+pub const COORDINATE_INK: &str = "#5a4020";
+
+impl Glyphs {
+    /// A board's coordinates, outside its pieces: each file's letter centred at its `x` on the
+    /// baseline `below` (under the board), each rank's number right-aligned at `left` on its
+    /// row's centre `y`. Each label is a `<g class="coordinate" data-coordinate="a">` (the
+    /// pages and the tests find them by it).
+    pub fn coordinates(
+        &mut self,
+        files: impl IntoIterator<Item = (u32, String)>,
+        below: u32,
+        ranks: impl IntoIterator<Item = (u32, String)>,
+        left: u32,
+    ) -> String {
+        let mut out = String::from(r#"<g class="coordinates">"#);
+        for (x, label) in files {
+            let text = self.text(
+                x as f64,
+                below as f64,
+                14.0,
+                Anchor::Middle,
+                COORDINATE_INK,
+                &label,
+            );
+            let _ = write!(
+                out,
+                r#"<g class="coordinate" data-coordinate="{label}">{text}</g>"#
+            );
+        }
+        for (y, label) in ranks {
+            let text = self.text(
+                left as f64,
+                (y + 5) as f64,
+                14.0,
+                Anchor::End,
+                COORDINATE_INK,
+                &label,
+            );
+            let _ = write!(
+                out,
+                r#"<g class="coordinate" data-coordinate="{label}">{text}</g>"#
+            );
+        }
+        out.push_str("</g>");
+        out
+    }
+}
+
 /// A `<text>` for what the font cannot draw: the viewer's fonts do.
 fn fallback(x: f64, y: f64, size: f64, anchor: Anchor, fill: &str, text: &str) -> String {
     let anchor = match anchor {

@@ -68,26 +68,17 @@ pub fn svg(pos: &Position, options: &RenderOptions) -> String {
         4 * CELL,
         8 * CELL
     );
-    for file in 0..4u32 {
-        s.push_str(&glyphs.text(
-            (x0 + file * CELL + CELL / 2) as f64,
-            (y0 + 8 * CELL + 18) as f64,
-            14.0,
-            Anchor::Middle,
-            "#5a4020",
-            &((b'a' + file as u8) as char).to_string(),
-        ));
-    }
-    for rank in 0..8u32 {
-        s.push_str(&glyphs.text(
-            (MARGIN / 2) as f64,
-            (y0 + (7 - rank) * CELL + CELL / 2 + 5) as f64,
-            14.0,
-            Anchor::Middle,
-            "#5a4020",
-            &(rank + 1).to_string(),
-        ));
-    }
+    s.push_str(&glyphs.coordinates(
+        (0..4u32).map(|f| {
+            (
+                x0 + f * CELL + CELL / 2,
+                ((b'a' + f as u8) as char).to_string(),
+            )
+        }),
+        y0 + 8 * CELL + 18,
+        (0..8u32).map(|r| (y0 + (7 - r) * CELL + CELL / 2, (r + 1).to_string())),
+        MARGIN - 8,
+    ));
     for sq in Square::all() {
         let (x, y) = corner(sq);
         let (cx, cy, r) = (x + CELL / 2, y + CELL / 2, CELL / 2 - 5);
@@ -160,5 +151,11 @@ mod tests {
         assert_eq!(svg.matches(r#"class="piece""#).count(), 2);
         assert_eq!(svg.matches("#f6d55c").count(), 2, "d1 and d2 highlighted");
         assert!(svg.contains(r#"data-square="a8" data-piece="k""#));
+        for label in ["a", "d", "1", "8"] {
+            assert!(
+                svg.contains(&format!(r#"data-coordinate="{label}""#)),
+                "{label}"
+            );
+        }
     }
 }

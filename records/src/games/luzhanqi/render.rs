@@ -17,6 +17,10 @@ const GAP_X: u32 = 80;
 const GAP_Y: u32 = 52;
 const FRONT: u32 = 40;
 const MARGIN: u32 = 40;
+/// Room at the left for the ranks' numbers and under the board for the files' letters, outside
+/// the pieces.
+const LEFT: u32 = 76;
+const BOTTOM: u32 = 64;
 
 /// What a point shows.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -54,12 +58,12 @@ pub fn points() -> Vec<(String, u32, u32, u32)> {
 
 fn centre(p: Point) -> (u32, u32) {
     if p.is_mountain() {
-        let x = MARGIN + p.file() as u32 * GAP_X;
+        let x = LEFT + p.file() as u32 * GAP_X;
         return (x, MARGIN + 6 * GAP_Y - GAP_Y + FRONT / 2 + GAP_Y / 2);
     }
     let row = 11 - p.rank() as u32; // 0 for rank 12
     let y = MARGIN + row * GAP_Y + if row >= 6 { FRONT } else { 0 };
-    (MARGIN + p.file() as u32 * GAP_X, y)
+    (LEFT + p.file() as u32 * GAP_X, y)
 }
 
 /// The SVG of `pos`, the points of `last` marked.
@@ -87,7 +91,10 @@ pub fn picture(
     last: Option<&Action>,
     title: &str,
 ) -> String {
-    let (w, h) = (2 * MARGIN + 4 * GAP_X, 2 * MARGIN + 11 * GAP_Y + FRONT);
+    let (w, h) = (
+        LEFT + 4 * GAP_X + MARGIN,
+        MARGIN + 11 * GAP_Y + FRONT + BOTTOM,
+    );
     let mut s = String::with_capacity(24 * 1024);
     let mut glyphs = Glyphs::new();
     let _ = write!(
@@ -112,6 +119,13 @@ pub fn picture(
             );
         }
     }
+    let board_point = |f: u8, r: u8| Point::new(r * 5 + f).map(centre);
+    s.push_str(&glyphs.coordinates(
+        (0..5u8).filter_map(|f| Some((board_point(f, 0)?.0, ((b'a' + f) as char).to_string()))),
+        h - BOTTOM + 40,
+        (0..12u8).filter_map(|r| Some((board_point(0, r)?.1, (r + 1).to_string()))),
+        LEFT - 34,
+    ));
     for (i, ring) in MOUNTAIN_RING.iter().enumerate() {
         let m = Point::new((Point::BOARD + i) as u8).expect("a mountain");
         let (cx, cy) = centre(m);

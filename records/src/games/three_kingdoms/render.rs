@@ -19,6 +19,10 @@ use crate::core::Turn as _;
 
 const GAP: u32 = 64;
 const MARGIN: u32 = 40;
+/// Room at the left for the ranks' numbers and under the board for the files' letters, outside
+/// the pieces.
+const LEFT: u32 = 66;
+const BOTTOM: u32 = 66;
 const LEGEND: u32 = 34;
 
 /// Each faction's colour, by index (the first split's generals, red, black).
@@ -45,14 +49,14 @@ pub fn points() -> Vec<(String, u32, u32, u32)> {
 
 fn centre(p: Point) -> (u32, u32) {
     (
-        MARGIN + p.file() as u32 * GAP,
+        LEFT + p.file() as u32 * GAP,
         MARGIN + (4 - p.rank() as u32) * GAP,
     )
 }
 
 /// The SVG document of `pos`, the points of `last` marked.
 pub fn svg(pos: &Position, last: Option<&Action>) -> String {
-    let (w, h) = (2 * MARGIN + 8 * GAP, 2 * MARGIN + 4 * GAP + LEGEND);
+    let (w, h) = (LEFT + 8 * GAP + MARGIN, MARGIN + 4 * GAP + BOTTOM + LEGEND);
     let mut s = String::with_capacity(12 * 1024);
     let mut glyphs = Glyphs::new();
     let _ = write!(
@@ -63,34 +67,24 @@ pub fn svg(pos: &Position, last: Option<&Action>) -> String {
         let y = MARGIN + rank * GAP;
         let _ = write!(
             s,
-            r##"<line x1="{MARGIN}" y1="{y}" x2="{}" y2="{y}" stroke="#5a4020" stroke-width="1.5"/>{}"##,
-            MARGIN + 8 * GAP,
-            glyphs.text(
-                (MARGIN / 2 - 4) as f64,
-                (y + 5) as f64,
-                14.0,
-                Anchor::Middle,
-                "#5a4020",
-                &(5 - rank).to_string()
-            )
+            r##"<line x1="{LEFT}" y1="{y}" x2="{}" y2="{y}" stroke="#5a4020" stroke-width="1.5"/>"##,
+            LEFT + 8 * GAP,
         );
     }
     for file in 0..9 {
-        let x = MARGIN + file * GAP;
+        let x = LEFT + file * GAP;
         let _ = write!(
             s,
-            r##"<line x1="{x}" y1="{MARGIN}" x2="{x}" y2="{}" stroke="#5a4020" stroke-width="1.5"/>{}"##,
+            r##"<line x1="{x}" y1="{MARGIN}" x2="{x}" y2="{}" stroke="#5a4020" stroke-width="1.5"/>"##,
             MARGIN + 4 * GAP,
-            glyphs.text(
-                x as f64,
-                (MARGIN + 4 * GAP + 26) as f64,
-                14.0,
-                Anchor::Middle,
-                "#5a4020",
-                &((b'a' + file as u8) as char).to_string()
-            )
         );
     }
+    s.push_str(&glyphs.coordinates(
+        (0..9u32).map(|f| (LEFT + f * GAP, ((b'a' + f as u8) as char).to_string())),
+        MARGIN + 4 * GAP + GAP / 2 + 16,
+        (0..5u32).map(|r| (MARGIN + r * GAP, (5 - r).to_string())),
+        LEFT - GAP / 2 - 6,
+    ));
     let r = GAP / 2 - 5;
     for p in marked(last) {
         let (cx, cy) = centre(p);
@@ -144,7 +138,7 @@ pub fn svg(pos: &Position, last: Option<&Action>) -> String {
 /// A line under the board: each seat, its faction in its colour, and who is to move.
 fn legend(s: &mut String, glyphs: &mut Glyphs, pos: &Position, y: u32) {
     for seat in Seat::all(3) {
-        let x = MARGIN + seat.index() as u32 * 3 * GAP;
+        let x = LEFT + seat.index() as u32 * 3 * GAP;
         let (name, colour) = match pos.faction_of(seat) {
             Some(Faction(f)) => (pos.split().name(Faction(f)), FACTION_COLOURS[f as usize]),
             None => ("no faction", "#8a6a3a"),
@@ -185,5 +179,11 @@ mod tests {
         assert_eq!(svg.matches(r#"class="last""#).count(), 2);
         assert!(svg.contains(r#"data-point="a5" data-piece="K" data-faction="generals""#));
         assert!(svg.contains("player 2: generals ◀"));
+        for label in ["a", "i", "1", "5"] {
+            assert!(
+                svg.contains(&format!(r#"data-coordinate="{label}""#)),
+                "{label}"
+            );
+        }
     }
 }

@@ -14,6 +14,10 @@ use super::position::Position;
 
 const GAP: u32 = 56;
 const MARGIN: u32 = 40;
+/// Room at the left for the ranks' numbers and under the board for the files' letters, outside
+/// the pieces.
+const LEFT: u32 = 64;
+const BOTTOM: u32 = 62;
 
 /// Every point's name, centre and how far a click on it may land (`Pictures::points`).
 pub fn points() -> Vec<(String, u32, u32, u32)> {
@@ -27,13 +31,13 @@ pub fn points() -> Vec<(String, u32, u32, u32)> {
 
 fn centre(s: Square) -> (u32, u32) {
     (
-        MARGIN + s.file() as u32 * GAP,
+        LEFT + s.file() as u32 * GAP,
         MARGIN + (9 - s.rank() as u32) * GAP,
     )
 }
 
 pub fn svg(pos: &Position, last: Option<&Action>) -> String {
-    let (w, h) = (2 * MARGIN + 8 * GAP, 2 * MARGIN + 9 * GAP);
+    let (w, h) = (LEFT + 8 * GAP + MARGIN, MARGIN + 9 * GAP + BOTTOM);
     let mut s = String::with_capacity(16 * 1024);
     let mut glyphs = Glyphs::new();
     let _ = write!(
@@ -64,6 +68,12 @@ pub fn svg(pos: &Position, last: Option<&Action>) -> String {
         line(&mut s, at(3, r0), at(5, r1));
         line(&mut s, at(5, r0), at(3, r1));
     }
+    s.push_str(&glyphs.coordinates(
+        (0..9).map(|f| (at(f, 0).0, ((b'a' + f as u8) as char).to_string())),
+        MARGIN + 9 * GAP + GAP / 2 + 12,
+        (0..10).map(|r| (at(0, r).1, r.to_string())),
+        LEFT - GAP / 2 - 6,
+    ));
     let (rx, ry) = at(4, 5);
     let _ = write!(
         s,
