@@ -289,3 +289,76 @@ fn a_flag_falls_on_the_stream_after_a_heartbeat() {
     );
     assert!(s.next().is_none(), "the game is over: the stream closes");
 }
+
+/// A dark Luzhanqi seat is told each ply as every seat saw it (issue 60: the page marks the
+/// last move and says how an attack came out): both seats' streams carry the same `action`,
+/// an attack with its outcome (`b5-b6:win`), and a stream replayed from the start says the
+/// same.
+#[test]
+fn a_dark_seat_is_told_each_ply_as_every_seat_saw_it() {
+    let db = fresh_db("anqi-streams-dark.db");
+    let server = server(db.to_str().unwrap());
+    let a = &server.addr;
+    let (status, deal) = post_json(
+        a,
+        "/v1/deal",
+        &json!({"game": "luzhanqi", "preset": "dark", "seed": 60}),
+    );
+    assert_eq!(status, 200, "{deal}");
+    let seats = ["player1", "player2"].map(|s| deal["seat_tokens"][s].clone());
+    let url = |t: &Value| {
+        let (status, ticket) = post_json(
+            a,
+            "/v1/stream-ticket",
+            &json!({"game": "luzhanqi", "game_id": deal["game_id"], "token": t}),
+        );
+        assert_eq!(status, 200, "{ticket}");
+        ticket["url"].as_str().unwrap().to_owned()
+    };
+    let mut streams = seats.clone().map(|t| Sse::open(a, &url(&t), "").unwrap());
+    for s in &mut streams {
+        assert_eq!(s.next().unwrap().kind, "state");
+    }
+    let mut attack = None;
+    let mut told = Vec::new();
+    for ply in 0..400u64 {
+        let body = json!({"game": "luzhanqi", "game_id": deal["game_id"], "token": deal["token"]});
+        let (_, listed) = post_json(a, "/v1/actions", &body);
+        let actions = listed["actions"].as_array().unwrap();
+        if actions.is_empty() {
+            break;
+        }
+        let seat = listed["to_move"].as_str().unwrap();
+        let action = &actions[(ply * 7919 % actions.len() as u64) as usize];
+        let (status, played) = post_json(
+            a,
+            "/v1/play",
+            &json!({"game": "luzhanqi", "game_id": deal["game_id"], "token": deal["seat_tokens"][seat],
+                    "action": action, "ply": listed["ply"]}),
+        );
+        assert_eq!(status, 200, "{played}");
+        let events: Vec<_> = streams.iter_mut().map(|s| s.next().unwrap()).collect();
+        let said = (events[0].data["action"].as_str())
+            .unwrap_or_else(|| panic!("{:?}", events[0]))
+            .to_owned();
+        assert_eq!(events[1].data["action"], said, "both seats are told the same");
+        let plain = action.as_str().unwrap();
+        assert!(said.starts_with(plain), "{said} is {plain} as played, its outcome added");
+        told.push(said.clone());
+        if said.contains(':') {
+            attack = Some(said);
+            break;
+        }
+    }
+    let attack = attack.expect("an attack within 400 plies");
+    let outcome = attack.rsplit(':').next().unwrap();
+    assert!(
+        ["win", "loss", "both"].iter().any(|o| outcome.starts_with(o)),
+        "{attack}"
+    );
+    // A stream from the start (a reconnecting page long away) replays the same words.
+    let mut replayed = Sse::open(a, &url(&seats[1]), "Last-Event-ID: 0.0\r\n").unwrap();
+    for said in &told {
+        assert_eq!(replayed.next().unwrap().data["action"], said.as_str());
+    }
+}

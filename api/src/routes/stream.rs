@@ -150,8 +150,9 @@ pub struct StreamEventData {
     pub position: Option<String>,
     /// `state`, `ply`: whose turn.
     pub to_move: Option<records::core::Seat>,
-    /// `ply`: the action as played, where positions hold no secret (Banqi, Three Kingdoms,
-    /// open and flip Luzhanqi); a dark Luzhanqi or xiangqi-3g seat learns positions only.
+    /// `ply` (and `state`, of the last ply): the action as every seat saw it: as played in
+    /// every game but dark Luzhanqi, whose moves are told as their points and an attack's
+    /// outcome (`b5-b6:win`, `b5-b6:loss`, `b5-b6:both`).
     pub action: Option<String>,
     /// `state`, the last `ply`: the seat's legal actions, on its turn.
     pub actions: Option<Vec<String>>,

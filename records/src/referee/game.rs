@@ -62,6 +62,8 @@ pub struct Played {
 /// An action judged and played on a match, before the referee adds the game's life.
 struct Judged {
     action: String,
+    /// The action as every seat saw it ([`Truth::public_action`](crate::core::Truth)).
+    public: String,
     effect: &'static str,
     position: String,
     end: Option<End>,
@@ -490,6 +492,7 @@ impl<'a, G: Rules> Refereed<'a, G> {
             }
         }
         self.kept.plies += 1;
+        self.kept.last_public = Some(played.public.clone());
         self.kept.life.ply(mover, Some(now));
         self.doubt = false;
         self.referee.committed(&self.kept.game_id);
@@ -618,6 +621,7 @@ impl<G: Rules> Judge<'_, G> {
         let end = m.end();
         Ok(Judged {
             action: action.to_string(),
+            public: G::public_action(self.rules, &action, &effect, m.position()),
             effect: G::effect_code(&effect),
             position: G::told(m, mover).to_string(),
             end,

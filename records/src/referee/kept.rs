@@ -44,6 +44,10 @@ pub(super) struct Kept<G: Rules> {
     pub life: Life,
     /// The seats the service's engine plays, with its milliseconds a move.
     pub engines: std::collections::BTreeMap<Seat, u64>,
+    /// The last committed action as every seat saw it ([`Truth::public_action`]): what a
+    /// seat's stream says of the last ply in a game whose actions are not all public (a dark
+    /// Luzhanqi attack's squares and outcome).
+    pub last_public: Option<String>,
 }
 
 /// The seats the service's engine plays in `row`'s game (none when the row says nothing
@@ -142,8 +146,9 @@ impl<G: Rules> Kept<G> {
     /// Plays an action of the ledger on the kept match, committed at `at_ms`.
     pub fn play_committed(&mut self, text: &str, at_ms: Option<i64>) -> Result<(), RefereeError> {
         let mover = self.current.position().to_move();
-        if play_committed::<G>(&mut self.current, self.hidden.as_ref(), text).is_err() {
-            return Err(self.corrupt());
+        match play_committed::<G>(&self.rules, &mut self.current, self.hidden.as_ref(), text) {
+            Ok(public) => self.last_public = Some(public),
+            Err(()) => return Err(self.corrupt()),
         }
         self.plies += 1;
         self.life.ply(mover, at_ms);
@@ -226,7 +231,9 @@ impl<G: Rules> Kept<G> {
 
     /// Plays a committed action on `m`, a match of this game.
     pub fn play_on(&self, m: &mut G::Match, text: &str) -> Result<(), RefereeError> {
-        play_committed::<G>(m, self.hidden.as_ref(), text).map_err(|()| self.corrupt())
+        play_committed::<G>(&self.rules, m, self.hidden.as_ref(), text)
+            .map(drop)
+            .map_err(|()| self.corrupt())
     }
 
     pub fn corrupt(&self) -> RefereeError {
@@ -298,6 +305,7 @@ impl<G: Rules> Kept<G> {
             finished: None,
             life,
             engines: engine_seats(row),
+            last_public: None,
         };
         match finished {
             Some(record) => {
@@ -433,14 +441,16 @@ fn stored_actions(referee: &Referee, game_id: &str) -> Result<Option<Vec<String>
 }
 
 /// Plays an action of the ledger on `m` (committed, so legal: a failure is corruption), the
-/// identities it reveals filled in from `hidden`.
+/// identities it reveals filled in from `hidden`: the action as every seat saw it.
 pub(super) fn play_committed<G: Rules>(
+    rules: &G::Ruleset,
     m: &mut G::Match,
     hidden: Option<&G::Hidden>,
     text: &str,
-) -> Result<(), ()> {
+) -> Result<String, ()> {
     let action = G::parse_action(text)
         .and_then(|a| G::reveal(a, m.position(), hidden))
         .map_err(|_| ())?;
-    m.play(&action).map(|_| ()).map_err(|_| ())
+    let effect = m.play(&action).map_err(|_| ())?;
+    Ok(G::public_action(rules, &action, &effect, m.position()))
 }

@@ -5,11 +5,13 @@
 //! give it the same events, byte for byte.
 //!
 //! - `state`: where the game stands (the first event of a stream opened without a mark, or
-//!   with one the seat cannot have: ahead of the game, or of another game's shape).
+//!   with one the seat cannot have: ahead of the game, or of another game's shape), with the
+//!   last ply's action as every seat saw it.
 //! - `ply`: a committed ply: the position after it as the seat is told it, whose turn, the
-//!   action as played where positions hold no secret (Banqi's flips are public once made; a
-//!   dark Luzhanqi or xiangqi-3g seat learns positions, not the other seats' actions), the end
-//!   when it ended the game; the last one also the seat's legal actions on its turn.
+//!   action as every seat saw it ([`Truth::public_action`](crate::core::Truth): as played
+//!   where positions hold no secret, as Banqi's flips are public once made; a dark Luzhanqi
+//!   attack as its points and outcome, `b5-b6:win`), the end when it ended the game; the last
+//!   one also the seat's legal actions on its turn.
 //! - `life`: an event of the game's life (an offer, a decline, the ending by resignation,
 //!   agreement, time, a claim, an abort).
 //!
@@ -153,6 +155,7 @@ pub struct StreamReplay<G: Rules> {
     game_id: String,
     seat: Option<Seat>,
     hidden: Option<G::Hidden>,
+    rules: G::Ruleset,
     /// A stored game's actions (in play: read from the ledger a page at a time).
     finished: Option<std::sync::Arc<Vec<String>>>,
     public: bool,
@@ -192,13 +195,13 @@ impl<G: Rules> StreamReplay<G> {
         self.push_events(&mut out);
         let upto = self.to.min(self.at + REPLAY_PAGE);
         for action in self.actions(referee, upto)? {
-            self.play(&action)?;
-            let shown = self.public.then_some(action.as_str());
+            let public = self.play(&action)?;
+            let shown = if self.public { action } else { public };
             self.mark.plies = self.at;
             out.push(StreamEvent {
                 id: self.mark,
                 kind: "ply",
-                data: ply_data::<G>(&self.m, self.seat, self.at, shown),
+                data: ply_data::<G>(&self.m, self.seat, self.at, Some(&shown)),
             });
             self.push_events(&mut out);
         }
@@ -210,11 +213,12 @@ impl<G: Rules> StreamReplay<G> {
         committed(referee, &self.game_id, finished, self.at, upto)
     }
 
-    fn play(&mut self, action: &str) -> Result<(), RefereeError> {
-        play_committed::<G>(&mut self.m, self.hidden.as_ref(), action)
+    /// Plays a committed action: the action as every seat saw it.
+    fn play(&mut self, action: &str) -> Result<String, RefereeError> {
+        let public = play_committed::<G>(&self.rules, &mut self.m, self.hidden.as_ref(), action)
             .map_err(|()| RefereeError::Corrupt(self.game_id.clone()))?;
         self.at += 1;
-        Ok(())
+        Ok(public)
     }
 
     /// The life events at the mark's ply not yet written.
@@ -311,6 +315,7 @@ impl<G: Rules> Refereed<'_, G> {
                 game_id: kept.game_id.clone(),
                 seat: self.seat(),
                 hidden: kept.hidden.clone(),
+                rules: kept.rules,
                 finished: kept.finished.clone(),
                 public: !G::visibility(&kept.rules).secret(),
                 m: kept.start()?,
@@ -330,7 +335,8 @@ impl<G: Rules> Refereed<'_, G> {
             let public = !G::visibility(&kept.rules).secret();
             let action = kept.committed(self.referee(), from.plies, now.plies)?.pop();
             let action = action.ok_or_else(|| kept.corrupt())?;
-            let shown = public.then_some(action.as_str());
+            // A secret game's ply as every seat saw it (a dark attack: its points and outcome).
+            let shown = if public { Some(action.as_str()) } else { kept.last_public.as_deref() };
             let mut data = ply_data::<G>(&kept.current, self.seat(), now.plies, shown);
             data = self.with_own_actions(data)?;
             data["life"] = life.clone();
@@ -348,7 +354,9 @@ impl<G: Rules> Refereed<'_, G> {
 
     /// A `state` event: where the game stands now.
     fn state_event(&self, now: StreamMark, life: Value) -> Result<StreamEvent, RefereeError> {
-        let mut data = ply_data::<G>(&self.kept().current, self.seat(), now.plies, None);
+        // The last ply as every seat saw it: a page opened mid-game marks the last move.
+        let last = self.kept().last_public.as_deref();
+        let mut data = ply_data::<G>(&self.kept().current, self.seat(), now.plies, last);
         data = self.with_own_actions(data)?;
         data["life"] = life;
         Ok(StreamEvent {
