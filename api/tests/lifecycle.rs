@@ -219,3 +219,32 @@ async fn the_engine_plays_its_seat_of_a_dark_luzhanqi_game() {
     );
     assert_eq!(view["life"]["status"], "ended", "{view}");
 }
+
+/// An engine's seat without a name is named by the engine's time a move (issue 60), in the
+/// game as dealt and in the stored record; a name given for it stays.
+#[actix_web::test]
+async fn the_engine_is_named_by_its_time_in_the_stored_game() {
+    let app = actix_test::init_service(api::app(common::with_store(api::Limits::default()))).await;
+    let (status, dealt) = post!(
+        app,
+        "/v1/deal",
+        json!({"players": ["ann"], "engines": {"player2": 300}})
+    );
+    assert_eq!(status, 200, "{dealt}");
+    assert_eq!(dealt["record"]["players"], json!(["ann", "engine 0.3 s"]), "{dealt}");
+    let (status, ended) = post!(
+        app,
+        "/v1/lifecycle",
+        json!({"game_id": dealt["game_id"], "token": dealt["seat_tokens"]["player1"], "action": "resign"})
+    );
+    assert_eq!(status, 200, "{ended}");
+    let req = actix_test::TestRequest::get().uri("/v1/games?limit=5").to_request();
+    let listed: Value = actix_test::call_and_read_body_json(&app, req).await;
+    let names: Vec<&str> = listed["games"][0]["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["ann", "engine 0.3 s"], "{listed}");
+}

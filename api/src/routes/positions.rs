@@ -303,7 +303,9 @@ pub struct DealRequest {
     pub claim_after_ms: Option<i64>,
     /// Seats the service's engine plays, each with its milliseconds a move (1 to 10,000):
     /// `{"player2": 300}`. It plays through the referee like any seat, told only what its
-    /// seat may know. Not every seat: a person plays one.
+    /// seat may know. Not every seat: a person plays one. A seat it plays that `players`
+    /// leaves unnamed is named by its time a move (`engine 0.3 s`), in the game and its
+    /// stored record.
     #[serde(default)]
     #[schema(value_type = EngineSeats, example = json!({"player2": 300}))]
     pub engines: std::collections::BTreeMap<Seat, u64>,

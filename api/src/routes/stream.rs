@@ -154,6 +154,11 @@ pub struct StreamEventData {
     /// every game but dark Luzhanqi, whose moves are told as their points and an attack's
     /// outcome (`b5-b6:win`, `b5-b6:loss`, `b5-b6:both`).
     pub action: Option<String>,
+    /// `state`, `ply`: the seat's side once the game gives it one (Banqi: `red` or `black`
+    /// from the first flip; Three Kingdoms: its faction).
+    pub side: Option<String>,
+    /// `state`: the players' names, by seat, as dealt.
+    pub players: Option<Vec<String>>,
     /// `state`, the last `ply`: the seat's legal actions, on its turn.
     pub actions: Option<Vec<String>>,
     /// How the game ended, once it has.

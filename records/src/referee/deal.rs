@@ -79,6 +79,7 @@ impl Referee {
         let rules = ruleset::<G>(order.preset, &options).map_err(RefereeError::Ruleset)?;
         check_players(&order.players, G::seats(&rules))?;
         check_engines(&order.engines, G::seats(&rules))?;
+        let players = with_engine_names(&order.players, &order.engines);
         let given = match order.layout {
             None => None,
             Some(value) => {
@@ -93,7 +94,7 @@ impl Referee {
         let dealt = deal::<G>(
             order.preset,
             &options,
-            order.players.clone(),
+            players.clone(),
             order.seed,
             given,
         )
@@ -147,7 +148,7 @@ impl Referee {
             game: G::NAME.to_owned(),
             preset: preset.to_owned(),
             options: canonical_options::<G>(&options)?,
-            players: serde_json::to_string(&order.players).expect("names serialise"),
+            players: serde_json::to_string(&players).expect("names serialise"),
             sealed_truth: has_hidden.then(|| self.keys.seal::<G>(truth, &dealt.hidden)),
             seed: order.seed.map(|s| s.to_string()),
             plies: 0,
@@ -277,6 +278,30 @@ fn check_clock(
     Ok(())
 }
 
+/// The players' names with the service's engine named where a seat it plays has none, by its
+/// time a move (`engine 0.3 s`); a seat before it without a name is called by its number, as
+/// a record names an unnamed seat.
+fn with_engine_names(players: &[String], engines: &BTreeMap<Seat, u64>) -> Vec<String> {
+    let Some(last) = engines.keys().map(|s| s.index() + 1).max() else {
+        return players.to_vec();
+    };
+    let mut named = players.to_vec();
+    for i in named.len()..last.max(named.len()) {
+        let seat = Seat::all(u8::MAX).nth(i).expect("a seat");
+        named.push(match engines.get(&seat) {
+            Some(ms) => engine_name(*ms),
+            None => format!("player {}", i + 1),
+        });
+    }
+    named
+}
+
+/// The engine as a player: `engine 0.3 s`, `engine 1 s`.
+pub fn engine_name(ms: u64) -> String {
+    let seconds = format!("{:.3}", ms as f64 / 1000.0);
+    format!("engine {} s", seconds.trim_end_matches('0').trim_end_matches('.'))
+}
+
 /// At most one name per seat, each 1–[`MAX_NAME_CHARS`] characters without control
 /// characters.
 fn check_players(players: &[String], seats: u8) -> Result<(), RefereeError> {
@@ -319,4 +344,33 @@ pub(super) fn canonical_options<G: Rules>(
     let overrides = overrides::<G>(options).map_err(RefereeError::Ruleset)?;
     // Unset options are left out (`{}` for none); a `null` that turns a rule off stays.
     Ok(serde_json::to_string(&overrides).expect("overrides serialise"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_engine_is_named_by_its_time_where_its_seat_has_no_name() {
+        assert_eq!(engine_name(300), "engine 0.3 s");
+        assert_eq!(engine_name(1000), "engine 1 s");
+        assert_eq!(engine_name(1250), "engine 1.25 s");
+        let names = |given: &[&str], engines: &[(u8, u64)]| {
+            let given: Vec<String> = given.iter().map(|s| s.to_string()).collect();
+            let engines = engines
+                .iter()
+                .map(|(i, ms)| (Seat::all(3).nth(*i as usize).unwrap(), *ms))
+                .collect();
+            with_engine_names(&given, &engines)
+        };
+        assert_eq!(names(&["Ann"], &[(1, 300)]), ["Ann", "engine 0.3 s"]);
+        assert_eq!(names(&[], &[(1, 100)]), ["player 1", "engine 0.1 s"]);
+        assert_eq!(names(&[], &[(0, 1000)]), ["engine 1 s"]);
+        assert_eq!(names(&["Ann", "Bo"], &[(1, 300)]), ["Ann", "Bo"], "a name given stays");
+        assert_eq!(
+            names(&["Ann"], &[(1, 300), (2, 1000)]),
+            ["Ann", "engine 0.3 s", "engine 1 s"]
+        );
+        assert_eq!(names(&["Ann"], &[]), ["Ann"]);
+    }
 }

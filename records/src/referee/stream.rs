@@ -6,12 +6,13 @@
 //!
 //! - `state`: where the game stands (the first event of a stream opened without a mark, or
 //!   with one the seat cannot have: ahead of the game, or of another game's shape), with the
-//!   last ply's action as every seat saw it.
+//!   last ply's action as every seat saw it and the players' names.
 //! - `ply`: a committed ply: the position after it as the seat is told it, whose turn, the
 //!   action as every seat saw it ([`Truth::public_action`](crate::core::Truth): as played
 //!   where positions hold no secret, as Banqi's flips are public once made; a dark Luzhanqi
 //!   attack as its points and outcome, `b5-b6:win`), the end when it ended the game; the last
-//!   one also the seat's legal actions on its turn.
+//!   one also the seat's legal actions on its turn. A seat's events say its side (`red`, a
+//!   Three Kingdoms faction) once the game gives it one.
 //! - `life`: an event of the game's life (an offer, a decline, the ending by resignation,
 //!   agreement, time, a claim, an abort).
 //!
@@ -254,6 +255,10 @@ fn ply_data<G: Rules>(m: &G::Match, seat: Option<Seat>, ply: u32, action: Option
     let to_move = m.position().to_move();
     let told = G::told(m, seat.unwrap_or(to_move)).to_string();
     let mut data = json!({"ply": ply, "position": told, "to_move": to_move});
+    // The seat's side (a colour, a faction) is public once the game gives it.
+    if let Some(side) = seat.and_then(|s| G::side(m.position(), s)) {
+        data["side"] = json!(side);
+    }
     if let Some(action) = action {
         data["action"] = json!(action);
     }
@@ -358,6 +363,9 @@ impl<G: Rules> Refereed<'_, G> {
         let last = self.kept().last_public.as_deref();
         let mut data = ply_data::<G>(&self.kept().current, self.seat(), now.plies, last);
         data = self.with_own_actions(data)?;
+        if !self.kept().players.is_empty() {
+            data["players"] = json!(self.kept().players);
+        }
         data["life"] = life;
         Ok(StreamEvent {
             id: now,
