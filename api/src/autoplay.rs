@@ -19,7 +19,7 @@ use actix_web::web;
 use records::core::Rules;
 use records::core::analysis::Limits;
 use records::games::GameKind;
-use records::referee::{ENGINE_LEASE_MS, EngineTurn, Referee, RefereeError};
+use records::referee::{ENGINE_LEASE_MS, EngineTurn, Referee, RefereeError, engine_accepts_draw};
 use records::with_game;
 
 use crate::Settings;
@@ -187,6 +187,13 @@ impl Task {
         let (seat, millis, m, ply) = match turn {
             EngineTurn::Over => return Step::Done,
             EngineTurn::Wait { expires_at_ms } => return Step::Wait(expires_at_ms),
+            EngineTurn::AnswerDraw {
+                seat,
+                millis,
+                m,
+                ply,
+                seats,
+            } => return self.answer_draw::<G>(seat, millis, m, ply, seats).await,
             EngineTurn::Move {
                 seat,
                 millis,
@@ -217,6 +224,37 @@ impl Task {
         let (r, id) = (self.referee.clone(), self.game_id.clone());
         match web::block(move || r.engine_play::<G>(&id, seat, &action, ply)).await {
             Ok(Ok(_)) => Step::Played,
+            _ => Step::Retry,
+        }
+    }
+
+    /// Answers another seat's draw offer for the engine's `seat`: a search of its time a move
+    /// judges it (`records::referee::engine_accepts_draw`, docs/engine.md).
+    async fn answer_draw<G: Rules>(
+        &self,
+        seat: records::core::Seat,
+        millis: u64,
+        m: G::Match,
+        ply: u32,
+        seats: u8,
+    ) -> Step {
+        match self.lease(millis).await {
+            Ok(true) => {}
+            Ok(false) => return Step::Done,
+            Err(()) => return Step::Retry,
+        }
+        let limits = Limits {
+            millis: Some(millis),
+            ..Limits::default()
+        };
+        let judged = (self.settings.analyses.slots)
+            .run_when_free(move || engine_accepts_draw::<G>(&m, seat, seats, &limits))
+            .await;
+        // A game without an engine's search (none here: every game has one) declines.
+        let accept = matches!(judged, Ok(Ok(true)));
+        let (r, id) = (self.referee.clone(), self.game_id.clone());
+        match web::block(move || r.engine_answer_draw::<G>(&id, seat, accept, ply)).await {
+            Ok(Ok(())) => Step::Played,
             _ => Step::Retry,
         }
     }

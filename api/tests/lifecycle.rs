@@ -231,20 +231,67 @@ async fn the_engine_is_named_by_its_time_in_the_stored_game() {
         json!({"players": ["ann"], "engines": {"player2": 300}})
     );
     assert_eq!(status, 200, "{dealt}");
-    assert_eq!(dealt["record"]["players"], json!(["ann", "engine 0.3 s"]), "{dealt}");
+    assert_eq!(
+        dealt["record"]["players"],
+        json!(["ann", "engine 0.3 s"]),
+        "{dealt}"
+    );
     let (status, ended) = post!(
         app,
         "/v1/lifecycle",
         json!({"game_id": dealt["game_id"], "token": dealt["seat_tokens"]["player1"], "action": "resign"})
     );
     assert_eq!(status, 200, "{ended}");
-    let req = actix_test::TestRequest::get().uri("/v1/games?limit=5").to_request();
+    let req = actix_test::TestRequest::get()
+        .uri("/v1/games?limit=5")
+        .to_request();
     let listed: Value = actix_test::call_and_read_body_json(&app, req).await;
-    let names: Vec<&str> = listed["games"][0]["seats"]
+    // The store is shared with the other tests here: this game by its source.
+    let source = format!("referee:{}", dealt["game_id"].as_str().unwrap());
+    let stored = listed["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["source"] == source);
+    let names: Vec<&str> = stored.unwrap_or_else(|| panic!("{listed}"))["seats"]
         .as_array()
         .unwrap()
         .iter()
         .map(|s| s["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["ann", "engine 0.3 s"], "{listed}");
+}
+
+/// The engine answers a draw offer (issue 60) instead of letting it lapse: at an even start it
+/// declines at once (docs/engine.md: it accepts only when it stands worse or the game is all
+/// but drawn), on its own, while the other seat is to move.
+#[actix_web::test]
+async fn the_engine_answers_a_draw_offer() {
+    let app = actix_test::init_service(api::app(common::with_store(api::Limits::default()))).await;
+    let (status, dealt) = post!(app, "/v1/deal", json!({"engines": {"player2": 50}}));
+    assert_eq!(status, 200, "{dealt}");
+    let mine = dealt["seat_tokens"]["player1"].clone();
+    let (status, life) = post!(
+        app,
+        "/v1/lifecycle",
+        json!({"game_id": dealt["game_id"], "token": mine, "action": "offer_draw"})
+    );
+    assert_eq!(status, 200, "{life}");
+    assert_eq!(life["life"]["draw_offers"], json!(["player1"]), "{life}");
+    let started = std::time::Instant::now();
+    let listed = loop {
+        let listed = until_ply(&app, "banqi", &dealt["game_id"], &mine, 0).await;
+        if listed["life"]["draw_offers"] == json!([]) {
+            break listed;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "the engine did not answer: {listed}"
+        );
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    // Declined (two events: the offer, the decline), not lapsed: nobody has played.
+    assert_eq!(listed["ply"], 0, "{listed}");
+    assert_eq!(listed["life"]["events"], 2, "{listed}");
+    assert_eq!(listed["life"]["status"], "playing", "{listed}");
 }

@@ -341,9 +341,15 @@ fn a_dark_seat_is_told_each_ply_as_every_seat_saw_it() {
         let said = (events[0].data["action"].as_str())
             .unwrap_or_else(|| panic!("{:?}", events[0]))
             .to_owned();
-        assert_eq!(events[1].data["action"], said, "both seats are told the same");
+        assert_eq!(
+            events[1].data["action"], said,
+            "both seats are told the same"
+        );
         let plain = action.as_str().unwrap();
-        assert!(said.starts_with(plain), "{said} is {plain} as played, its outcome added");
+        assert!(
+            said.starts_with(plain),
+            "{said} is {plain} as played, its outcome added"
+        );
         told.push(said.clone());
         if said.contains(':') {
             attack = Some(said);
@@ -353,7 +359,9 @@ fn a_dark_seat_is_told_each_ply_as_every_seat_saw_it() {
     let attack = attack.expect("an attack within 400 plies");
     let outcome = attack.rsplit(':').next().unwrap();
     assert!(
-        ["win", "loss", "both"].iter().any(|o| outcome.starts_with(o)),
+        ["win", "loss", "both"]
+            .iter()
+            .any(|o| outcome.starts_with(o)),
         "{attack}"
     );
     // A stream from the start (a reconnecting page long away) replays the same words.

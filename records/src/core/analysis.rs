@@ -83,6 +83,19 @@ impl Score {
     }
 }
 
+/// The engine accepts a draw offer when its expected score is at most this (it stands
+/// worse; docs/engine.md).
+pub const DRAW_ACCEPT_EXPECTED: f64 = 0.45;
+/// … or when a draw is at least this likely (the position is dead even).
+pub const DRAW_ACCEPT_DRAWN: f64 = 0.8;
+
+/// Whether the engine, whose chances are `score`, accepts a draw offer: when it stands worse
+/// (an expected score of at most [`DRAW_ACCEPT_EXPECTED`]) or the game is all but drawn (a
+/// draw at least [`DRAW_ACCEPT_DRAWN`] likely); it plays on otherwise.
+pub fn accepts_draw(score: Score) -> bool {
+    score.expected() <= DRAW_ACCEPT_EXPECTED || score.draw >= DRAW_ACCEPT_DRAWN
+}
+
 /// The centipawns of a forced result, less the plies it takes.
 pub const FORCED: i64 = 100_000;
 

@@ -91,14 +91,8 @@ impl Referee {
                 Some(hidden)
             }
         };
-        let dealt = deal::<G>(
-            order.preset,
-            &options,
-            players.clone(),
-            order.seed,
-            given,
-        )
-        .map_err(RefereeError::Ruleset)?;
+        let dealt = deal::<G>(order.preset, &options, players.clone(), order.seed, given)
+            .map_err(RefereeError::Ruleset)?;
         let start_field = if order.layout.is_some() {
             "layout"
         } else {
@@ -299,7 +293,10 @@ fn with_engine_names(players: &[String], engines: &BTreeMap<Seat, u64>) -> Vec<S
 /// The engine as a player: `engine 0.3 s`, `engine 1 s`.
 pub fn engine_name(ms: u64) -> String {
     let seconds = format!("{:.3}", ms as f64 / 1000.0);
-    format!("engine {} s", seconds.trim_end_matches('0').trim_end_matches('.'))
+    format!(
+        "engine {} s",
+        seconds.trim_end_matches('0').trim_end_matches('.')
+    )
 }
 
 /// At most one name per seat, each 1–[`MAX_NAME_CHARS`] characters without control
@@ -366,7 +363,11 @@ mod tests {
         assert_eq!(names(&["Ann"], &[(1, 300)]), ["Ann", "engine 0.3 s"]);
         assert_eq!(names(&[], &[(1, 100)]), ["player 1", "engine 0.1 s"]);
         assert_eq!(names(&[], &[(0, 1000)]), ["engine 1 s"]);
-        assert_eq!(names(&["Ann", "Bo"], &[(1, 300)]), ["Ann", "Bo"], "a name given stays");
+        assert_eq!(
+            names(&["Ann", "Bo"], &[(1, 300)]),
+            ["Ann", "Bo"],
+            "a name given stays"
+        );
         assert_eq!(
             names(&["Ann"], &[(1, 300), (2, 1000)]),
             ["Ann", "engine 0.3 s", "engine 1 s"]

@@ -5,8 +5,33 @@
 //! takes the seats over.
 
 use super::kept;
-use super::{EngineTurn, Played, Referee, RefereeError};
-use crate::core::{Rules, Seat};
+use super::{EngineTurn, Played, Referee, RefereeError, Request};
+use crate::core::analysis::{AnalysisError, Limits, accepts_draw};
+use crate::core::{Engine as _, Rules, Seat, Turn as _};
+
+/// Whether the engine in `seat` of a game of `seats` seats accepts a draw offer at `m`,
+/// searched within `limits` from what its seat may know: by its chances
+/// ([`accepts_draw`]). Its chances are the search's for the side to move, turned when the
+/// other seat of two is to move; in a game of three it declines while another seat is to
+/// move (no one seat's chances then).
+pub fn engine_accepts_draw<G: Rules>(
+    m: &G::Match,
+    seat: Seat,
+    seats: u8,
+    limits: &Limits,
+) -> Result<bool, AnalysisError> {
+    let to_move = m.position().to_move();
+    if to_move != seat && seats != 2 {
+        return Ok(false);
+    }
+    let analysis = G::analyze(m, Some(seat), limits)?;
+    let score = if to_move == seat {
+        analysis.score
+    } else {
+        analysis.score.turned()
+    };
+    Ok(accepts_draw(score))
+}
 
 /// How long a lease on a game's engine seats lasts unless its holder renews it: another
 /// instance takes the seats over this long after their holder died, at the most (plus the
@@ -26,6 +51,16 @@ impl Referee {
         self.open_as::<G, _>(row, None, |game| {
             if game.over() {
                 return Ok(EngineTurn::Over);
+            }
+            if let Some((seat, millis)) = game.engine_to_answer() {
+                let ply = game.plies();
+                return Ok(EngineTurn::AnswerDraw {
+                    seat,
+                    millis,
+                    m: game.match_at(ply)?,
+                    ply,
+                    seats: game.seats(),
+                });
             }
             let Some((seat, millis)) = game.engine_to_move() else {
                 return Ok(EngineTurn::Wait {
@@ -58,6 +93,35 @@ impl Referee {
             )));
         }
         self.open_as::<G, _>(row, Some(seat), |game| game.play(action, at))
+    }
+
+    /// Answers the standing draw offer at ply `at` for the engine's `seat`: accepts or
+    /// declines. Nothing is done when the game has moved on since (the offer lapsed with it).
+    pub fn engine_answer_draw<G: Rules>(
+        &self,
+        game_id: &str,
+        seat: Seat,
+        accept: bool,
+        at: u32,
+    ) -> Result<(), RefereeError> {
+        let row = self.row(game_id)?;
+        if !kept::engine_seats(&row).contains_key(&seat) {
+            return Err(RefereeError::WrongSeat(format!(
+                "the service's engine does not play {}",
+                seat.code()
+            )));
+        }
+        self.open_as::<G, _>(row, Some(seat), |game| {
+            if game.plies() != at || game.engine_to_answer().map(|(s, _)| s) != Some(seat) {
+                return Ok(());
+            }
+            let request = if accept {
+                Request::AcceptDraw
+            } else {
+                Request::DeclineDraw
+            };
+            game.request(request, None).map(drop)
+        })
     }
 
     /// Takes or renews `holder`'s lease on the engine seats of `game_id` for

@@ -148,6 +148,30 @@ impl<'a, G: Rules> Refereed<'a, G> {
         self.kept.engines.get(&to_move).map(|ms| (to_move, *ms))
     }
 
+    /// How many seats the game has.
+    pub fn seats(&self) -> u8 {
+        G::seats(&self.kept.rules)
+    }
+
+    /// An engine seat, still playing, that has not answered another seat's standing draw
+    /// offer, with its time a move.
+    pub fn engine_to_answer(&self) -> Option<(Seat, u64)> {
+        if self.kept.over() {
+            return None;
+        }
+        let m = &self.kept.current;
+        let offers = self.kept.life.offers(self.kept.plies);
+        let offered = |s: Seat| m.still_playing(s) && offers[s.index()];
+        let engine = |s: &Seat| self.kept.engines.contains_key(s);
+        let seats = G::seats(&self.kept.rules);
+        if !Seat::all(seats).any(|s| offered(s) && !engine(&s)) {
+            return None;
+        }
+        Seat::all(seats)
+            .filter(|s| engine(s) && m.still_playing(*s) && !offers[s.index()])
+            .find_map(|s| Some((s, *self.kept.engines.get(&s)?)))
+    }
+
     /// How the game has ended, by its rules or its life (none once aborted, or going on).
     pub fn end(&self) -> Option<End> {
         self.kept.end()

@@ -43,7 +43,7 @@ use crate::seal::{Binding, Keys, TokenError};
 use crate::store::{Store, StoreError};
 
 pub use deal::{DealOrder, Dealt, MAX_ENGINE_MS, MAX_NAME_CHARS, default_claim_after_ms};
-pub use engine_seats::ENGINE_LEASE_MS;
+pub use engine_seats::{ENGINE_LEASE_MS, engine_accepts_draw};
 pub use game::{Actions, Played, Refereed, Stated};
 pub use life::{Clocks, EventKind, LifeState, MAX_CLOCK_MS, Request, TimeControl};
 pub use stream::{REPLAY_PAGE, StreamEvent, StreamMark, StreamRead, StreamReplay, TICKET_MS};
@@ -56,6 +56,15 @@ pub enum EngineTurn<G: Rules> {
         millis: u64,
         m: G::Match,
         ply: u32,
+    },
+    /// Answer another seat's standing draw offer for `seat` at ply `ply`, judging `m` for
+    /// `millis` ([`crate::core::analysis::accepts_draw`]).
+    AnswerDraw {
+        seat: Seat,
+        millis: u64,
+        m: G::Match,
+        ply: u32,
+        seats: u8,
     },
     /// Another seat is to move; the game expires at `expires_at_ms` unless it moves first.
     Wait { expires_at_ms: i64 },

@@ -341,7 +341,11 @@ impl<G: Rules> Refereed<'_, G> {
             let action = kept.committed(self.referee(), from.plies, now.plies)?.pop();
             let action = action.ok_or_else(|| kept.corrupt())?;
             // A secret game's ply as every seat saw it (a dark attack: its points and outcome).
-            let shown = if public { Some(action.as_str()) } else { kept.last_public.as_deref() };
+            let shown = if public {
+                Some(action.as_str())
+            } else {
+                kept.last_public.as_deref()
+            };
             let mut data = ply_data::<G>(&kept.current, self.seat(), now.plies, shown);
             data = self.with_own_actions(data)?;
             data["life"] = life.clone();
