@@ -24,6 +24,32 @@ pub struct Hub {
     spent: Mutex<HashMap<String, i64>>,
     /// The notices on their way to the games' watchers ([`Hub::notify`]).
     notices: Mutex<Option<std::sync::mpsc::Sender<String>>>,
+    /// Set once the service stops ([`Hub::stop`]): every stream then ends, so that a graceful
+    /// shutdown does not wait its whole timeout for them (a page reconnects to another
+    /// instance, or to this one restarted, and resumes where it was).
+    stopping: StopSignal,
+}
+
+/// Whether the service is stopping: a watch that turns true once.
+pub struct StopSignal(watch::Sender<bool>);
+
+impl Default for StopSignal {
+    fn default() -> StopSignal {
+        StopSignal(watch::channel(false).0)
+    }
+}
+
+impl Hub {
+    /// The service stops: every open stream ends.
+    pub fn stop(&self) {
+        self.stopping.0.send_replace(true);
+    }
+
+    /// Resolves once the service stops (at once when it has).
+    pub async fn stopped(&self) {
+        let mut rx = self.stopping.0.subscribe();
+        let _ = rx.wait_for(|stopping| *stopping).await;
+    }
 }
 
 /// How long a commit's notice waits before it wakes the game's watchers: the player whose

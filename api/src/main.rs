@@ -304,6 +304,12 @@ async fn main() -> std::io::Result<()> {
         server = server.workers(workers);
     }
     let shutdown = server.graceful_shutdown_signal();
+    // Open event streams end when the shutdown starts: it need not wait for them.
+    let (stopping, hub) = (shutdown.clone(), settings.hub.clone());
+    actix_web::rt::spawn(async move {
+        stopping.notified().await;
+        hub.stop();
+    });
     let server = server
         .listen("anqi-api", listener, move || {
             let app = api::app(settings.clone()).wrap_fn(|req, srv| {

@@ -222,3 +222,17 @@ async fn the_stateless_pictures_know_nothing_of_the_ledger() {
     assert_eq!(steps["verdict"]["valid"], false, "{text}");
     assert!(!text.contains(red) && !text.contains(black), "{text}");
 }
+
+/// The pages' icon is the service's own (no page's first request fails on `/favicon.ico`).
+#[actix_web::test]
+async fn the_icon_is_served() {
+    let (status, ctype, svg) = call("GET", "/favicon.svg", None).await;
+    assert_eq!((status, ctype.as_str()), (200, "image/svg+xml"));
+    let svg = String::from_utf8(svg).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("<path id="),
+        "{svg}"
+    );
+    let (status, _, _) = call("GET", "/favicon.ico", None).await;
+    assert_eq!(status, 308);
+}

@@ -370,3 +370,35 @@ fn a_dark_seat_is_told_each_ply_as_every_seat_saw_it() {
         assert_eq!(replayed.next().unwrap().data["action"], said.as_str());
     }
 }
+
+/// A graceful shutdown does not wait for open streams (issue 60: it used to wait its whole
+/// 10 s): SIGTERM with two seats' streams open, the service exits 0 within 3 s, and each
+/// stream ends (a page reconnects and resumes from its mark).
+#[test]
+fn a_shutdown_does_not_wait_for_open_streams() {
+    let db = fresh_db("anqi-streams-shutdown.db");
+    let mut server = server(db.to_str().unwrap());
+    let a = server.addr.clone();
+    let (status, deal) = post_json(&a, "/v1/deal", &json!({}));
+    assert_eq!(status, 200, "{deal}");
+    let mut streams: Vec<Sse> = ["player1", "player2"]
+        .iter()
+        .map(|s| Sse::open(&a, &stream_url(&a, &deal, &deal["seat_tokens"][s]), "").unwrap())
+        .collect();
+    for s in &mut streams {
+        assert_eq!(s.next().unwrap().kind, "state");
+    }
+    let started = Instant::now();
+    let pid = server.child.id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status();
+    assert!(killed.unwrap().success());
+    let status = server.child.wait().unwrap();
+    let took = started.elapsed();
+    assert!(status.success(), "{status:?}");
+    assert!(took < Duration::from_secs(3), "the shutdown took {took:?}");
+    for s in &mut streams {
+        assert!(s.next().is_none(), "the stream ended");
+    }
+}

@@ -7,6 +7,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use crate::problem::{Problem, ProblemKind};
 
 pub mod analysis;
+pub mod assets;
 pub mod explorer;
 pub mod games;
 pub mod lifecycle;
@@ -72,7 +73,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(get("/view/", web::get().to(viewer::page)))
         .service(get("/view", web::get().to(viewer::redirect)))
         .service(get("/play/", web::get().to(play::page)))
-        .service(get("/play", web::get().to(play::redirect)));
+        .service(get("/play", web::get().to(play::redirect)))
+        .service(get("/favicon.svg", web::get().to(assets::favicon)))
+        .service(get("/favicon.ico", web::get().to(assets::favicon_ico)));
     crate::games::routes(cfg);
 }
 

@@ -370,6 +370,8 @@ impl Pump {
                         _ = tokio::time::sleep(self.heartbeat) => (false, true),
                         _ = tokio::time::sleep(until_flag.unwrap_or(Duration::MAX / 4)), if until_flag.is_some() => (false, false),
                         _ = tokio::time::sleep(until(expires_at)) => (false, false),
+                        // The service stops: the page reconnects and resumes from its mark.
+                        _ = self.hub.stopped() => return,
                     };
                     if heartbeat && send(&mut tx, ": heartbeat\n\n".to_owned()).await.is_err() {
                         return;
