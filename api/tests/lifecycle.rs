@@ -260,6 +260,13 @@ async fn the_engine_is_named_by_its_time_in_the_stored_game() {
         .map(|s| s["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["ann", "engine 0.3 s"], "{listed}");
+    // The seat's answers name the stored game once it has ended (the page's review link).
+    let (_, answer) = post!(
+        app,
+        "/v1/actions",
+        json!({"game_id": dealt["game_id"], "token": dealt["seat_tokens"]["player1"]})
+    );
+    assert_eq!(answer["stored_game"], stored.unwrap()["id"], "{answer}");
 }
 
 /// The engine answers a draw offer (issue 60) instead of letting it lapse: at an even start it

@@ -223,6 +223,27 @@ fn lists_filter_and_paginate() {
                 .len()
         };
         assert_eq!(by_game("banqi"), every.len().min(1000));
+        // Newest first, a page at a time by `before`: every game once, ids falling.
+        let mut newest = Vec::new();
+        let mut before = None;
+        loop {
+            let page = store
+                .list(&GameFilter {
+                    order: records::store::ListOrder::Newest,
+                    before,
+                    limit: 300,
+                    ..GameFilter::default()
+                })
+                .unwrap();
+            newest.extend(page.iter().map(|g| g.id));
+            if page.len() < 300 {
+                break;
+            }
+            before = page.last().map(|g| g.id);
+        }
+        let mut oldest: Vec<i64> = every.iter().map(|g| g.id).collect();
+        oldest.reverse();
+        assert_eq!(newest, oldest, "newest first is oldest first reversed");
         assert_eq!(by_game("luzhanqi"), 0);
         // Every game has its two seats, sides known once a piece was flipped.
         assert!(

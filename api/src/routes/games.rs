@@ -306,13 +306,15 @@ pub async fn get(
 #[derive(Serialize, ToSchema)]
 pub struct GameList {
     pub games: Vec<GameRow>,
-    /// Pass as `after` for the next page; absent on the last page.
+    /// Pass as `after` for the next page (newest first: as `before`); absent on the last
+    /// page.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next: Option<i64>,
 }
 
 /// Stored games, newest ids last, filtered by preset, player (either seat), result and
-/// date, a page at a time (`limit`, then `after` = the previous page's `next`).
+/// date, a page at a time (`limit`, then `after` = the previous page's `next`), oldest or
+/// newest (`order=newest`, then `before` = the previous page's `next`) first.
 #[utoipa::path(get, path = "/v1/games", tag = "games",
     params(GameFilter),
     responses(

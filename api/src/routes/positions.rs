@@ -77,6 +77,10 @@ pub struct ActionsResponse {
     /// game's `end` then includes a resignation, a flag fall, an agreed draw.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub life: Option<records::referee::LifeState>,
+    /// With a token, once the game has ended: the id of its stored game (`GET
+    /// /v1/games/{id}`, the viewer's `/view/?id=`), its whole record then public.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stored_game: Option<i64>,
 }
 
 /// The legal actions of a position under a ruleset. A bare position has no history: the
@@ -128,6 +132,7 @@ fn actions_of<G: Rules>(request: &ActionsRequest) -> Result<ActionsResponse, Pro
         end,
         ply: None,
         life: None,
+        stored_game: None,
     })
 }
 

@@ -126,7 +126,12 @@ pub(crate) fn actions<G: Rules>(
     let (told, at) = open::<G, _>(referee, r.game_id.as_deref(), token, &stated, |game, at| {
         Ok((game.actions(at)?, at))
     })?;
+    let stored_game = match (&r.game_id, told.life.status) {
+        (Some(id), "ended") => referee.stored_game(id).map_err(Problem::from)?,
+        _ => None,
+    };
     Ok(ActionsResponse {
+        stored_game,
         position: told.position,
         to_move: told.to_move,
         count: told.actions.len(),

@@ -247,7 +247,7 @@ fn svg_of<G: Rules>(request: &RenderRequest) -> Result<String, Problem> {
         for (name, x, y, r) in G::points() {
             let _ = write!(
                 layer,
-                r##"<circle data-point="{name}" cx="{x}" cy="{y}" r="{r}" fill="#000" fill-opacity="0" pointer-events="all"/>"##
+                r##"<circle class="hit" data-point="{name}" cx="{x}" cy="{y}" r="{r}" fill="#000" fill-opacity="0" pointer-events="all"/>"##
             );
         }
         layer.push_str("</g>");

@@ -328,6 +328,12 @@ impl Referee {
             .ok_or_else(|| RefereeError::NotFound(game_id.to_owned()))
     }
 
+    /// The id of `game_id`'s stored game, once it has ended and is stored (its record is then
+    /// public, as every stored game's is).
+    pub fn stored_game(&self, game_id: &str) -> Result<Option<i64>, RefereeError> {
+        Ok(self.row(game_id)?.stored_game)
+    }
+
     /// Stores a finished game's record in the store's games, compacts its ledger row, and
     /// marks the kept game stored (its actions now the record's).
     fn store_finished<G: Rules>(&self, kept: &mut kept::Kept<G>) -> Result<(), RefereeError> {

@@ -335,17 +335,24 @@ impl Store {
             .collect())
     }
 
-    /// The games matching `filter`, in id order, after `filter.after`, at most `filter.limit`.
+    /// The games matching `filter`, in id order (newest first when asked), after
+    /// `filter.after` and before `filter.before`, at most `filter.limit`.
     pub fn list(&self, filter: &GameFilter) -> Result<Vec<GameRow>, StoreError> {
         macro_rules! query {
             () => {{
                 let mut q = games::table
                     .select(GameColumns::as_select())
-                    .order(games::id)
                     .limit(filter.limit.clamp(1, 1000))
                     .into_boxed();
+                q = match filter.order {
+                    ListOrder::Oldest => q.order(games::id),
+                    ListOrder::Newest => q.order(games::id.desc()),
+                };
                 if let Some(after) = filter.after {
                     q = q.filter(games::id.gt(after));
+                }
+                if let Some(before) = filter.before {
+                    q = q.filter(games::id.lt(before));
                 }
                 if let Some(g) = &filter.game {
                     q = q.filter(games::game.eq(g.clone()));
@@ -508,6 +515,14 @@ pub struct GameFilter {
     #[cfg_attr(feature = "openapi", param(example = 100))]
     #[serde(default)]
     pub after: Option<i64>,
+    /// Only games with an id smaller than this (newest first: the `next` of the previous
+    /// page).
+    #[cfg_attr(feature = "openapi", param(example = 200))]
+    #[serde(default)]
+    pub before: Option<i64>,
+    /// `oldest` first (the default: the order games were stored in) or `newest` first.
+    #[serde(default)]
+    pub order: ListOrder,
     /// Page size, 1–1000 (default 100).
     #[cfg_attr(feature = "openapi", param(example = 50, minimum = 1, maximum = 1000))]
     #[serde(default = "default_limit")]
@@ -516,6 +531,18 @@ pub struct GameFilter {
 
 fn default_limit() -> i64 {
     100
+}
+
+/// The order stored games are listed in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum ListOrder {
+    /// The order games were stored in.
+    #[default]
+    Oldest,
+    /// The last stored first.
+    Newest,
 }
 
 pub fn now_rfc3339() -> String {

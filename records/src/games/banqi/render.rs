@@ -98,8 +98,9 @@ pub fn svg(pos: &Position, options: &RenderOptions) -> String {
                 };
                 let _ = write!(
                     s,
-                    r##"<g class="piece" data-square="{sq}" data-piece="{}"><circle cx="{cx}" cy="{cy}" r="{r}" fill="#fbf1da" stroke="{ink}" stroke-width="2"/><circle cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="{ink}" stroke-width="1"/>{}</g>"##,
+                    r##"<g class="piece" data-square="{sq}" data-piece="{}" data-side="{}"><circle cx="{cx}" cy="{cy}" r="{r}" fill="#fbf1da" stroke="{ink}" stroke-width="2"/><circle cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="{ink}" stroke-width="1"/>{}</g>"##,
                     piece.char(),
+                    piece.side.name(),
                     r - 4,
                     glyphs.text(
                         cx as f64,
@@ -150,7 +151,7 @@ mod tests {
         assert_eq!(svg.matches(r#"class="covered""#).count(), 1);
         assert_eq!(svg.matches(r#"class="piece""#).count(), 2);
         assert_eq!(svg.matches("#f6d55c").count(), 2, "d1 and d2 highlighted");
-        assert!(svg.contains(r#"data-square="a8" data-piece="k""#));
+        assert!(svg.contains(r#"data-square="a8" data-piece="k" data-side="black""#));
         for label in ["a", "d", "1", "8"] {
             assert!(
                 svg.contains(&format!(r#"data-coordinate="{label}""#)),

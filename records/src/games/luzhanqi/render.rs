@@ -203,8 +203,9 @@ pub fn picture(
                 let flag = if flags.contains(&p) { "+旗" } else { "" };
                 let _ = write!(
                     s,
-                    r##"<g class="piece" data-point="{p}" data-piece="{}"><rect x="{x}" y="{y}" width="56" height="28" rx="4" fill="#fbf6e6" stroke="{ink}" stroke-width="2"/>{}</g>"##,
+                    r##"<g class="piece" data-point="{p}" data-piece="{}" data-side="{}"><rect x="{x}" y="{y}" width="56" height="28" rx="4" fill="#fbf6e6" stroke="{ink}" stroke-width="2"/>{}</g>"##,
                     piece.char(),
+                    piece.side.name(),
                     glyphs.text(
                         cx as f64,
                         (cy + 6) as f64,

@@ -114,8 +114,9 @@ pub fn svg(pos: &Position, last: Option<&Action>) -> String {
                 };
                 let _ = write!(
                     s,
-                    r##"<g class="piece" data-point="{p}" data-piece="{}" data-faction="{}"><circle cx="{cx}" cy="{cy}" r="{r}" fill="#fbf1da" stroke="{ring}" stroke-width="4"/>{}</g>"##,
+                    r##"<g class="piece" data-point="{p}" data-piece="{}" data-faction="{}" data-side="{}"><circle cx="{cx}" cy="{cy}" r="{r}" fill="#fbf1da" stroke="{ring}" stroke-width="4"/>{}</g>"##,
                     piece.char(),
+                    pos.split().name(faction),
                     pos.split().name(faction),
                     glyphs.text(
                         cx as f64,
@@ -177,7 +178,9 @@ mod tests {
         assert_eq!(svg.matches(r#"class="covered""#).count(), 1);
         assert_eq!(svg.matches(r#"class="piece""#).count(), 4);
         assert_eq!(svg.matches(r#"class="last""#).count(), 2);
-        assert!(svg.contains(r#"data-point="a5" data-piece="K" data-faction="generals""#));
+        assert!(svg.contains(
+            r#"data-point="a5" data-piece="K" data-faction="generals" data-side="generals""#
+        ));
         assert!(svg.contains("player 2: generals ◀"));
         for label in ["a", "i", "1", "5"] {
             assert!(

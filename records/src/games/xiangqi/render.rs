@@ -115,8 +115,9 @@ pub fn svg(pos: &Position, last: Option<&Action>) -> String {
         };
         let _ = write!(
             s,
-            r##"<g class="piece" data-point="{sq}" data-piece="{}"><circle cx="{cx}" cy="{cy}" r="{r}" fill="#fbf1da" stroke="{ink}" stroke-width="2"/>{}"##,
+            r##"<g class="piece" data-point="{sq}" data-piece="{}" data-side="{}"><circle cx="{cx}" cy="{cy}" r="{r}" fill="#fbf1da" stroke="{ink}" stroke-width="2"/>{}"##,
             p.char(),
+            p.side.name(),
             glyphs.text(
                 cx as f64,
                 (cy + 8) as f64,
