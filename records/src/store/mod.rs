@@ -521,6 +521,7 @@ pub struct GameFilter {
     #[serde(default)]
     pub before: Option<i64>,
     /// `oldest` first (the default: the order games were stored in) or `newest` first.
+    #[cfg_attr(feature = "openapi", param(example = "newest"))]
     #[serde(default)]
     pub order: ListOrder,
     /// Page size, 1–1000 (default 100).
