@@ -267,6 +267,30 @@ async fn the_engine_is_named_by_its_time_in_the_stored_game() {
         json!({"game_id": dealt["game_id"], "token": dealt["seat_tokens"]["player1"]})
     );
     assert_eq!(answer["stored_game"], stored.unwrap()["id"], "{answer}");
+    assert_eq!(answer["seat"], "player1", "{answer}");
+    assert_eq!(
+        answer["players"],
+        json!(["ann", "engine 0.3 s"]),
+        "{answer}"
+    );
+    // Whether a preset's games share a start (the viewer asks the explorer by line then).
+    for (game, preset, common) in [
+        ("banqi", "tcga", true),
+        ("luzhanqi", "dark", false),
+        ("luzhanqi", "flip", true),
+    ] {
+        let req = actix_test::TestRequest::get()
+            .uri(&format!("/v1/presets?game={game}"))
+            .to_request();
+        let presets: Value = actix_test::call_and_read_body_json(&app, req).await;
+        let p = presets["presets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == preset)
+            .unwrap();
+        assert_eq!(p["common_start"], common, "{game} {preset}");
+    }
 }
 
 /// The engine answers a draw offer (issue 60) instead of letting it lapse: at an even start it

@@ -124,6 +124,10 @@ fn kind_of(query: &GameQuery) -> Result<GameKind, Problem> {
 pub struct Preset {
     pub name: &'static str,
     pub title: &'static str,
+    /// Whether every game under the preset starts from one position (the opening explorer is
+    /// then asked by a line alone); false where each game starts from its own, dealt by its
+    /// hidden truth (open and dark Luzhanqi's setups: ask the explorer with the game's start).
+    pub common_start: bool,
     /// The complete ruleset (the game's own fields).
     #[schema(value_type = records::games::AnyRuleset)]
     pub ruleset: serde_json::Value,
@@ -135,6 +139,7 @@ fn presets_of(kind: GameKind) -> Vec<Preset> {
         .map(|p| Preset {
             name: p.name,
             title: p.title,
+            common_start: G::start(&p.ruleset, None).is_ok(),
             ruleset: serde_json::to_value(p.ruleset).expect("a ruleset serialises"),
         })
         .collect())

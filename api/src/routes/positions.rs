@@ -81,6 +81,13 @@ pub struct ActionsResponse {
     /// /v1/games/{id}`, the viewer's `/view/?id=`), its whole record then public.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stored_game: Option<i64>,
+    /// With a seat's token: the seat it speaks for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
+    /// With a token: the players' names, by seat, as dealt (an engine's seat named by its
+    /// time a move).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub players: Option<Vec<String>>,
 }
 
 /// The legal actions of a position under a ruleset. A bare position has no history: the
@@ -133,6 +140,8 @@ fn actions_of<G: Rules>(request: &ActionsRequest) -> Result<ActionsResponse, Pro
         ply: None,
         life: None,
         stored_game: None,
+        seat: None,
+        players: None,
     })
 }
 

@@ -123,15 +123,18 @@ pub(crate) fn actions<G: Rules>(
 ) -> Result<ActionsResponse, Problem> {
     let r = request;
     let stated = stated(&r.preset, &r.options, &r.position, &r.record, r.ply);
-    let (told, at) = open::<G, _>(referee, r.game_id.as_deref(), token, &stated, |game, at| {
-        Ok((game.actions(at)?, at))
-    })?;
+    let (told, at, seat, players) =
+        open::<G, _>(referee, r.game_id.as_deref(), token, &stated, |game, at| {
+            Ok((game.actions(at)?, at, game.seat(), game.players().to_vec()))
+        })?;
     let stored_game = match (&r.game_id, told.life.status) {
         (Some(id), "ended") => referee.stored_game(id).map_err(Problem::from)?,
         _ => None,
     };
     Ok(ActionsResponse {
         stored_game,
+        seat,
+        players: Some(players),
         position: told.position,
         to_move: told.to_move,
         count: told.actions.len(),

@@ -148,6 +148,11 @@ impl<'a, G: Rules> Refereed<'a, G> {
         self.kept.engines.get(&to_move).map(|ms| (to_move, *ms))
     }
 
+    /// The players' names, by seat, as dealt.
+    pub fn players(&self) -> &[String] {
+        &self.kept.players
+    }
+
     /// How many seats the game has.
     pub fn seats(&self) -> u8 {
         G::seats(&self.kept.rules)
