@@ -276,7 +276,8 @@ async fn the_engine_is_named_by_its_time_in_the_stored_game() {
     // Whether a preset's games share a start (the viewer asks the explorer by line then).
     for (game, preset, common) in [
         ("banqi", "tcga", true),
-        ("luzhanqi", "dark", false),
+        ("luzhanqi", "dark", true),
+        ("luzhanqi", "open", false),
         ("luzhanqi", "flip", true),
     ] {
         let req = actix_test::TestRequest::get()

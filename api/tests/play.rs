@@ -3,7 +3,10 @@
 //! sessions play a Banqi game dealt by the page's form with a friend's link, by clicks, each
 //! seeing the other's plies arrive without reloading, across a restart of the service (the
 //! script asks this test to stop and start it), and one resigns; a dark Luzhanqi game against the engine shows only the seat's knowledge at every
-//! ply and ends stored; a clock runs out and ends a game.
+//! ply and ends stored; a clock runs out and ends a game; every game against the engine at a
+//! desktop's and a phone's size, in English and in 繁體中文 (issue 60: one screen, the
+//! coordinates, a refused click's words, the last move, the engine's answer to a draw offer,
+//! the result from the player's side, the review link, no console error).
 //!
 //! `.ci/run` installs Chromium, chromedriver and Selenium and sets `ANQI_REQUIRE_BROWSER`;
 //! elsewhere, without them, the test says so and passes.
@@ -79,8 +82,11 @@ fn people_play_on_the_page_by_clicks() {
         "across a restart",
         "dark Luzhanqi against the engine",
         "a clock runs out",
+        "every game: banqi (tcga) at 1280×720 in en",
+        "every game: xiangqi-3g (xiangqi-3g) at 390×844 in zh-TW",
     ] {
         assert!(text.contains(part), "{text}");
     }
-    assert!(text.contains("won by time"), "{text}");
+    assert!(text.contains("You lost by time."), "{text}");
+    assert_eq!(text.matches("every game: ").count(), 14, "{text}");
 }

@@ -5,7 +5,10 @@ Boards and charts name pieces in CJK (帥, 將, 司令 …) and must not depend 
 machine that shows them (servers, containers and many phones have none). This script keeps
 only what the project can draw: printable ASCII, a few typographic signs, and every character
 beyond U+2000 in a string or character literal of the Rust sources (`records/`, `api/`,
-`analysis/`), so a new piece name is covered once the script runs again. The subset is renamed
+`analysis/`), and every character of the pages' and the report's words (`i18n/*.json`), so a
+new piece name or a new word is covered once the script runs again. The service also serves
+this font to its pages (`/fonts/anqi-serif.otf`), so their Chinese reads on a machine without
+CJK fonts. The subset is renamed
 (Anqi Serif), as the SIL Open Font License asks of a modified font (OFL.txt).
 
 Run from the repository's root, with fontTools (`pip install fonttools`) and Debian's
@@ -17,6 +20,7 @@ Run from the repository's root, with fontTools (`pip install fonttools`) and Deb
 """
 
 import glob
+import json
 import re
 import sys
 
@@ -39,6 +43,12 @@ def drawn_characters():
         with open(path, encoding="utf-8") as f:
             for lit in literal.findall(f.read()):
                 chars.update(c for c in lit if ord(c) > 0x2000)
+    for path in sorted(glob.glob("i18n/*.json")):
+        with open(path, encoding="utf-8") as f:
+            for text in json.load(f).values():
+                chars.update(c for c in text if ord(c) > 0x2000)
+    # The language switch names each language in its own script.
+    chars.update("繁體中文简体中文")
     return sorted(chars)
 
 

@@ -51,6 +51,22 @@ fn the_glyph_subset_draws_every_character_the_sources_may_draw() {
             wanted.extend(found.into_iter().filter(|c| *c as u32 > 0x2000));
         }
     }
+    // The pages' and the report's words (`i18n/*.json`): the service serves the same font to
+    // its pages, so their Chinese reads without system fonts.
+    for entry in std::fs::read_dir(root.join("i18n")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let table: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&text).unwrap();
+        for value in table.values() {
+            wanted.extend(
+                value
+                    .as_str()
+                    .unwrap()
+                    .chars()
+                    .filter(|c| *c as u32 > 0x2000),
+            );
+        }
+    }
     wanted.sort();
     wanted.dedup();
     let missing: String = wanted

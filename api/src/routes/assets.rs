@@ -1,6 +1,8 @@
 //! What the pages load besides themselves, all from the service: the icon (`/favicon.svg`,
 //! and `/favicon.ico` for the browsers that ask for it whatever the page says), so that no
-//! page's first request fails.
+//! page's first request fails, and the project's font (`/fonts/anqi-serif.otf`: the subset of
+//! Noto Serif CJK TC the boards are drawn with, which also holds every character of the pages'
+//! Chinese words), so that Chinese reads on a machine without CJK fonts.
 
 use std::sync::OnceLock;
 
@@ -33,4 +35,12 @@ pub async fn favicon_ico() -> HttpResponse {
     HttpResponse::PermanentRedirect()
         .insert_header((header::LOCATION, "/favicon.svg"))
         .finish()
+}
+
+/// `/fonts/anqi-serif.otf`: the project's font, as the pages' web font.
+pub async fn font() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("font/otf")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
+        .body(records::core::glyphs::FONT)
 }

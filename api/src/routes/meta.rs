@@ -124,9 +124,9 @@ fn kind_of(query: &GameQuery) -> Result<GameKind, Problem> {
 pub struct Preset {
     pub name: &'static str,
     pub title: &'static str,
-    /// Whether every game under the preset starts from one position (the opening explorer is
-    /// then asked by a line alone); false where each game starts from its own, dealt by its
-    /// hidden truth (open and dark Luzhanqi's setups: ask the explorer with the game's start).
+    /// Whether every game under the preset starts from one position as every seat sees it (the
+    /// opening explorer is then asked by a line alone); false where each game starts from its
+    /// own (open Luzhanqi's setups, face up: ask the explorer with the game's start).
     pub common_start: bool,
     /// The complete ruleset (the game's own fields).
     #[schema(value_type = records::games::AnyRuleset)]
@@ -139,7 +139,7 @@ fn presets_of(kind: GameKind) -> Vec<Preset> {
         .map(|p| Preset {
             name: p.name,
             title: p.title,
-            common_start: G::start(&p.ruleset, None).is_ok(),
+            common_start: records::core::explorer::has_common_start::<G>(&p.ruleset),
             ruleset: serde_json::to_value(p.ruleset).expect("a ruleset serialises"),
         })
         .collect())

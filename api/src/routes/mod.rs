@@ -10,6 +10,7 @@ pub mod analysis;
 pub mod assets;
 pub mod explorer;
 pub mod games;
+pub mod language;
 pub mod lifecycle;
 pub mod meta;
 pub mod parse;
@@ -75,7 +76,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(get("/play/", web::get().to(play::page)))
         .service(get("/play", web::get().to(play::redirect)))
         .service(get("/favicon.svg", web::get().to(assets::favicon)))
-        .service(get("/favicon.ico", web::get().to(assets::favicon_ico)));
+        .service(get("/favicon.ico", web::get().to(assets::favicon_ico)))
+        .service(get("/fonts/anqi-serif.otf", web::get().to(assets::font)));
     crate::games::routes(cfg);
 }
 

@@ -5,13 +5,15 @@
 //! game's life (resign, draw, abort). The token travels in the address's `#fragment`, which
 //! no request carries.
 
-use actix_web::HttpResponse;
 use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse};
+
+use super::language::Language;
 
 const PAGE: &str = include_str!("play.html");
 
-pub async fn page() -> HttpResponse {
-    super::viewer::self_contained(PAGE)
+pub async fn page(req: HttpRequest) -> HttpResponse {
+    super::viewer::self_contained(PAGE, Language::of_request(&req))
 }
 
 /// `/play` without its slash.

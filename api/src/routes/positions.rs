@@ -84,6 +84,10 @@ pub struct ActionsResponse {
     /// With a seat's token: the seat it speaks for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seat: Option<Seat>,
+    /// With a seat's token: its side (a colour, a Three Kingdoms faction) once the game gives
+    /// it one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
     /// With a token: the players' names, by seat, as dealt (an engine's seat named by its
     /// time a move).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -141,6 +145,7 @@ fn actions_of<G: Rules>(request: &ActionsRequest) -> Result<ActionsResponse, Pro
         life: None,
         stored_game: None,
         seat: None,
+        side: None,
         players: None,
     })
 }

@@ -123,9 +123,16 @@ pub(crate) fn actions<G: Rules>(
 ) -> Result<ActionsResponse, Problem> {
     let r = request;
     let stated = stated(&r.preset, &r.options, &r.position, &r.record, r.ply);
-    let (told, at, seat, players) =
+    let (told, at, seat, side, players) =
         open::<G, _>(referee, r.game_id.as_deref(), token, &stated, |game, at| {
-            Ok((game.actions(at)?, at, game.seat(), game.players().to_vec()))
+            let side = game.seat().and_then(|s| game.side(s));
+            Ok((
+                game.actions(at)?,
+                at,
+                game.seat(),
+                side,
+                game.players().to_vec(),
+            ))
         })?;
     let stored_game = match (&r.game_id, told.life.status) {
         (Some(id), "ended") => referee.stored_game(id).map_err(Problem::from)?,
@@ -134,6 +141,7 @@ pub(crate) fn actions<G: Rules>(
     Ok(ActionsResponse {
         stored_game,
         seat,
+        side: side.map(str::to_owned),
         players: Some(players),
         position: told.position,
         to_move: told.to_move,

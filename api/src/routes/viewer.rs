@@ -3,26 +3,30 @@
 //! `?id=`, `?record=`, or `?game=&game_id=&token=` for a seat's own view) and steps through it
 //! with the service's own answers: `/v1/replay`, `/v1/render.svg`, `/v1/score`, `/v1/view`.
 
-use actix_web::HttpResponse;
 use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse};
+
+use super::language::{Language, page_in};
 
 const PAGE: &str = include_str!("viewer.html");
 
-pub async fn page() -> HttpResponse {
-    self_contained(PAGE)
+pub async fn page(req: HttpRequest) -> HttpResponse {
+    self_contained(PAGE, Language::of_request(&req))
 }
 
-/// One of the service's own pages: nothing but its inline script and style, and the service
-/// itself (its content security policy); no referrer sent along.
-pub fn self_contained(page: &'static str) -> HttpResponse {
+/// One of the service's own pages in `language`: nothing but its inline script and style, and
+/// the service itself (its content security policy); no referrer sent along.
+pub fn self_contained(template: &'static str, language: Language) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")
+        .insert_header((header::VARY, "Accept-Language, Cookie"))
+        .insert_header((header::CONTENT_LANGUAGE, language.code()))
         .insert_header((
             header::CONTENT_SECURITY_POLICY,
             "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' data:",
         ))
         .insert_header((header::REFERRER_POLICY, "no-referrer"))
-        .body(page)
+        .body(page_in(template, language))
 }
 
 /// `/view` without its slash.

@@ -292,6 +292,12 @@ pub fn root<G: Rules>(rules: &G::Ruleset, position: Option<&str>) -> Result<Node
     Ok(node(variant, position_hash(&public), &[]))
 }
 
+/// Whether every game under `rules` starts from the same position as every seat sees it (the
+/// explorer is then asked by a line alone; open Luzhanqi's games each start from their own).
+pub fn has_common_start<G: Rules>(rules: &G::Ruleset) -> bool {
+    common_start::<G>(rules).is_some()
+}
+
 /// The start every game under `rules` has as every seat sees it, if they all have the same:
 /// two deals' starts compared (a start that depends on the deal, as open Luzhanqi's setups, is
 /// different in two deals).

@@ -153,6 +153,11 @@ impl<'a, G: Rules> Refereed<'a, G> {
         &self.kept.players
     }
 
+    /// `seat`'s side now (a colour, a faction), once the game gives it one: public.
+    pub fn side(&self, seat: Seat) -> Option<&'static str> {
+        G::side(self.kept.current.position(), seat)
+    }
+
     /// How many seats the game has.
     pub fn seats(&self) -> u8 {
         G::seats(&self.kept.rules)

@@ -57,9 +57,15 @@ pub fn svg(pos: &Position, options: &RenderOptions) -> String {
         } else {
             "#eedaae"
         };
+        // The last action's squares are marked for the pages (`.last`), like the other games'.
+        let class = if options.highlight.contains(&sq) {
+            r#" class="last""#
+        } else {
+            ""
+        };
         let _ = write!(
             s,
-            r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#8a6a3a" stroke-width="1"/>"##
+            r##"<rect{class} x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#8a6a3a" stroke-width="1"/>"##
         );
     }
     let _ = write!(
@@ -151,6 +157,7 @@ mod tests {
         assert_eq!(svg.matches(r#"class="covered""#).count(), 1);
         assert_eq!(svg.matches(r#"class="piece""#).count(), 2);
         assert_eq!(svg.matches("#f6d55c").count(), 2, "d1 and d2 highlighted");
+        assert_eq!(svg.matches(r#"class="last""#).count(), 2);
         assert!(svg.contains(r#"data-square="a8" data-piece="k" data-side="black""#));
         for label in ["a", "d", "1", "8"] {
             assert!(
