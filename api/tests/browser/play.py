@@ -363,6 +363,10 @@ def every_game(game, preset, coordinates, size, language):
         click_point(d, d.find_element(By.CSS_SELECTOR, "#board circle.hit").get_attribute("data-point"))
         wait(d, f"{where}: a click after the end", lambda d: d.find_element(By.ID, "message").text.strip())
         wait(d, f"{where}: the review link", lambda d: re.search(r"/view/\?id=\d+$", d.find_element(By.ID, "review").get_attribute("href") or ""))
+        # What each seat took (its pieces as the board writes them) and the whole final board.
+        seats = 3 if game == "three-kingdoms" else 2
+        wait(d, f"{where}: the pieces taken", lambda d: len(d.find_elements(By.CSS_SELECTOR, "#taken .row")) == seats)
+        wait(d, f"{where}: the final board", lambda d: d.find_elements(By.CSS_SELECTOR, "#final-board svg"))
         errors = console_errors(d)
         if errors:
             fail(f"{where}: console errors {errors}", d)

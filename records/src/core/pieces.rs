@@ -157,6 +157,16 @@ impl Piece {
         }
     }
 
+    /// [`Piece::chinese`] as text.
+    pub const fn glyph(self) -> &'static str {
+        const RED: [&str; 7] = ["帥", "仕", "相", "俥", "傌", "炮", "兵"];
+        const BLACK: [&str; 7] = ["將", "士", "象", "車", "馬", "包", "卒"];
+        match self.side {
+            Side::Red => RED[self.role.index()],
+            Side::Black => BLACK[self.role.index()],
+        }
+    }
+
     /// All 14 kinds of piece in index order.
     pub fn all() -> impl Iterator<Item = Piece> {
         (0..14).map(Piece::from_index)

@@ -277,6 +277,9 @@ pub struct Steps {
     /// invalid one (its verdict says why).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
+    /// A valid record's pieces taken, seat by seat (empty for an invalid one).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub taken: Vec<crate::core::words::Taken>,
 }
 
 /// Validates `record`.

@@ -210,12 +210,13 @@ pub fn steps<G: Rules>(record: &Record) -> Steps {
             public_actions.push(G::public_action(rules, ply.action, &ply.effect, ply.after));
         }
     });
-    let (verdict, summary) = match scored {
+    let (verdict, summary, taken) = match scored {
         Ok(scored) => {
             let summary = crate::core::words::said(record, &scored);
-            (scored.verdict, Some(summary))
+            let taken = crate::core::words::taken(&scored);
+            (scored.verdict, Some(summary), taken)
         }
-        Err(verdict) => (*verdict, None),
+        Err(verdict) => (*verdict, None, Vec::new()),
     };
     Steps {
         positions,
@@ -224,6 +225,7 @@ pub fn steps<G: Rules>(record: &Record) -> Steps {
         public_actions,
         verdict,
         summary,
+        taken,
     }
 }
 

@@ -22,12 +22,51 @@ pub trait Words: Game {
     /// letter the game does not have.
     fn piece(letter: char) -> Option<String>;
 
+    /// A piece by its letter as its board writes it (`俥`, `包`, `司令`): the same in every
+    /// language; None for a letter the game does not have.
+    fn glyph(letter: char) -> Option<&'static str>;
+
     /// A kind of flip by its report code (xiangqi-3g's `soldier:R`, `transform:F`), in words;
     /// None in a game without such codes.
     fn flip(code: &str) -> Option<String> {
         let _ = code;
         None
     }
+}
+
+/// What each seat took in a game, piece by piece: its letters (the game's notation), each
+/// piece as its board writes it and in words (`[Taken]` of a record's replay, `/v1/replay`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Taken {
+    pub seat: Seat,
+    /// The pieces taken, as letters of the game's notation.
+    pub letters: String,
+    /// Each piece as its board writes it (`俥`).
+    pub glyphs: Vec<String>,
+    /// Each piece in words (`red chariot`).
+    pub names: Vec<String>,
+}
+
+/// What each seat of a scored game took.
+pub fn taken<G: Rules>(scored: &Scored<G>) -> Vec<Taken> {
+    Seat::all(scored.seats)
+        .map(|seat| {
+            let letters = scored.tally.captured(seat).to_owned();
+            Taken {
+                seat,
+                glyphs: letters
+                    .chars()
+                    .map(|c| G::glyph(c).unwrap_or("?").to_owned())
+                    .collect(),
+                names: letters
+                    .chars()
+                    .map(|c| G::piece(c).unwrap_or_else(|| c.to_string()))
+                    .collect(),
+                letters,
+            }
+        })
+        .collect()
 }
 
 /// The shared reasons' words.

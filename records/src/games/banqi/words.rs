@@ -20,4 +20,8 @@ impl Words for Banqi {
         let piece = Piece::from_char(letter)?;
         Some(format!("{} {}", piece.side.name(), piece.role.name()))
     }
+
+    fn glyph(letter: char) -> Option<&'static str> {
+        Some(Piece::from_char(letter)?.glyph())
+    }
 }

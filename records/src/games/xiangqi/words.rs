@@ -26,6 +26,11 @@ impl Words for Xiangqi3g {
         Some(format!("{} {}", piece.side.name(), piece.kind.name()))
     }
 
+    fn glyph(letter: char) -> Option<&'static str> {
+        let piece = Piece::from_char(letter)?;
+        Some(piece.kind.chinese(piece.side))
+    }
+
     fn flip(code: &str) -> Option<String> {
         Some(flip_words(code))
     }
