@@ -21,8 +21,9 @@
    does nothing says why; three plies by clicks, the engine's last move marked after each; a
    draw offer that the engine declines, said on the page; a resignation said from the
    player's side ("You lost …", "你輸了…"); the review link opens the game in the viewer; no
-   console error or failed request on any page. With SCREENSHOTS=DIR it saves each game's
-   page there (docs/screenshots/).
+   console error or failed request on any page. With SCREENSHOTS=DIR it plays this part only
+   and saves each game's page there (docs/screenshots/: `SCREENSHOTS=docs/screenshots python3
+   api/tests/browser/play.py http://127.0.0.1:8080` against a running service).
 
 Usage: play.py BASE_URL
 Prints one line per part; exits 1 with the reason on the first failure. To restart the
@@ -381,9 +382,10 @@ def every_game(game, preset, coordinates, size, language):
         d.quit()
 
 
-two_friends()
-dark_luzhanqi_against_the_engine()
-a_clock_runs_out()
+if not os.environ.get("SCREENSHOTS"):
+    two_friends()
+    dark_luzhanqi_against_the_engine()
+    a_clock_runs_out()
 for game, preset, coordinates in GAMES:
     every_game(game, preset, coordinates, DESKTOP, "en")
     every_game(game, preset, coordinates, PHONE, "zh-TW")
