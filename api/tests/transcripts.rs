@@ -109,8 +109,13 @@ async fn world<G: Rules>(
         .find(|p| *p != preset)
         .unwrap_or("none");
     let mut transcript = Vec::new();
+    // The game's id, and the id its stored game gets once it ends (the two worlds' games are
+    // stored one after the other), are the world's own, not what it hides.
     let mut told = |status: u16, text: String| {
-        transcript.push(format!("{status} {}", text.replace(&game_id, "GAME")));
+        transcript.push(format!(
+            "{status} {}",
+            without_stored_id(&text.replace(&game_id, "GAME"))
+        ));
     };
     // The watched seat's choices, and the other seats' (the second world plays theirs from
     // the first's script): two generators, so that both worlds draw the same for the seat.
@@ -335,6 +340,17 @@ fn without_millis(text: &str) -> String {
 }
 
 /// A small seeded generator: a number below `n` per call.
+/// `text` with a `"stored_game":N` written `"stored_game":STORED`.
+fn without_stored_id(text: &str) -> String {
+    let key = r#""stored_game":"#;
+    let Some(at) = text.find(key) else {
+        return text.to_owned();
+    };
+    let rest = &text[at + key.len()..];
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    format!("{}{key}STORED{}", &text[..at], &rest[digits..])
+}
+
 fn lcg(seed: u64) -> impl FnMut(usize) -> usize {
     let mut state = seed;
     move |n| {

@@ -59,7 +59,7 @@ pub fn by_path() -> Vec<(&'static str, Value, Value)> {
         (
             "/v1/render",
             json!({"game": "three-kingdoms", "position": PIECES, "last_action": "e3-g3"}),
-            Value::String("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 592 370\" width=\"592\" height=\"370\" font-family=\"'Noto Serif CJK TC','Noto Serif TC','Songti TC','SimSun',serif\"><title>k7g/9/2P1R1c2/4M4/X7N rgb 1 p1 -/-/- --- 0 10</title><rect x=\"0\" y=\"0\" width=\"592\" height=\"370\" fill=\"#f3e3c0\"/>…".to_owned()),
+            Value::String("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 618 396\" width=\"618\" height=\"396\" font-family=\"'Noto Serif CJK TC','Noto Serif TC','Songti TC','SimSun',serif\"><title>k7g/9/2P1R1c2/4M4/X7N rgb 1 p1 -/-/- --- 0 10</title><rect x=\"0\" y=\"0\" width=\"618\" height=\"396\" fill=\"#f3e3c0\"/>…".to_owned()),
         ),
     ]
 }

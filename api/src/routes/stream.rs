@@ -175,7 +175,7 @@ pub struct StreamEventData {
 }
 
 fn stream_example() -> &'static str {
-    "id: 2.0\nevent: state\ndata: {\"ply\":2,\"position\":\"XXXX/XXXX/XXXX/XgXX/rXXX/XXXX/XXXX/XXXX r K1G2M2R2N2C2P5k1g1m2r1n2c2p5 0 2\",\"to_move\":\"player1\",\"actions\":[\"a1\",\"b1\"],\"life\":{\"status\":\"playing\",\"draw_offers\":[],\"abortable\":false,\"events\":0}}\n\n…"
+    "id: 2.0\nevent: state\ndata: {\"ply\":2,\"position\":\"XXXX/XXXX/XXXX/XgXX/rXXX/XXXX/XXXX/XXXX r K1G2M2R2N2C2P5k1g1m2r1n2c2p5 0 2\",\"to_move\":\"player1\",\"side\":\"red\",\"action\":\"a4(r)\",\"actions\":[\"a1\",\"b1\"],\"players\":[\"ann\",\"bo\"],\"life\":{\"status\":\"playing\",\"draw_offers\":[],\"abortable\":false,\"events\":0}}\n\n…"
 }
 
 /// A seat's event stream of a refereed game, as Server-Sent Events: each ply committed, as

@@ -19,6 +19,7 @@ pub fn replay_response() -> Value {
         r#"{"summary":"Going on after 4 plies. black (chan) took nothing; red (ai) took nothing.","positions": ["XXXX/XXXX/XXXX/XXXX/XXXX/XXXX/XXXX/XXXX - K1G2M2R2N2C2P5k1g2m2r2n2c2p5 0 0", "XpXX/XXXX/XXXX/XXXX/XXXX/XXXX/XXXX/XXXX r K1G2M2R2N2C2P5k1g2m2r2n2c2p4 0 1", "XpXX/XXXX/XRXX/XXXX/XXXX/XXXX/XXXX/XXXX b K1G2M2R1N2C2P5k1g2m2r2n2c2p4 0 2", "XpMX/XXXX/XRXX/XXXX/XXXX/XXXX/XXXX/XXXX r K1G2M1R1N2C2P5k1g2m2r2n2c2p4 0 3", "XpMX/XXXX/XRXX/XpXX/XXXX/XXXX/XXXX/XXXX b K1G2M1R1N2C2P5k1g2m2r2n2c2p3 0 4"],
             "actions": ["b8(p)", "b6(R)", "c8(M)", "b5(p)"], "movers": ["player1", "player2", "player1", "player2"],
             "public_actions": ["b8(p)", "b6(R)", "c8(M)", "b5(p)"],
+            "taken": [{"seat": "player1", "letters": "", "glyphs": [], "names": []}, {"seat": "player2", "letters": "", "glyphs": [], "names": []}],
             "verdict": {"valid": true, "plies": 4, "derived": {"status": "ongoing"}, "final_position": "XpMX/XXXX/XRXX/XpXX/XXXX/XXXX/XXXX/XXXX b K1G2M1R1N2C2P5k1g2m2r2n2c2p3 0 4"}}"#,
     )
 }
