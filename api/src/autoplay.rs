@@ -176,6 +176,20 @@ impl Task {
         }
     }
 
+    /// The limits of a search of `millis`, once this instance holds the game's lease for it;
+    /// else what the task does instead (ends: another instance holds it; retries: the store
+    /// is away).
+    async fn search_limits(&self, millis: u64) -> Result<Limits, Step> {
+        match self.lease(millis).await {
+            Ok(true) => Ok(Limits {
+                millis: Some(millis),
+                ..Limits::default()
+            }),
+            Ok(false) => Err(Step::Done),
+            Err(()) => Err(Step::Retry),
+        }
+    }
+
     /// Plays the engine's move if one of its seats is to move.
     async fn step<G: Rules>(&self) -> Step {
         let (r, id) = (self.referee.clone(), self.game_id.clone());
@@ -201,14 +215,9 @@ impl Task {
                 ply,
             } => (seat, millis, m, ply),
         };
-        match self.lease(millis).await {
-            Ok(true) => {}
-            Ok(false) => return Step::Done,
-            Err(()) => return Step::Retry,
-        }
-        let limits = Limits {
-            millis: Some(millis),
-            ..Limits::default()
+        let limits = match self.search_limits(millis).await {
+            Ok(limits) => limits,
+            Err(step) => return step,
         };
         let slots = &self.settings.analyses.slots;
         self.settings
@@ -238,14 +247,9 @@ impl Task {
         ply: u32,
         seats: u8,
     ) -> Step {
-        match self.lease(millis).await {
-            Ok(true) => {}
-            Ok(false) => return Step::Done,
-            Err(()) => return Step::Retry,
-        }
-        let limits = Limits {
-            millis: Some(millis),
-            ..Limits::default()
+        let limits = match self.search_limits(millis).await {
+            Ok(limits) => limits,
+            Err(step) => return step,
         };
         let judged = (self.settings.analyses.slots)
             .run_when_free(move || engine_accepts_draw::<G>(&m, seat, seats, &limits))

@@ -13,7 +13,11 @@ fn table(code: &str) -> Map<String, Value> {
 }
 
 const LANGUAGES: [&str; 3] = ["en", "zh-Hant", "zh-Hans"];
-const PAGES: [&str; 2] = ["src/routes/play.html", "src/routes/viewer.html"];
+const PAGES: [&str; 3] = [
+    "src/routes/play.html",
+    "src/routes/viewer.html",
+    "src/routes/pages.js",
+];
 
 /// The keys a page names literally: `t("key"` (a call of `t`, not of `split`) and
 /// `data-t="key"` (and its `-title`, `-placeholder` kin).
@@ -204,7 +208,14 @@ async fn a_page_speaks_the_language_asked_for() {
             body.contains(word.as_str()),
             "{uri}: {lang}'s words inlined"
         );
-        assert!(!body.contains("/*WORDS*/"), "{uri}");
+        assert!(
+            !body.contains("/*WORDS*/") && !body.contains("/*COMMON*/"),
+            "{uri}"
+        );
+        assert!(
+            body.contains("function applyWords("),
+            "{uri}: the shared script inlined"
+        );
     }
     // The font the pages' Chinese is drawn with, and the icon.
     for (uri, ctype) in [

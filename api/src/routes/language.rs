@@ -108,8 +108,11 @@ impl Language {
     }
 }
 
-/// A page template in `language`: its `<html lang>` set and its words inlined where the
-/// template says `/*WORDS*/`.
+/// The script the pages share (their words' function, the language switch).
+const COMMON: &str = include_str!("pages.js");
+
+/// A page template in `language`: its `<html lang>` set, its words inlined where the template
+/// says `/*WORDS*/` and the pages' shared script where it says `/*COMMON*/`.
 pub fn page_in(template: &str, language: Language) -> String {
     template
         .replacen(
@@ -118,6 +121,7 @@ pub fn page_in(template: &str, language: Language) -> String {
             1,
         )
         .replacen("/*WORDS*/", language.words().trim(), 1)
+        .replacen("/*COMMON*/", COMMON, 1)
 }
 
 #[cfg(test)]

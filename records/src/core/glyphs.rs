@@ -130,29 +130,12 @@ impl Glyphs {
         left: u32,
     ) -> String {
         let mut out = String::from(r#"<g class="coordinates">"#);
-        for (x, label) in files {
-            let text = self.text(
-                x as f64,
-                below as f64,
-                14.0,
-                Anchor::Middle,
-                COORDINATE_INK,
-                &label,
-            );
-            let _ = write!(
-                out,
-                r#"<g class="coordinate" data-coordinate="{label}">{text}</g>"#
-            );
-        }
-        for (y, label) in ranks {
-            let text = self.text(
-                left as f64,
-                (y + 5) as f64,
-                14.0,
-                Anchor::End,
-                COORDINATE_INK,
-                &label,
-            );
+        let files = files
+            .into_iter()
+            .map(|(x, label)| (x, below, Anchor::Middle, label));
+        let ranks = (ranks.into_iter()).map(|(y, label)| (left, y + 5, Anchor::End, label));
+        for (x, y, anchor, label) in files.chain(ranks) {
+            let text = self.text(x as f64, y as f64, 14.0, anchor, COORDINATE_INK, &label);
             let _ = write!(
                 out,
                 r#"<g class="coordinate" data-coordinate="{label}">{text}</g>"#
