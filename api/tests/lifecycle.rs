@@ -236,6 +236,14 @@ async fn the_engine_is_named_by_its_time_in_the_stored_game() {
         json!(["ann", "engine 0.3 s"]),
         "{dealt}"
     );
+    // While the game goes on, no stored game is named (its record is not public yet).
+    let (_, during) = post!(
+        app,
+        "/v1/actions",
+        json!({"game_id": dealt["game_id"], "token": dealt["seat_tokens"]["player1"]})
+    );
+    assert!(during.get("stored_game").is_none(), "{during}");
+    assert_eq!(during["seat"], "player1", "{during}");
     let (status, ended) = post!(
         app,
         "/v1/lifecycle",
