@@ -229,3 +229,33 @@ async fn a_page_speaks_the_language_asked_for() {
         assert_eq!(res.headers().get("content-type").unwrap(), ctype, "{uri}");
     }
 }
+
+/// Each game's pieces by letter, as the board writes them and in words: the page writes a
+/// flip's revealed piece with them (`a1(g)` → `a1 士`).
+#[actix_web::test]
+async fn each_game_lists_its_pieces_for_people() {
+    let app = actix_test::init_service(api::app(api::Settings::default())).await;
+    let req = actix_test::TestRequest::get()
+        .uri("/v1/game-types")
+        .to_request();
+    let kinds: Value = actix_test::call_and_read_body_json(&app, req).await;
+    let of = |game: &str| {
+        kinds
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["game"] == game)
+            .unwrap()["pieces"]
+            .clone()
+    };
+    assert_eq!(
+        of("banqi")["R"],
+        serde_json::json!({"glyph": "俥", "name": "red chariot"})
+    );
+    assert_eq!(of("banqi")["c"]["glyph"], "包");
+    assert_eq!(of("banqi").as_object().unwrap().len(), 14);
+    assert_eq!(of("three-kingdoms").as_object().unwrap().len(), 14);
+    for game in ["luzhanqi", "xiangqi-3g"] {
+        assert!(of(game).as_object().unwrap().len() >= 14, "{game}");
+    }
+}

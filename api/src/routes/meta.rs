@@ -67,6 +67,31 @@ pub struct GameInfo {
     /// How many seats play it (a supported game's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seats: Option<u8>,
+    /// A supported game's pieces by their letter in its notation: each as its board writes
+    /// it (`俥`) and in words (`red chariot`), for a page that writes actions for people.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub pieces: std::collections::BTreeMap<String, PieceWords>,
+}
+
+/// A piece as people read it.
+#[derive(Serialize, ToSchema)]
+pub struct PieceWords {
+    pub glyph: &'static str,
+    pub name: String,
+}
+
+/// Every piece of `G` by its letter.
+fn pieces_of<G: records::core::Rules>() -> std::collections::BTreeMap<String, PieceWords> {
+    ('A'..='Z')
+        .chain('a'..='z')
+        .filter_map(|c| {
+            let words = PieceWords {
+                glyph: G::glyph(c)?,
+                name: G::piece(c)?,
+            };
+            Some((c.to_string(), words))
+        })
+        .collect()
 }
 
 /// The games of the toolkit and whether the service plays them yet.
@@ -90,6 +115,7 @@ fn game_list() -> Vec<GameInfo> {
             status: "supported",
             presets: with_game!(*kind, G => G::PRESETS.iter().map(|p| p.name).collect()),
             seats: Some(with_game!(*kind, G => G::seats(&G::PRESETS[0].ruleset))),
+            pieces: with_game!(*kind, G => pieces_of::<G>()),
         })
         .collect();
     list.extend(PLANNED.iter().map(|(game, title)| GameInfo {
@@ -98,6 +124,7 @@ fn game_list() -> Vec<GameInfo> {
         status: "planned",
         presets: vec![],
         seats: None,
+        pieces: Default::default(),
     }));
     list
 }

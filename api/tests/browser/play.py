@@ -333,6 +333,10 @@ def every_game(game, preset, coordinates, size, language):
                 fail(f"{where}: the engine's last move is not marked", d)
             play_by_clicks(d, lambda a: next((x for x in a if "-" in x), a[(ply * 5) % len(a)]) if ply else a[len(a) // 2])
         wait(d, f"{where}: the engine's reply", lambda d: status(d) == words["turn"] or d.find_element(By.ID, "status").get_attribute("data-over") == "yes")
+        # The move list writes a revealed piece as the board does (`a1(g)` → `a1 士`).
+        for cell in d.find_elements(By.CSS_SELECTOR, "#movelist td[data-action*='(']"):
+            if "(" in cell.text or not any(ord(c) > 0x2000 for c in cell.text):
+                fail(f"{where}: the move list writes {cell.get_attribute('data-action')!r} as {cell.text!r}", d)
         # A click that does nothing says why: an empty point, another's piece, a piece that
         # cannot move (a Banqi board may have none yet: every covered piece can be flipped).
         origins = {points(a)[0] for a in my_actions(d)}
