@@ -29,17 +29,25 @@ pub struct ExplorerRow {
     pub last_game: i64,
 }
 
+/// The counts of a row of the explorer's (a position's action, or its month): the same
+/// fields by the same names.
+macro_rules! counts {
+    ($row:expr) => {
+        Counts {
+            games: $row.games,
+            wins: $row.wins,
+            draws: $row.draws,
+            losses: $row.losses,
+            points: $row.points,
+            coin_stakes: $row.coin_stakes,
+            coin_margins: $row.coin_margins,
+        }
+    };
+}
+
 impl ExplorerRow {
     pub fn counts(&self) -> Counts {
-        Counts {
-            games: self.games,
-            wins: self.wins,
-            draws: self.draws,
-            losses: self.losses,
-            points: self.points,
-            coin_stakes: self.coin_stakes,
-            coin_margins: self.coin_margins,
-        }
+        counts!(self)
     }
 
     pub(crate) fn merge(&mut self, other: &ExplorerRow) {
@@ -104,16 +112,7 @@ impl MonthRow {
 
     /// Adds the month's counts to `row` (of the same position and action).
     pub(crate) fn add_to(&self, row: &mut ExplorerRow) {
-        let counts = Counts {
-            games: self.games,
-            wins: self.wins,
-            draws: self.draws,
-            losses: self.losses,
-            points: self.points,
-            coin_stakes: self.coin_stakes,
-            coin_margins: self.coin_margins,
-        };
-        row.add(&counts, self.first_game, self.last_game);
+        row.add(&counts!(self), self.first_game, self.last_game);
     }
 }
 
