@@ -8,12 +8,10 @@
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse};
 
-use super::language::Language;
-
 const PAGE: &str = include_str!("play.html");
 
 pub async fn page(req: HttpRequest) -> HttpResponse {
-    super::viewer::self_contained(PAGE, Language::of_request(&req))
+    super::viewer::self_contained(PAGE, super::language::of_request(&req))
 }
 
 /// `/play` without its slash.

@@ -11,7 +11,7 @@ use super::language::{Language, page_in};
 const PAGE: &str = include_str!("viewer.html");
 
 pub async fn page(req: HttpRequest) -> HttpResponse {
-    self_contained(PAGE, Language::of_request(&req))
+    self_contained(PAGE, super::language::of_request(&req))
 }
 
 /// One of the service's own pages in `language`: nothing but its inline script and style, and

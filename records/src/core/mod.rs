@@ -14,6 +14,7 @@ pub mod board;
 pub mod explorer;
 pub mod glyphs;
 pub mod ismcts;
+pub mod language;
 pub mod outcome;
 pub mod pieces;
 pub mod play;
