@@ -4,7 +4,7 @@
 -- of functions/ (rate_of, wilson_low, wilson_high, mean_of). Spark SQL and DuckDB both read
 -- it, over views named after the dataset's folders.
 -- reads: banqi_flips
--- title: The first 2 flips of a game: the flipper's results by flip number and whether the flip was next to a revealed piece (flipper: wins, draws, losses; rates of finished games with 95% Wilson intervals)
+-- title: A game's first flips (as many as the report counts): the flipper's results by flip number and whether the flip was next to a revealed piece (flipper: wins, draws, losses; rates of finished games with 95% Wilson intervals)
 -- keys: preset, number, adjacent
 -- counts: games, finished, wins, draws, losses, score_sum
 -- derived: rate win wins finished; rate draw draws finished; rate loss losses finished; mean score score_sum finished

@@ -258,6 +258,11 @@ enum Command {
         /// How many first flips of each game the flip table looks at.
         #[arg(long, default_value_t = 2)]
         flips: u32,
+        /// The language of the page, its charts and the players' pages: en, zh-Hant
+        /// (繁體中文) or zh-Hans (简体中文); zh-TW, zh-CN and the like are read as one of these.
+        /// The CSV, JSON and Parquet keep their codes whatever the language.
+        #[arg(long, default_value = "en", value_name = "LANGUAGE")]
+        lang: records::core::language::Language,
     },
     /// Write the report's dataset alone (Parquet), for Spark or DuckDB.
     ///
@@ -383,9 +388,11 @@ fn main() -> ExitCode {
             stake,
             bonus,
             flips,
+            lang,
         } => report::run(&report::Options {
             inputs,
             output,
+            language: lang,
             // Counted tables make a report as reports' tables merge: the same reading.
             merge: merge || from_tables,
             parts: games::PartOptions {

@@ -257,9 +257,9 @@ fn a_page_per_player_with_its_rating_over_time() {
             .map(|r| (r[0].as_str(), r[1].as_str()))
             .collect::<Vec<_>>(),
         [
-            ("games 1-100", "100"),
-            ("games 101-200", "200"),
-            ("games 201-300", "250")
+            ("games 1–100", "100"),
+            ("games 101–200", "200"),
+            ("games 201–300", "250")
         ]
     );
 }

@@ -4,7 +4,9 @@
 //! every chart text is at least 12 pixels as drawn, every heatmap label reads against its
 //! square (WCAG contrast 4.5 to 1 at least), the page has no code, and the only first-flip
 //! finding it states is one its adjusted, corrected interval supports, with 30 games compared
-//! at least. The screenshots are `docs/screenshots/report-tcga*.png` (`UPDATE_PICTURES=1`
+//! at least. The same report in 繁體中文 (`--lang zh-Hant`) is read too: the page's own font
+//! loads, the charts read as well, the findings are said in Chinese. The screenshots are
+//! `docs/screenshots/report-tcga*.png` (`UPDATE_PICTURES=1`
 //! writes them).
 //!
 //! `.ci/run` installs Chromium, chromedriver and Selenium and sets `ANQI_REQUIRE_BROWSER`;
@@ -85,51 +87,8 @@ fn the_tcga_report_reads_in_a_browser() {
     ]);
     assert_eq!(code, 0, "{text}");
     let shots = dir.join("screenshots");
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/report.py");
-    let output = Command::new(python())
-        .args([
-            script,
-            out.join("index.html").to_str().unwrap(),
-            shots.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let read: Value = serde_json::from_slice(&output.stdout).unwrap();
-    for (width, charts) in read["widths"].as_object().unwrap() {
-        let charts = charts.as_array().unwrap();
-        assert!(
-            charts.len() >= 5,
-            "{width}: every chart measured: {charts:?}"
-        );
-        for chart in charts {
-            let smallest = &chart["smallest"];
-            let px = smallest[1].as_f64().unwrap();
-            assert!(
-                px >= 11.99,
-                "{width} px wide, {}: {:?} drawn at {px:.2} px",
-                chart["chart"],
-                smallest[0]
-            );
-            if let Some(worst) = chart["worst_contrast"].as_array() {
-                let ratio = worst[1].as_f64().unwrap();
-                assert!(
-                    ratio >= 4.5,
-                    "{width} px wide, {}: {worst:?}",
-                    chart["chart"]
-                );
-            }
-        }
-        let heatmap = charts
-            .iter()
-            .find(|c| c["labels"].as_u64().unwrap_or(0) > 0)
-            .expect("the heatmap's labels measured");
-        assert!(heatmap["labels"].as_u64().unwrap() >= 20, "{heatmap}");
-    }
+    let read = read_in_browser(&out, &shots, "report-tcga");
+    charts_read_well(&read);
     let page = read["text"].as_str().unwrap();
     for code in CODES {
         assert!(!page.contains(code), "the page says {code:?}");
@@ -175,13 +134,102 @@ fn the_tcga_report_reads_in_a_browser() {
             .unwrap();
         assert!(games >= 30, "{sentence}");
     }
-    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/screenshots");
     for name in ["report-tcga.png", "report-tcga-players.png"] {
-        let taken = shots.join(name);
-        assert!(std::fs::metadata(&taken).unwrap().len() > 10_000, "{name}");
-        if std::env::var_os("UPDATE_PICTURES").is_some() {
-            std::fs::copy(&taken, docs.join(name)).unwrap();
-        }
-        assert!(docs.join(name).exists(), "docs/screenshots/{name}");
+        screenshot_kept(&shots, name);
     }
+    // The same report in 繁體中文 (`--lang zh-Hant`), read in a Chromium without CJK fonts:
+    // the page's own font loads, the charts' Chinese is as large as their English, and the
+    // findings are the same numbers in Chinese words.
+    let zh = dir.join("report-zh-Hant");
+    let (code, text) = anqi(&[
+        "report",
+        dir.join("corpus").to_str().unwrap(),
+        "-o",
+        zh.to_str().unwrap(),
+        "--lang",
+        "zh-Hant",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    let read = read_in_browser(&zh, &shots, "report-tcga-zh-Hant");
+    assert_eq!(read["font"], "loaded", "the embedded font");
+    charts_read_well(&read);
+    let page = read["text"].as_str().unwrap();
+    for code in CODES.iter().chain(&["[missing: "]) {
+        assert!(!page.contains(code), "the page says {code:?}");
+    }
+    assert!(
+        page.contains("棋手分成 4 組，組與組之間不曾直接或間接交手"),
+        "{page}"
+    );
+    assert!(page.contains("暫定（少於 20 局），不排名"), "{page}");
+    assert!(page.contains("1 號首翻的位置有影響：") || page.contains("沒有任何首翻位置突出"));
+    for name in ["report-tcga-zh-Hant.png", "report-tcga-zh-Hant-players.png"] {
+        screenshot_kept(&shots, name);
+    }
+}
+
+/// `report.py`'s reading of the report in `out` (screenshots named `name` in `shots`).
+fn read_in_browser(out: &Path, shots: &Path, name: &str) -> Value {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/report.py");
+    let output = Command::new(python())
+        .args([
+            script,
+            out.join("index.html").to_str().unwrap(),
+            shots.to_str().unwrap(),
+            name,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// Every chart's text is 12 pixels at least as drawn, at both widths, and every heatmap
+/// label reads against its square.
+fn charts_read_well(read: &Value) {
+    for (width, charts) in read["widths"].as_object().unwrap() {
+        let charts = charts.as_array().unwrap();
+        assert!(
+            charts.len() >= 5,
+            "{width}: every chart measured: {charts:?}"
+        );
+        for chart in charts {
+            let smallest = &chart["smallest"];
+            let px = smallest[1].as_f64().unwrap();
+            assert!(
+                px >= 11.99,
+                "{width} px wide, {}: {:?} drawn at {px:.2} px",
+                chart["chart"],
+                smallest[0]
+            );
+            if let Some(worst) = chart["worst_contrast"].as_array() {
+                let ratio = worst[1].as_f64().unwrap();
+                assert!(
+                    ratio >= 4.5,
+                    "{width} px wide, {}: {worst:?}",
+                    chart["chart"]
+                );
+            }
+        }
+        let heatmap = charts
+            .iter()
+            .find(|c| c["labels"].as_u64().unwrap_or(0) > 0)
+            .expect("the heatmap's labels measured");
+        assert!(heatmap["labels"].as_u64().unwrap() >= 20, "{heatmap}");
+    }
+}
+
+/// A screenshot taken, and kept in docs/screenshots (`UPDATE_PICTURES=1` writes it).
+fn screenshot_kept(shots: &Path, name: &str) {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/screenshots");
+    let taken = shots.join(name);
+    assert!(std::fs::metadata(&taken).unwrap().len() > 10_000, "{name}");
+    if std::env::var_os("UPDATE_PICTURES").is_some() {
+        std::fs::copy(&taken, docs.join(name)).unwrap();
+    }
+    assert!(docs.join(name).exists(), "docs/screenshots/{name}");
 }

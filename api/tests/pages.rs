@@ -216,6 +216,11 @@ async fn a_page_speaks_the_language_asked_for() {
             body.contains("function applyWords("),
             "{uri}: the shared script inlined"
         );
+        // The report's words (`report.*`, the same tables) are not sent to a page.
+        assert!(
+            !body.contains("\"report.title\"") && body.contains("\"play.title\""),
+            "{uri}: the page's words only"
+        );
     }
     // The font the pages' Chinese is drawn with, and the icon.
     for (uri, ctype) in [

@@ -4,6 +4,7 @@
 //! (`records::for_each_game!`).
 
 use rand::rngs::SmallRng;
+use records::core::language::Phrases;
 use records::core::{Engine as _, Outcome, Ply, Record, Rules, Scored, Seat, Turn as _};
 use records::games::GameKind;
 use records::with_game;
@@ -89,42 +90,42 @@ pub trait Tool: Rules {
 
     /// The report's sentences on the game's own question for `preset`, after the sentences
     /// every game has (`report::headlines` has the helpers).
-    fn headlines(_tables: &[Table], _preset: &str) -> Vec<String> {
+    fn headlines(_tables: &[Table], _preset: &str, _say: &Phrases) -> Vec<String> {
         Vec::new()
     }
     /// A sentence of the report on the whole game (from a table not kept by preset).
-    fn headline(_tables: &[Table]) -> Option<String> {
+    fn headline(_tables: &[Table], _say: &Phrases) -> Option<String> {
         None
     }
     /// The report's sentence on the settings that apply to the game (from the summary).
-    fn settings(_summary: &serde_json::Value) -> Option<String> {
+    fn settings(_summary: &serde_json::Value, _say: &Phrases) -> Option<String> {
         None
     }
     /// A code of the game's own that its tables key on (`column`), in words for the page
     /// (None: not one of its codes).
-    fn said(_column: &str, _code: &str) -> Option<String> {
+    fn said(_column: &str, _code: &str, _say: &Phrases) -> Option<String> {
         None
     }
 }
 
 /// [`Tool::said`] of the game `kind`.
-pub fn said(kind: GameKind, column: &str, code: &str) -> Option<String> {
-    with_game!(kind, G => <G as Tool>::said(column, code))
+pub fn said(kind: GameKind, column: &str, code: &str, say: &Phrases) -> Option<String> {
+    with_game!(kind, G => <G as Tool>::said(column, code, say))
 }
 
 /// [`Tool::headlines`] of the game `kind`.
-pub fn headlines(kind: GameKind, tables: &[Table], preset: &str) -> Vec<String> {
-    with_game!(kind, G => <G as Tool>::headlines(tables, preset))
+pub fn headlines(kind: GameKind, tables: &[Table], preset: &str, say: &Phrases) -> Vec<String> {
+    with_game!(kind, G => <G as Tool>::headlines(tables, preset, say))
 }
 
 /// [`Tool::headline`] of the game `kind`.
-pub fn headline(kind: GameKind, tables: &[Table]) -> Option<String> {
-    with_game!(kind, G => <G as Tool>::headline(tables))
+pub fn headline(kind: GameKind, tables: &[Table], say: &Phrases) -> Option<String> {
+    with_game!(kind, G => <G as Tool>::headline(tables, say))
 }
 
 /// [`Tool::settings`] of the game `kind`.
-pub fn settings(kind: GameKind, summary: &serde_json::Value) -> Option<String> {
-    with_game!(kind, G => <G as Tool>::settings(summary))
+pub fn settings(kind: GameKind, summary: &serde_json::Value, say: &Phrases) -> Option<String> {
+    with_game!(kind, G => <G as Tool>::settings(summary, say))
 }
 
 /// A chart of a game's own table in the report.
@@ -134,9 +135,9 @@ pub enum ChartSpec {
     Histogram {
         table: &'static str,
         column: &'static str,
+        /// The chart's file name; its title and axis are the words `report.chart.<file>`
+        /// and `report.chart.<file>.axis`.
         file: &'static str,
-        title: &'static str,
-        x_label: &'static str,
     },
     /// Per preset, a board of `files` × `ranks` squares (named like `a1` in column `square`),
     /// side by side, each square coloured by player 1's score on one scale for all, squares
@@ -146,16 +147,16 @@ pub enum ChartSpec {
         square: &'static str,
         files: u8,
         ranks: u8,
+        /// The chart's file name; its title is the words `report.chart.<file>`.
         file: &'static str,
-        title: &'static str,
     },
     /// Bars of `count` of `table` summed by `key`.
     Bars {
         table: &'static str,
         key: &'static str,
         count: &'static str,
+        /// The chart's file name; its title is the words `report.chart.<file>`.
         file: &'static str,
-        title: &'static str,
     },
 }
 

@@ -17,6 +17,8 @@
 
 use std::collections::BTreeMap;
 
+use records::core::language::Phrases;
+
 use super::charts::FEW_GAMES;
 use super::headlines::corrected_z;
 
@@ -187,18 +189,11 @@ pub fn findings(effects: &[Effect]) -> Findings {
     }
 }
 
-/// How a game's sentences name what they compare.
+/// How a game's sentences name what they compare: its words under `key` (`{key}.what`,
+/// "first square"; `.whats`, "squares"; `.whose`, "player 1's score"; `.against`, what each
+/// is compared with; `.matters`, the finding's opening) and a flip's code in words.
 pub struct Words<'a> {
-    /// "square", "kind of flip".
-    pub what: &'a str,
-    /// "squares", "kinds of flip".
-    pub whats: &'a str,
-    /// Whose score: "player 1's score", "its maker's score".
-    pub whose: &'a str,
-    /// What each is compared with: "the same players' other first flips in the same seats".
-    pub against: &'a str,
-    /// The finding's opening: "Player 1's first flip matters where it is".
-    pub matters: &'a str,
+    pub key: &'a str,
     /// A flip's code in words.
     pub name: &'a dyn Fn(&str) -> String,
 }
@@ -206,74 +201,79 @@ pub struct Words<'a> {
 /// The sentences `found` supports: the flips named with their corrected intervals, or that
 /// none stands out, or that flip and player cannot be told apart; and which flips could not
 /// be compared within the same players.
-pub fn sentences(found: &Findings, w: &Words) -> Vec<String> {
-    let few = FEW_GAMES;
-    let (what, whats, against) = (w.what, w.whats, w.against);
+pub fn sentences(found: &Findings, w: &Words, say: &Phrases) -> Vec<String> {
+    let word = |part: &str| say.get(&format!("{}.{part}", w.key));
+    let (what, whats, whose, against) =
+        (word("what"), word("whats"), word("whose"), word("against"));
+    let few = FEW_GAMES.to_string();
     let list = |flips: &[String]| -> String {
-        flips
-            .iter()
-            .map(|f| (w.name)(f))
-            .collect::<Vec<_>>()
-            .join(", ")
+        say.list(&flips.iter().map(|f| (w.name)(f)).collect::<Vec<_>>())
+    };
+    let slots = |extra: &[(&'static str, String)]| -> Vec<(&'static str, String)> {
+        let mut all = vec![
+            ("what", what.clone()),
+            ("whats", whats.clone()),
+            ("whose", whose.clone()),
+            ("against", against.clone()),
+            ("few", few.clone()),
+        ];
+        all.extend(extra.iter().cloned());
+        all
+    };
+    let fill = |key: &str, slots: Vec<(&'static str, String)>| {
+        let borrowed: Vec<(&str, &str)> = slots.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        say.fill(key, &borrowed)
     };
     if found.tried == 0 {
         return vec![if found.confounded.is_empty() {
-            format!(
-                "Too few games to tell whether a {what} matters: none has {few} finished games \
-                 against {against}."
-            )
+            fill("report.adjusted.too_few", slots(&[]))
         } else {
-            format!(
-                "The {whats} go with who played: no {what} has {few} games against {against}, so \
-                 flip and player cannot be told apart ({}).",
-                list(&found.confounded)
+            fill(
+                "report.adjusted.go_with_players",
+                slots(&[("list", list(&found.confounded))]),
             )
         }];
     }
-    let tried = found.tried;
+    let tried = found.tried.to_string();
     let mut out = vec![if found.standing.is_empty() {
-        format!(
-            "No {what} stands out once who played is taken into account: against {against}, \
-             none of the {tried} {whats} with {few} games or more changes {} by more than chance \
-             allows over {tried} tries.",
-            w.whose
-        )
+        fill("report.adjusted.none", slots(&[("tried", tried)]))
     } else {
         let named: Vec<String> = found
             .standing
             .iter()
             .map(|(flip, d, low, high, n)| {
-                format!(
-                    "{} ({}, {} games)",
-                    (w.name)(flip),
-                    said(*d, *low, *high),
-                    super::draw::thousands(*n)
+                say.fill(
+                    "report.adjusted.named",
+                    &[
+                        ("name", &(w.name)(flip)),
+                        ("change", &said(*d, *low, *high, say)),
+                        ("games", &super::draw::thousands(*n)),
+                    ],
                 )
             })
             .collect();
-        format!(
-            "{} {}: the change in {} against {against}, intervals corrected for {tried} {whats}.",
-            w.matters,
-            named.join(", "),
-            w.whose
+        fill(
+            "report.adjusted.standing",
+            slots(&[
+                ("matters", word("matters")),
+                ("list", say.list(&named)),
+                ("tried", tried),
+            ]),
         )
     }];
     if !found.confounded.is_empty() {
-        out.push(format!(
-            "Flip and player cannot be told apart for {}: too few of {} games are against {against}.",
-            list(&found.confounded),
-            if found.confounded.len() == 1 {
-                "its"
-            } else {
-                "their"
-            }
-        ));
+        let key = if found.confounded.len() == 1 {
+            "report.adjusted.cannot_tell_one"
+        } else {
+            "report.adjusted.cannot_tell_many"
+        };
+        out.push(fill(key, slots(&[("list", list(&found.confounded))])));
     }
     out
 }
 
 /// A difference in score for people: `+8.1 points, +2.0 to +14.2`, in percentage points.
-pub fn said(d: f64, low: f64, high: f64) -> String {
+pub fn said(d: f64, low: f64, high: f64, say: &Phrases) -> String {
     let p = |x: f64| {
         let v = (x * 1000.0).round() / 10.0;
         if v == 0.0 {
@@ -284,7 +284,10 @@ pub fn said(d: f64, low: f64, high: f64) -> String {
             format!("+{v:.1}")
         }
     };
-    format!("{} points, {} to {}", p(d), p(low), p(high))
+    say.fill(
+        "report.adjusted.change",
+        &[("d", &p(d)), ("low", &p(low)), ("high", &p(high))],
+    )
 }
 
 #[cfg(test)]
@@ -349,7 +352,15 @@ mod tests {
         let all = Scores::of(120.0, 0.0, 80.0);
         let expected = (all.variance() * (1.0 / 100.0 + 1.0 / 100.0)).sqrt();
         assert!((one[0].error - expected).abs() < 1e-12, "{one:?}");
-        assert_eq!(said(0.2, 0.081, 0.319), "+20.0 points, +8.1 to +31.9");
+        assert_eq!(
+            said(
+                0.2,
+                0.081,
+                0.319,
+                Phrases::of(records::core::language::Language::English)
+            ),
+            "+20.0 points, +8.1 to +31.9"
+        );
     }
 
     /// A flip not every game has (xiangqi-3g's kinds): the stratum's totals come from

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Once;
 
 use plotters::prelude::*;
+use records::core::language::Phrases;
 use records::games::GameKind;
 use serde_json::Value;
 
@@ -16,14 +17,19 @@ use super::draw;
 use super::table::Table;
 use crate::games::ChartSpec;
 
-const FONT: &str = "sans-serif";
+/// The English charts' font family.
+pub(crate) const LATIN_FONT: &str = "sans-serif";
+/// The Chinese charts' font family: the project's CJK subset, as the report's page names it.
+pub(crate) const CJK_FONT: &str = "Anqi Serif";
 static REGISTER: Once = Once::new();
 
 pub(crate) fn register_font() {
     REGISTER.call_once(|| {
         let bytes: &'static [u8] = include_bytes!("../../assets/DejaVuSans-subset.ttf");
-        plotters::style::register_font(FONT, FontStyle::Normal, bytes)
+        plotters::style::register_font(LATIN_FONT, FontStyle::Normal, bytes)
             .unwrap_or_else(|_| panic!("the embedded font loads"));
+        plotters::style::register_font(CJK_FONT, FontStyle::Normal, super::html::FONT)
+            .unwrap_or_else(|_| panic!("the embedded CJK font loads"));
     });
 }
 
@@ -121,70 +127,73 @@ fn seat(v: &Value) -> Option<u64> {
 pub const FEW_GAMES: u64 = 30;
 
 /// Every chart, written under `dir`: per game, its results, length, endings and its own.
-pub fn draw_all(tables: &[Table], dir: &Path) -> Result<Vec<Chart>> {
+pub fn draw_all(tables: &[Table], dir: &Path, say: &Phrases) -> Result<Vec<Chart>> {
     register_font();
     std::fs::create_dir_all(dir)?;
     let mut charts = Vec::new();
     for kind in games_in(tables) {
-        // The charts' font is Latin: the game's name without its Chinese.
-        let (game, title) = (kind.name(), latin(kind.title()));
+        // The English charts' font is Latin: the game's name without its Chinese.
+        let game = kind.name();
+        let name = if say.is_chinese() {
+            say.get(&format!("game.{game}"))
+        } else {
+            latin(kind.title()).to_owned()
+        };
+        let titled = |key: &str| say.fill(key, &[("game", &name)]);
         if let Some(t) = find(tables, "by_seat") {
-            let series = results(t, game);
-            let chart_title = format!("{title}: results by preset, with 95% intervals");
+            let series = results(t, game, say);
+            let chart_title = titled("report.chart.results");
             let (png, svg) = render!(dir, format!("results-{game}"), (900, 470), |a| {
-                draw::dots(a, &chart_title, &series)
+                draw::dots(a, &chart_title, &series, say)
             });
             charts.push(Chart {
                 game,
                 title: chart_title,
-                caption: "Each dot is a share of the finished games; its bar, the 95% Wilson \
-                          interval."
-                    .into(),
+                caption: say.get("report.chart.results.caption"),
                 png,
                 svg,
             });
         }
         if let Some(t) = find(tables, "length") {
-            let chart_title = format!("{title}: game length");
+            let chart_title = titled("report.chart.lengths");
             let bins = binned(&pooled(t, game, "plies_from"));
+            let axis = say.get("report.chart.lengths.axis");
             let (png, svg) = render!(dir, format!("lengths-{game}"), (900, 420), |a| {
-                draw::histogram(a, &chart_title, "plies (bins of 20)", &bins)
+                draw::histogram(a, &chart_title, &axis, &bins, say)
             });
             charts.push(Chart {
                 game,
                 title: chart_title,
-                caption: tail_caption(&bins, "plies"),
+                caption: tail_caption(&bins, &say.get("report.chart.lengths.unit"), say),
                 png,
                 svg,
             });
         }
         if let Some(t) = find(tables, "endings") {
-            let chart_title = format!("{title}: how games end");
+            let chart_title = titled("report.chart.endings");
             let mut by_reason = summed(t, game, "reason", "games");
             by_reason.retain(|(reason, _)| reason != "unfinished" && reason != "none");
             for (reason, _) in &mut by_reason {
-                *reason = super::headlines::ending_words(game, reason);
+                *reason = super::said::ending(game, reason, say);
             }
+            let (x, y) = (
+                say.get("report.chart.endings.axis"),
+                say.get("report.chart.finished_games"),
+            );
             let (png, svg) = render!(dir, format!("endings-{game}"), (900, 420), |a| {
-                draw::bars(
-                    a,
-                    &chart_title,
-                    "how the game ended",
-                    "finished games",
-                    &by_reason,
-                )
+                draw::bars(a, &chart_title, &x, &y, &by_reason, say)
             });
             charts.push(Chart {
                 game,
                 title: chart_title,
-                caption: "Finished games by the rule that ended them, all presets together.".into(),
+                caption: say.get("report.chart.endings.caption"),
                 png,
                 svg,
             });
         }
         for (owner, spec) in crate::games::charts() {
             if owner == game {
-                charts.extend(own_chart(tables, dir, game, spec)?);
+                charts.extend(own_chart(tables, dir, game, spec, say)?);
             }
         }
     }
@@ -197,26 +206,26 @@ fn own_chart(
     dir: &Path,
     game: &'static str,
     spec: ChartSpec,
+    say: &Phrases,
 ) -> Result<Option<Chart>> {
     match spec {
         ChartSpec::Histogram {
             table,
             column,
             file,
-            title,
-            x_label,
         } => {
             let Some(t) = find(tables, table) else {
                 return Ok(None);
             };
             let bins = binned(&pooled(t, game, column));
-            let title = title.to_owned();
+            let title = say.get(&format!("report.chart.{file}"));
+            let x_label = say.get(&format!("report.chart.{file}.axis"));
             let (png, svg) = render!(dir, file, (900, 420), |a| {
-                draw::histogram(a, &title, x_label, &bins)
+                draw::histogram(a, &title, &x_label, &bins, say)
             });
             Ok(Some(Chart {
                 game,
-                caption: tail_caption(&bins, x_label),
+                caption: tail_caption(&bins, &say.get(&format!("report.chart.{file}.unit")), say),
                 title,
                 png,
                 svg,
@@ -228,27 +237,22 @@ fn own_chart(
             files,
             ranks,
             file,
-            title,
         } => {
             let Some(t) = find(tables, table) else {
                 return Ok(None);
             };
-            let panels = heat_panels(t, square);
-            let title = title.to_owned();
+            let panels = heat_panels(t, square, game, say);
+            let title = say.get(&format!("report.chart.{file}"));
             let width = 40 + 290 * panels.len().max(1) as u32;
             let height = 150 + 66 * ranks as u32;
             let (png, svg) = render!(dir, file, (width.max(720), height), |a| {
-                draw::heatmaps(a, &title, &panels, (files, ranks), FEW_GAMES)
+                draw::heatmaps(a, &title, &panels, (files, ranks), FEW_GAMES, say)
             });
             Ok(Some(Chart {
                 game,
-                caption: format!(
-                    "Red, player 1 scores more than half; blue, less; each board on its own \
-                     scale, from its lowest to its highest square (its title), as presets differ \
-                     too much for one. Squares with fewer than {FEW_GAMES} finished games are \
-                     grey. These are the games as they fell: who flipped is not taken into \
-                     account (a strong player's habitual square looks strong); the findings \
-                     above compare each square within the same players."
+                caption: say.fill(
+                    &format!("report.chart.{file}.caption"),
+                    &[("few", &FEW_GAMES.to_string())],
                 ),
                 title,
                 png,
@@ -260,15 +264,22 @@ fn own_chart(
             key,
             count,
             file,
-            title,
         } => {
             let Some(t) = find(tables, table) else {
                 return Ok(None);
             };
-            let by_key = summed(t, game, key, count);
-            let title = title.to_owned();
+            let mut by_key = summed(t, game, key, count);
+            for (code, _) in &mut by_key {
+                *code = super::said::cell(game, key, code, say)
+                    .unwrap_or_else(|| code.replace('_', " "));
+            }
+            let title = say.get(&format!("report.chart.{file}"));
+            let (x, y) = (
+                super::said::heading(key, say),
+                say.get("report.chart.games"),
+            );
             let (png, svg) = render!(dir, file, (900, 420), |a| {
-                draw::bars(a, &title, &key.replace('_', " "), "games", &by_key)
+                draw::bars(a, &title, &x, &y, &by_key, say)
             });
             Ok(Some(Chart {
                 game,
@@ -285,7 +296,7 @@ fn own_chart(
 fn summed(t: &Table, game: &str, key: &str, count: &str) -> Vec<(String, f64)> {
     let mut out: Vec<(String, f64)> = Vec::new();
     for row in rows_of(t, game) {
-        let k = s(at(t, row, key)).replace('_', " ");
+        let k = s(at(t, row, key));
         let n = f(at(t, row, count));
         match out.iter_mut().find(|(x, _)| *x == k) {
             Some(e) => e.1 += n,
@@ -304,7 +315,7 @@ pub struct Series {
 
 /// The results of `game` per preset in the seat count's own words: with two seats, player 1
 /// wins, draws, player 2 wins; with three, each seat placing first.
-fn results(t: &Table, game: &str) -> (Vec<String>, Vec<Series>) {
+fn results(t: &Table, game: &str, say: &Phrases) -> (Vec<String>, Vec<Series>) {
     let rows = rows_of(t, game);
     let mut presets: Vec<String> = rows.iter().map(|r| s(at(t, r, "preset"))).collect();
     presets.dedup();
@@ -332,14 +343,14 @@ fn results(t: &Table, game: &str) -> (Vec<String>, Vec<Series>) {
     };
     let out = if seats <= 2 {
         vec![
+            series(say.get("report.chart.first_wins"), draw::RED_INK, 1, "win"),
+            series(say.get("report.chart.draw"), draw::GREY_INK, 1, "draw"),
             series(
-                "player 1 (moves first) wins".into(),
-                draw::RED_INK,
-                1,
+                say.get("report.chart.second_wins"),
+                draw::BLUE_INK,
+                2,
                 "win",
             ),
-            series("draw".into(), draw::GREY_INK, 1, "draw"),
-            series("player 2 wins".into(), draw::BLUE_INK, 2, "win"),
         ]
     } else {
         let colours = [
@@ -350,9 +361,13 @@ fn results(t: &Table, game: &str) -> (Vec<String>, Vec<Series>) {
         ];
         (1..=seats)
             .map(|k| {
-                let first = if k == 1 { " (moves first)" } else { "" };
+                let key = if k == 1 {
+                    "report.chart.first_places_first"
+                } else {
+                    "report.chart.places_first"
+                };
                 series(
-                    format!("player {k}{first} places first"),
+                    say.fill(key, &[("n", &k.to_string())]),
                     colours[(k as usize - 1) % colours.len()],
                     k,
                     "win",
@@ -360,14 +375,23 @@ fn results(t: &Table, game: &str) -> (Vec<String>, Vec<Series>) {
             })
             .collect()
     };
-    (presets, out)
+    let names = presets
+        .iter()
+        .map(|p| super::said::preset(game, p, say))
+        .collect();
+    (names, out)
 }
 
 /// Each preset's squares: (square, score, finished games).
-fn heat_panels(t: &Table, square: &str) -> Vec<(String, Vec<(String, f64, u64)>)> {
+fn heat_panels(
+    t: &Table,
+    square: &str,
+    game: &str,
+    say: &Phrases,
+) -> Vec<(String, Vec<(String, f64, u64)>)> {
     let mut out: Vec<(String, Vec<(String, f64, u64)>)> = Vec::new();
     for row in &t.rows {
-        let preset = s(at(t, row, "preset"));
+        let preset = super::said::preset(game, &s(at(t, row, "preset")), say);
         let cell = (
             s(at(t, row, square)),
             f(at(t, row, "score")),
@@ -439,11 +463,15 @@ fn binned(values: &[(f64, f64)]) -> Bins {
     }
 }
 
-fn tail_caption(bins: &Bins, unit: &str) -> String {
+fn tail_caption(bins: &Bins, unit: &str, say: &Phrases) -> String {
     match bins.tail {
-        Some((from, n)) => format!(
-            "The grey bar is the last 1% together: {} games at {from} {unit} or more.",
-            draw::thousands(n as u64)
+        Some((from, n)) => say.fill(
+            "report.chart.tail",
+            &[
+                ("n", &draw::thousands(n as u64)),
+                ("from", &from.to_string()),
+                ("unit", unit),
+            ],
         ),
         None => String::new(),
     }

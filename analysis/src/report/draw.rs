@@ -7,9 +7,21 @@ use std::error::Error;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use records::core::language::Phrases;
+
 use super::charts::{Bins, Series};
 
-const FONT: &str = "sans-serif";
+/// The charts' font: the Latin subset of DejaVu Sans for English, the project's CJK subset
+/// (which has the Latin letters too) for Chinese; both registered by
+/// [`super::charts::register_font`]. An SVG names the family, which the report's page
+/// defines with the same font.
+pub fn font_of(say: &Phrases) -> &'static str {
+    if say.is_chinese() {
+        super::charts::CJK_FONT
+    } else {
+        super::charts::LATIN_FONT
+    }
+}
 
 type Result<T> = std::result::Result<T, Box<dyn Error>>;
 
@@ -61,14 +73,16 @@ pub fn dots<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     title: &str,
     (presets, series): &(Vec<String>, Vec<Series>),
+    say: &Phrases,
 ) -> Result<()>
 where
     DB::ErrorType: 'static,
 {
+    let font = font_of(say);
     let (plot, legend) = area.split_vertically(area.dim_in_pixel().1 - 40);
     let n = presets.len().max(1) as f64;
     let mut chart = ChartBuilder::on(&plot)
-        .caption(title, (FONT, px(18.0)))
+        .caption(title, (font, px(18.0)))
         .margin(15)
         .x_label_area_size(58)
         .y_label_area_size(78)
@@ -78,11 +92,11 @@ where
         .disable_x_mesh()
         .x_labels(presets.len().max(1))
         .x_label_formatter(&|x| category(presets, *x))
-        .x_desc("preset")
-        .y_desc("share of finished games (%)")
+        .x_desc(say.get("report.chart.preset"))
+        .y_desc(say.get("report.chart.share"))
         .y_label_formatter(&|y| format!("{y:.0}"))
-        .label_style((FONT, px(13.0)))
-        .axis_desc_style((FONT, px(14.0)))
+        .label_style((font, px(13.0)))
+        .axis_desc_style((font, px(14.0)))
         .draw()?;
     let k = series.len().max(1) as f64;
     for (j, one) in series.iter().enumerate() {
@@ -104,9 +118,15 @@ where
         legend.draw(&Text::new(
             one.legend.clone(),
             (x + 10, 7),
-            (FONT, px(14.0)),
+            (font, px(14.0)),
         ))?;
-        x += 50 + 9 * one.legend.chars().count() as i32;
+        // A CJK character is about twice a Latin letter's width.
+        let width: i32 = one
+            .legend
+            .chars()
+            .map(|c| if c > '\u{2E80}' { 18 } else { 9 })
+            .sum();
+        x += 50 + width;
     }
     Ok(())
 }
@@ -163,12 +183,14 @@ pub fn heatmaps<DB: DrawingBackend>(
     panels: &[(String, Vec<(String, f64, u64)>)],
     (files, ranks): (u8, u8),
     few: u64,
+    say: &Phrases,
 ) -> Result<()>
 where
     DB::ErrorType: 'static,
 {
+    let font = font_of(say);
     let (title_area, rest) = area.split_vertically(40);
-    title_area.titled(title, (FONT, px(18.0)))?;
+    title_area.titled(title, (font, px(18.0)))?;
     let (boards, legend) = rest.split_vertically(rest.dim_in_pixel().1 - 50);
     let columns = boards.split_evenly((1, panels.len().max(1)));
     for ((preset, cells), panel) in panels.iter().zip(columns) {
@@ -182,16 +204,22 @@ where
         let spread = coloured.iter().copied().fold(0.05f64, f64::max);
         let spread = (spread * 20.0).ceil() / 20.0;
         let caption = if coloured.is_empty() {
-            format!("{preset}: no square has {few} games")
+            say.fill(
+                "report.chart.heat_none",
+                &[("preset", preset), ("few", &few.to_string())],
+            )
         } else {
-            format!(
-                "{preset}: {:.0}% to {:.0}%",
-                (0.5 - spread) * 100.0,
-                (0.5 + spread) * 100.0
+            say.fill(
+                "report.chart.heat_scale",
+                &[
+                    ("preset", preset),
+                    ("low", &format!("{:.0}%", (0.5 - spread) * 100.0)),
+                    ("high", &format!("{:.0}%", (0.5 + spread) * 100.0)),
+                ],
             )
         };
         let mut chart = ChartBuilder::on(&panel)
-            .caption(caption, (FONT, px(15.0)))
+            .caption(caption, (font, px(15.0)))
             .margin(8)
             .build_cartesian_2d(0f64..files as f64, 0f64..ranks as f64)?;
         for (square, score, n) in cells {
@@ -212,12 +240,12 @@ where
             chart.draw_series(std::iter::once(Text::new(
                 format!("{square} {:.0}%", score * 100.0),
                 (file + 0.08, rank + 0.7),
-                (FONT, px(12.0)).into_font().color(&ink),
+                (font, px(12.0)).into_font().color(&ink),
             )))?;
             chart.draw_series(std::iter::once(Text::new(
                 format!("n={}", thousands(*n)),
                 (file + 0.08, rank + 0.35),
-                (FONT, px(12.0)).into_font().color(&ink),
+                (font, px(12.0)).into_font().color(&ink),
             )))?;
         }
     }
@@ -231,15 +259,15 @@ where
             heat(score, 0.5).filled(),
         ))?;
     }
-    let label = |x: i32, text: String| Text::new(text, (x, 26), (FONT, px(12.0)));
-    legend.draw(&label(44, "lowest".into()))?;
+    let label = |x: i32, text: String| Text::new(text, (x, 26), (font, px(12.0)));
+    legend.draw(&label(44, say.get("report.chart.lowest")))?;
     legend.draw(&label(48 + 6 * steps, "50%".into()))?;
-    legend.draw(&label(40 + 12 * steps, "highest".into()))?;
+    legend.draw(&label(40 + 12 * steps, say.get("report.chart.highest")))?;
     let right = 60 + 12 * steps + 30;
     legend.draw(&Text::new(
-        "player 1's score".to_owned(),
+        say.get("report.chart.p1_score"),
         (right, 8),
-        (FONT, px(13.0)),
+        (font, px(13.0)),
     ))?;
     let grey = right + 165;
     legend.draw(&Rectangle::new(
@@ -247,9 +275,9 @@ where
         MUTED.filled(),
     ))?;
     legend.draw(&Text::new(
-        format!("fewer than {few} games"),
+        say.fill("report.chart.fewer", &[("few", &few.to_string())]),
         (grey + 22, 8),
-        (FONT, px(13.0)),
+        (font, px(13.0)),
     ))?;
     Ok(())
 }
@@ -260,10 +288,12 @@ pub fn histogram<DB: DrawingBackend>(
     title: &str,
     x_label: &str,
     bins: &Bins,
+    say: &Phrases,
 ) -> Result<()>
 where
     DB::ErrorType: 'static,
 {
+    let font = font_of(say);
     let step = bins.step;
     let lo = bins.bars.first().map_or(0.0, |b| b.0);
     let hi = bins
@@ -277,7 +307,7 @@ where
         .fold(1.0, f64::max)
         * 1.12;
     let mut chart = ChartBuilder::on(area)
-        .caption(title, (FONT, px(18.0)))
+        .caption(title, (font, px(18.0)))
         .margin(15)
         .x_label_area_size(58)
         .y_label_area_size(78)
@@ -286,11 +316,11 @@ where
         .configure_mesh()
         .disable_x_mesh()
         .x_desc(x_label)
-        .y_desc("games")
+        .y_desc(say.get("report.chart.games"))
         .x_label_formatter(&|x| whole(*x))
         .y_label_formatter(&|y| whole(*y))
-        .label_style((FONT, px(13.0)))
-        .axis_desc_style((FONT, px(14.0)))
+        .label_style((font, px(13.0)))
+        .axis_desc_style((font, px(14.0)))
         .draw()?;
     chart.draw_series(
         bins.bars
@@ -305,7 +335,7 @@ where
         chart.draw_series(std::iter::once(Text::new(
             format!("{x}+"),
             (x, n + top * 0.06),
-            (FONT, px(12.0)),
+            (font, px(12.0)),
         )))?;
     }
     Ok(())
@@ -318,15 +348,17 @@ pub fn bars<DB: DrawingBackend>(
     x_label: &str,
     y_label: &str,
     bars: &[(String, f64)],
+    say: &Phrases,
 ) -> Result<()>
 where
     DB::ErrorType: 'static,
 {
+    let font = font_of(say);
     let n = bars.len().max(1) as f64;
     let top = bars.iter().map(|b| b.1).fold(1.0, f64::max) * 1.1;
     let names: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
     let mut chart = ChartBuilder::on(area)
-        .caption(title, (FONT, px(18.0)))
+        .caption(title, (font, px(18.0)))
         .margin(15)
         .x_label_area_size(58)
         .y_label_area_size(78)
@@ -339,8 +371,8 @@ where
         .x_desc(x_label)
         .y_desc(y_label)
         .y_label_formatter(&|y| whole(*y))
-        .label_style((FONT, px(13.0)))
-        .axis_desc_style((FONT, px(14.0)))
+        .label_style((font, px(13.0)))
+        .axis_desc_style((font, px(14.0)))
         .draw()?;
     chart.draw_series(bars.iter().enumerate().map(|(i, b)| {
         Rectangle::new(

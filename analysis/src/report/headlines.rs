@@ -11,6 +11,7 @@
 //! flips are 32 tries: Bonferroni, [`corrected_z`]); otherwise the sentence says that nothing
 //! stands out.
 
+use records::core::language::Phrases;
 use serde_json::Value;
 
 use super::draw::thousands;
@@ -20,12 +21,14 @@ use super::table::Table;
 pub use records::core::stats::{corrected_z, wilson as wilson_at};
 
 /// A rate with its 95% interval, for people: `47.9% (46.0–50.0)`.
-pub fn percent_with_interval(rate: f64, low: f64, high: f64) -> String {
-    format!(
-        "{:.1}% ({:.1}–{:.1})",
-        rate * 100.0,
-        low * 100.0,
-        high * 100.0
+pub fn percent_with_interval(rate: f64, low: f64, high: f64, say: &Phrases) -> String {
+    say.fill(
+        "report.rate_interval",
+        &[
+            ("rate", &format!("{:.1}%", rate * 100.0)),
+            ("low", &format!("{:.1}", low * 100.0)),
+            ("high", &format!("{:.1}", high * 100.0)),
+        ],
     )
 }
 
@@ -41,12 +44,14 @@ pub fn signed_elo(x: f64) -> String {
 }
 
 /// An Elo difference with its 95% interval, for people: `+56 (−5 to +117)`.
-pub fn elo_with_interval(value: f64, low: f64, high: f64) -> String {
-    format!(
-        "{} ({} to {})",
-        signed_elo(value),
-        signed_elo(low),
-        signed_elo(high)
+pub fn elo_with_interval(value: f64, low: f64, high: f64, say: &Phrases) -> String {
+    say.fill(
+        "report.elo_interval",
+        &[
+            ("value", &signed_elo(value)),
+            ("low", &signed_elo(low)),
+            ("high", &signed_elo(high)),
+        ],
     )
 }
 
@@ -101,11 +106,12 @@ impl<'a> Rows<'a> {
         }
     }
 
-    pub fn rate(&self, row: &[Value], name: &str) -> String {
+    pub fn rate(&self, row: &[Value], name: &str, say: &Phrases) -> String {
         percent_with_interval(
             self.num(row, &format!("{name}_rate")),
             self.num(row, &format!("{name}_low")),
             self.num(row, &format!("{name}_high")),
+            say,
         )
     }
 }
@@ -133,6 +139,7 @@ pub fn sentences(
     fits: &[super::players::Fit],
     game: &str,
     preset: &str,
+    say: &Phrases,
 ) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(o) = rows(tables, "overview")
@@ -140,12 +147,17 @@ pub fn sentences(
     {
         let games = o.num(r, "games") as u64;
         let finished = o.num(r, "finished") as u64;
-        out.push(format!(
-            "{} games, {} of them finished ({:.1}%), {:.0} plies long on average.",
-            thousands(games),
-            thousands(finished),
-            o.num(r, "finished_rate") * 100.0,
-            o.num(r, "mean_plies")
+        out.push(say.fill(
+            "report.headline.games",
+            &[
+                ("games", &thousands(games)),
+                ("finished", &thousands(finished)),
+                (
+                    "rate",
+                    &format!("{:.1}%", o.num(r, "finished_rate") * 100.0),
+                ),
+                ("plies", &format!("{:.0}", o.num(r, "mean_plies"))),
+            ],
         ));
     }
     match fits
@@ -153,8 +165,8 @@ pub fn sentences(
         .find(|(g, p, _)| g == game && p == preset)
         .map(|(_, _, fit)| fit)
     {
-        Some(fit) => out.extend(super::leaderboard::sentences(fit)),
-        None => out.extend(seat_sentences(tables, game, preset)),
+        Some(fit) => out.extend(super::leaderboard::sentences(fit, say)),
+        None => out.extend(seat_sentences(tables, game, preset, say)),
     }
     if let Some(e) = rows(tables, "endings") {
         let mut by_reason: Vec<(String, f64)> = Vec::new();
@@ -173,20 +185,28 @@ pub fn sentences(
             let top: Vec<String> = by_reason
                 .iter()
                 .take(3)
-                .map(|(reason, n)| format!("{} ({})", ending_words(game, reason), share(n / total)))
+                .map(|(reason, n)| {
+                    say.fill(
+                        "report.headline.ending",
+                        &[
+                            ("ending", &super::said::ending(game, reason, say)),
+                            ("share", &share(n / total)),
+                        ],
+                    )
+                })
                 .collect();
-            out.push(format!("Finished games end by {}.", top.join(", ")));
+            out.push(say.fill("report.headline.endings", &[("list", &say.list(&top))]));
         }
     }
     if let Ok(kind) = game.parse::<records::games::GameKind>() {
-        out.extend(crate::games::headlines(kind, tables, preset));
+        out.extend(crate::games::headlines(kind, tables, preset, say));
     }
     out
 }
 
 /// The seats' results where the players are not named: what they mix (who played and where
 /// they sat) is said, and the first seat's rate a finding only when it stands out.
-fn seat_sentences(tables: &[Table], game: &str, preset: &str) -> Vec<String> {
+fn seat_sentences(tables: &[Table], game: &str, preset: &str, say: &Phrases) -> Vec<String> {
     let Some(s) = rows(tables, "by_seat") else {
         return Vec::new();
     };
@@ -197,17 +217,17 @@ fn seat_sentences(tables: &[Table], game: &str, preset: &str) -> Vec<String> {
     let fair = 1.0 / seats.len() as f64;
     let (finished, score) = (s.num(first, "finished"), s.num(first, "score"));
     let (low, high) = wilson_at(score * finished, finished, corrected_z(1));
-    let finding = if low > fair || high < fair {
-        "stands out from an even share"
+    let key = if low > fair || high < fair {
+        "report.headline.unnamed_stands_out"
     } else {
-        "does not stand out from an even share"
+        "report.headline.unnamed_even"
     };
-    vec![format!(
-        "The players are not named, so seats are all the report can compare: the first mover \
-         scores {} of its finished games, which {finding} ({}); it mixes who played with \
-         where they sat.",
-        percent_with_interval(score, low, high),
-        share(fair)
+    vec![say.fill(
+        key,
+        &[
+            ("score", &percent_with_interval(score, low, high, say)),
+            ("fair", &share(fair)),
+        ],
     )]
 }
 
@@ -237,21 +257,34 @@ pub fn standing_out<'a>(
 
 /// The rows that stand out ([`standing_out`]) said: `c8 (56.4%, 51.2–61.5 corrected, 660
 /// games)`, `key` naming each.
-pub fn said_standing(r: &Rows, standing: &[(&[Value], (f64, f64))], key: &str) -> String {
-    standing
+pub fn said_standing(
+    r: &Rows,
+    standing: &[(&[Value], (f64, f64))],
+    key: &str,
+    say: &Phrases,
+) -> String {
+    let game = r.t.game.as_deref().unwrap_or("");
+    let named: Vec<String> = standing
         .iter()
         .map(|(row, (low, high))| {
-            format!(
-                "{} ({:.1}%, {:.1}–{:.1} corrected, {} games)",
-                r.text(row, key),
-                r.num(row, "score") * 100.0,
-                low * 100.0,
-                high * 100.0,
-                thousands(r.num(row, "finished") as u64)
+            let code = r.code(row, key);
+            say.fill(
+                "report.headline.standing",
+                &[
+                    (
+                        "name",
+                        &super::said::cell(game, key, &code, say)
+                            .unwrap_or_else(|| r.text(row, key)),
+                    ),
+                    ("score", &format!("{:.1}%", r.num(row, "score") * 100.0)),
+                    ("low", &format!("{:.1}", low * 100.0)),
+                    ("high", &format!("{:.1}", high * 100.0)),
+                    ("games", &thousands(r.num(row, "finished") as u64)),
+                ],
             )
         })
-        .collect::<Vec<_>>()
-        .join(", ")
+        .collect();
+    say.list(&named)
 }
 
 /// A share for a sentence: a percent with one decimal (3 of 600 is `0.5%`), and `<0.1%` for
@@ -284,7 +317,12 @@ mod tests {
     #[test]
     fn a_rate_reads_as_people_write_it() {
         assert_eq!(
-            percent_with_interval(0.4791, 0.46, 0.5),
+            percent_with_interval(
+                0.4791,
+                0.46,
+                0.5,
+                Phrases::of(records::core::language::Language::English)
+            ),
             "47.9% (46.0–50.0)"
         );
     }

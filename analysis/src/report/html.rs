@@ -8,6 +8,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 use base64::Engine as _;
+use records::core::language::Phrases;
 use records::games::GameKind;
 use serde_json::Value;
 
@@ -33,7 +34,7 @@ pub(super) fn escape(s: &str) -> String {
         let cjk = matches!(c, '\u{2E80}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}');
         if cjk != in_cjk {
             out.push_str(if cjk {
-                "<span class=\"cjk\" lang=\"zh-Hant\">"
+                "<span class=\"cjk\">"
             } else {
                 "</span>"
             });
@@ -61,6 +62,25 @@ pub(super) fn attribute(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// `key`'s words as HTML: the text escaped, each `{slot}` then filled with the HTML given.
+pub(super) fn fill_html(say: &Phrases, key: &str, slots: &[(&str, &str)]) -> String {
+    let mut text = escape(&say.get(key));
+    for (slot, html) in slots {
+        text = text.replace(&format!("{{{slot}}}"), html);
+    }
+    text
+}
+
+/// A game's name on the page: records' title in English (`Banqi (暗棋, Chinese Dark Chess)`),
+/// the language's own name otherwise.
+pub(super) fn game_title(kind: GameKind, say: &Phrases) -> String {
+    if say.is_chinese() {
+        say.get(&format!("game.{}", kind.name()))
+    } else {
+        kind.title().to_owned()
+    }
+}
+
 pub fn page(
     summary: &Value,
     tables: &[Table],
@@ -68,15 +88,20 @@ pub fn page(
     charts: &[Chart],
     rejected: &[Rejected],
     out: &Path,
+    say: &Phrases,
 ) -> std::io::Result<String> {
     let games = games_in(tables);
     let mut h = String::with_capacity(1 << 20);
     let font = base64::engine::general_purpose::STANDARD.encode(FONT);
-    let title = escape("暗棋");
+    let (code, title, heading) = (
+        say.language().code(),
+        attribute(&say.get("report.title")),
+        escape(&say.get("report.heading")),
+    );
     let _ = write!(
         h,
         r#"<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Anqi report</title>
+<html lang="{code}"><head><meta charset="utf-8"><title>{title}</title>
 <style>
 @font-face {{ font-family: "Anqi Serif"; src: url(data:font/otf;base64,{font}) format("opentype"); font-weight: 100 900; }}
 body {{ font-family: system-ui, "Anqi Serif", sans-serif; margin: 2em auto; max-width: 1100px; color: #222; line-height: 1.45; padding: 0 1em; }}
@@ -93,44 +118,55 @@ figcaption {{ color: #555; font-size: .95em; }}
 .muted {{ color: #666; }}
 .cjk {{ font-family: "Anqi Serif", serif; }}
 </style></head><body>
-<h1>Anqi ({title}) statistics report</h1>
+<h1>{heading}</h1>
 "#
     );
-    lede(&mut h, summary, &games);
-    let _ = writeln!(h, "<nav><h2>Contents</h2><ol>");
+    lede(&mut h, summary, &games, say);
+    let _ = writeln!(
+        h,
+        "<nav><h2>{}</h2><ol>",
+        escape(&say.get("report.contents"))
+    );
     for kind in &games {
         let _ = writeln!(
             h,
             "<li><a href=\"#{}\">{}</a></li>",
             kind.name(),
-            escape(kind.title())
+            escape(&game_title(*kind, say))
         );
     }
     let _ = writeln!(
         h,
-        "<li><a href=\"#rejected\">Rejected games</a></li><li><a href=\"#files\">The numbers \
-         as data</a></li></ol></nav>"
+        "<li><a href=\"#rejected\">{}</a></li><li><a href=\"#files\">{}</a></li></ol></nav>",
+        escape(&say.get("report.rejected")),
+        escape(&say.get("report.files"))
     );
     for kind in &games {
-        section(&mut h, *kind, tables, fits, charts, out)?;
+        section(&mut h, *kind, tables, fits, charts, out, say)?;
     }
-    rejected_games(&mut h, rejected);
+    rejected_games(&mut h, rejected, say);
+    let code = |c: &str| format!("<code>{c}</code>");
     let _ = writeln!(
         h,
-        "<h2 id=\"files\">The numbers as data</h2><p>Every number of this page, and the raw \
-         counts behind it, is in <code>stats.json</code> and <code>tables/*.csv</code> (column \
-         names as the data contract says, docs/analysis.md); the games, seats and each game's \
-         own facts in <code>data/</code> as Parquet (hive layout by game and preset). Every \
-         table is counts: reports of parts of a data set merge into the whole with \
-         <code>anqi report --merge</code>. Rates are of finished games, with 95% Wilson \
-         intervals.</p>"
+        "<h2 id=\"files\">{}</h2><p>{}</p>",
+        escape(&say.get("report.files")),
+        fill_html(
+            say,
+            "report.files_said",
+            &[
+                ("stats", &code("stats.json")),
+                ("tables", &code("tables/*.csv")),
+                ("data", &code("data/")),
+                ("merge", &code("anqi report --merge")),
+            ]
+        )
     );
     let _ = writeln!(h, "</body></html>");
     Ok(h)
 }
 
 /// What the report holds, in a sentence or two; the settings only where they apply.
-fn lede(h: &mut String, summary: &Value, games: &[GameKind]) {
+fn lede(h: &mut String, summary: &Value, games: &[GameKind], say: &Phrases) {
     let n = |k: &str| summary[k].as_u64().unwrap_or(0);
     let mut per_game: Vec<String> = Vec::new();
     for kind in games {
@@ -141,34 +177,48 @@ fn lede(h: &mut String, summary: &Value, games: &[GameKind]) {
             .filter_map(|p| p.as_str())
             .filter_map(|p| p.strip_prefix(&format!("{}/", kind.name())))
             .collect();
-        per_game.push(format!(
-            "{} ({})",
-            escape(kind.title()),
-            escape(&presets.join(", "))
-        ));
+        let presets: Vec<String> = presets
+            .iter()
+            .map(|p| super::said::preset(kind.name(), p, say))
+            .collect();
+        per_game.push(escape(&say.fill(
+            "report.lede_game",
+            &[
+                ("game", &game_title(*kind, say)),
+                ("presets", &say.list(&presets)),
+            ],
+        )));
     }
+    let below = format!(
+        "<a href=\"#rejected\">{}</a>",
+        escape(&say.get("report.below"))
+    );
     let _ = writeln!(
         h,
-        "<p class=\"lede\">{} games of {}: {}. {} rejected (listed <a href=\"#rejected\">below</a>).</p>",
-        thousands(n("games")),
-        words_for(games.len()),
-        per_game.join("; "),
-        thousands(n("rejected"))
+        "<p class=\"lede\">{}</p>",
+        fill_html(
+            say,
+            "report.lede",
+            &[
+                ("games", &thousands(n("games"))),
+                (
+                    "kinds",
+                    &escape(&say.get(&format!("report.kinds.{}", games.len().min(4))))
+                ),
+                (
+                    "list",
+                    &per_game.join(&escape(&say.get("report.list_separator_major")))
+                ),
+                ("rejected", &thousands(n("rejected"))),
+                ("below", &below),
+            ]
+        )
     );
     // The settings that apply to the games in the report, and only those.
     for kind in games {
-        if let Some(sentence) = crate::games::settings(*kind, summary) {
+        if let Some(sentence) = crate::games::settings(*kind, summary, say) {
             let _ = writeln!(h, "<p class=\"muted\">{}</p>", escape(&sentence));
         }
-    }
-}
-
-fn words_for(games: usize) -> &'static str {
-    match games {
-        1 => "one game",
-        2 => "two games",
-        3 => "three games",
-        _ => "four games",
     }
 }
 
@@ -179,28 +229,30 @@ fn section(
     fits: &[super::players::Fit],
     charts: &[Chart],
     out: &Path,
+    say: &Phrases,
 ) -> std::io::Result<()> {
     let game = kind.name();
     let _ = writeln!(
         h,
-        "<section id=\"{game}\"><h2>{}</h2><h3>In short</h3>",
-        escape(kind.title())
+        "<section id=\"{game}\"><h2>{}</h2><h3>{}</h3>",
+        escape(&game_title(kind, say)),
+        escape(&say.get("report.in_short"))
     );
     for preset in headlines::presets(tables, game) {
         let _ = writeln!(
             h,
             "<p><b>{}</b></p><ul class=\"headlines\">",
-            escape(&preset)
+            escape(&super::said::preset(game, &preset, say))
         );
-        for sentence in headlines::sentences(tables, fits, game, &preset) {
+        for sentence in headlines::sentences(tables, fits, game, &preset, say) {
             let _ = writeln!(h, "<li>{}</li>", escape(&sentence));
         }
         let _ = writeln!(h, "</ul>");
     }
-    if let Some(sentence) = crate::games::headline(kind, tables) {
+    if let Some(sentence) = crate::games::headline(kind, tables, say) {
         let _ = writeln!(h, "<p>{}</p>", escape(&sentence));
     }
-    let _ = writeln!(h, "<h3>Charts</h3>");
+    let _ = writeln!(h, "<h3>{}</h3>", escape(&say.get("report.charts")));
     for c in charts.iter().filter(|c| c.game == game) {
         let svg = std::fs::read_to_string(&c.svg)?;
         let png = c
@@ -209,15 +261,23 @@ fn section(
             .unwrap_or(&c.png)
             .display()
             .to_string();
+        let png = format!("<a href=\"{}\">PNG</a>", attribute(&png));
+        let caption = if c.caption.is_empty() {
+            png
+        } else {
+            fill_html(
+                say,
+                "report.caption",
+                &[("caption", &escape(&c.caption)), ("png", &png)],
+            )
+        };
         let _ = writeln!(
             h,
-            "<figure aria-label=\"{}\">{svg}<figcaption>{} (<a href=\"{}\">PNG</a>)</figcaption></figure>",
+            "<figure aria-label=\"{}\">{svg}<figcaption>{caption}</figcaption></figure>",
             attribute(&c.title),
-            escape(&c.caption),
-            attribute(&png)
         );
     }
-    let _ = writeln!(h, "<h3>Tables</h3>");
+    let _ = writeln!(h, "<h3>{}</h3>", escape(&say.get("report.tables")));
     for t in tables {
         let mine = match &t.game {
             Some(g) => g == game,
@@ -225,9 +285,9 @@ fn section(
         };
         if t.name == "ratings" {
             // The leaderboards, by group, for people (the table is in the CSV as it is).
-            super::leaderboard::html(h, fits, game, escape);
+            super::leaderboard::html(h, fits, game, say);
         } else if mine {
-            people_table(h, t, game);
+            people_table(h, t, game, say);
         }
     }
     let _ = writeln!(h, "</section>");
@@ -248,14 +308,14 @@ enum Cell {
 }
 
 impl Cell {
-    fn html(&self) -> String {
+    fn html(&self, say: &Phrases) -> String {
         match self {
             Cell::Text(s) => escape(s),
             Cell::Count(n) => thousands(*n),
             Cell::Number(x) => format!("{x:.1}"),
             Cell::Percent(x) => format!("{:.1}%", x * 100.0),
-            Cell::Rate(r, lo, hi) => percent_with_interval(*r, *lo, *hi),
-            Cell::Elo(v, lo, hi) => elo_with_interval(*v, *lo, *hi),
+            Cell::Rate(r, lo, hi) => percent_with_interval(*r, *lo, *hi, say),
+            Cell::Elo(v, lo, hi) => elo_with_interval(*v, *lo, *hi, say),
             Cell::Missing => "—".to_owned(),
         }
     }
@@ -274,7 +334,7 @@ fn estimate(name: &str, value: f64, low: f64, high: f64) -> Cell {
 
 /// `t`'s rows for `game`, for people: one column per rate with its interval, counts with
 /// thousands separated, the sums behind the means left out (they are in the CSV).
-fn people_table(h: &mut String, t: &Table, game: &str) {
+fn people_table(h: &mut String, t: &Table, game: &str, say: &Phrases) {
     let index = |c: &str| t.columns.iter().position(|x| x == c);
     let game_column = index("game");
     let rows: Vec<&Vec<Value>> = t
@@ -291,11 +351,11 @@ fn people_table(h: &mut String, t: &Table, game: &str) {
         let i = index(key).expect("a key column");
         let (game, key) = (game.to_owned(), key.clone());
         columns.push((
-            super::said::heading(&key),
+            super::said::heading(&key, say),
             Box::new(move |r| match &r[i] {
                 // Codes in the game's words (the CSV keeps the codes).
                 Value::String(s) => {
-                    Cell::Text(super::said::cell(&game, &key, s).unwrap_or_else(|| s.clone()))
+                    Cell::Text(super::said::cell(&game, &key, s, say).unwrap_or_else(|| s.clone()))
                 }
                 Value::Null => Cell::Text("—".into()),
                 other => Cell::Text(other.to_string()),
@@ -322,7 +382,10 @@ fn people_table(h: &mut String, t: &Table, game: &str) {
             let [lo, hi] = bounds(count).map(|b| index(&b).expect("a bound"));
             let name = count.clone();
             columns.push((
-                format!("{} (95%)", super::said::heading(count)),
+                say.fill(
+                    "report.column.with_interval",
+                    &[("column", &super::said::heading(count, say))],
+                ),
                 Box::new(
                     move |r| match (r[i].as_f64(), r[lo].as_f64(), r[hi].as_f64()) {
                         (Some(v), Some(l), Some(h)) => estimate(&name, v, l, h),
@@ -340,7 +403,7 @@ fn people_table(h: &mut String, t: &Table, game: &str) {
         {
             // A share of the points (1 a win, ½ a draw), not their sum.
             columns.push((
-                "score".to_owned(),
+                super::said::heading("score", say),
                 Box::new(move |r| match (r[i].as_f64(), r[games].as_f64()) {
                     (Some(sum), Some(n)) if n > 0.0 => Cell::Percent(sum / n),
                     _ => Cell::Missing,
@@ -349,7 +412,7 @@ fn people_table(h: &mut String, t: &Table, game: &str) {
             continue;
         }
         columns.push((
-            super::said::heading(count),
+            super::said::heading(count, say),
             Box::new(move |r| match (r[i].as_u64(), r[i].as_f64()) {
                 (Some(n), _) => Cell::Count(n),
                 (None, Some(x)) => Cell::Number(x),
@@ -366,7 +429,13 @@ fn people_table(h: &mut String, t: &Table, game: &str) {
                     index(&format!("{name}_high")).expect("a rate"),
                 );
                 columns.push((
-                    format!("{} rate (95%)", name.replace('_', " ")),
+                    say.fill(
+                        "report.column.with_interval",
+                        &[(
+                            "column",
+                            &super::said::heading(&format!("{name}_rate"), say),
+                        )],
+                    ),
                     Box::new(move |row| {
                         match (row[r].as_f64(), row[lo].as_f64(), row[hi].as_f64()) {
                             (Some(v), Some(l), Some(h)) => Cell::Rate(v, l, h),
@@ -380,7 +449,7 @@ fn people_table(h: &mut String, t: &Table, game: &str) {
                 // A score is a share of the points (1 a win, ½ a draw): a percentage.
                 let share = name == "score";
                 columns.push((
-                    name.replace('_', " "),
+                    super::said::heading(name, say),
                     Box::new(move |r| match r[i].as_f64() {
                         None => Cell::Missing,
                         Some(x) if share => Cell::Percent(x),
@@ -395,15 +464,21 @@ fn people_table(h: &mut String, t: &Table, game: &str) {
         "<h4 id=\"{}-{}\">{}</h4>",
         game,
         t.name,
-        escape(&t.title)
+        escape(&super::said::title(&t.name, say))
     );
     let folded = rows.len() > FOLD_ROWS;
     if folded {
         let _ = writeln!(
             h,
-            "<details><summary>{} rows (also <code>tables/{}.csv</code>)</summary>",
-            thousands(rows.len() as u64),
-            t.name
+            "<details><summary>{}</summary>",
+            fill_html(
+                say,
+                "report.rows",
+                &[
+                    ("n", &thousands(rows.len() as u64)),
+                    ("file", &format!("<code>tables/{}.csv</code>", t.name)),
+                ]
+            )
         );
     }
     let _ = write!(h, "<table><tr>");
@@ -414,7 +489,7 @@ fn people_table(h: &mut String, t: &Table, game: &str) {
     for row in rows {
         let _ = write!(h, "<tr>");
         for (_, read) in &columns {
-            let _ = write!(h, "<td>{}</td>", read(row).html());
+            let _ = write!(h, "<td>{}</td>", read(row).html(say));
         }
         let _ = writeln!(h, "</tr>");
     }
@@ -424,15 +499,27 @@ fn people_table(h: &mut String, t: &Table, game: &str) {
     }
 }
 
-fn rejected_games(h: &mut String, rejected: &[Rejected]) {
-    let _ = writeln!(h, "<h2 id=\"rejected\">Rejected games</h2>");
+fn rejected_games(h: &mut String, rejected: &[Rejected], say: &Phrases) {
+    let _ = writeln!(
+        h,
+        "<h2 id=\"rejected\">{}</h2>",
+        escape(&say.get("report.rejected"))
+    );
     if rejected.is_empty() {
-        let _ = writeln!(h, "<p>None: every game replayed.</p>");
+        let _ = writeln!(h, "<p>{}</p>", escape(&say.get("report.rejected_none")));
         return;
     }
     let _ = writeln!(
         h,
-        "<p>Also in <code>invalid.csv</code>.</p><table><tr><th>source</th><th>code</th><th>error</th></tr>"
+        "<p>{}</p><table><tr><th>{}</th><th>{}</th><th>{}</th></tr>",
+        fill_html(
+            say,
+            "report.rejected_file",
+            &[("file", "<code>invalid.csv</code>")]
+        ),
+        escape(&say.get("report.column.source")),
+        escape(&say.get("report.column.code")),
+        escape(&say.get("report.column.error"))
     );
     for r in rejected {
         let _ = writeln!(
@@ -454,7 +541,12 @@ mod tests {
     /// The cells of `t`'s table on the page, row by row (headings first).
     fn cells(t: &Table) -> Vec<Vec<String>> {
         let mut h = String::new();
-        people_table(&mut h, t, "banqi");
+        people_table(
+            &mut h,
+            t,
+            "banqi",
+            Phrases::of(records::core::language::Language::English),
+        );
         h.split("<tr>")
             .skip(1)
             .map(|row| {

@@ -10,37 +10,34 @@ use records::rating::{Estimate, Rated, Ratings};
 
 use super::draw::thousands;
 use super::headlines::{elo_with_interval, percent_with_interval, share};
+use super::html::{attribute, escape};
 use super::players::Fit;
+use records::core::language::Phrases;
 
-/// How the ratings read, in one sentence: Elo's scale, as people read it.
-pub const SCALE: &str = "Ratings are on Elo's scale: a difference of d points predicts an \
-     expected score (a win 1, a draw ½) of 1 / (1 + 10^(−d/400)), so +100 is 64%; each group \
-     of players who met is rated about its own mean.";
-
-fn elo(e: &Estimate) -> String {
-    format!("{} Elo", elo_with_interval(e.value, e.low, e.high))
+fn elo(e: &Estimate, say: &Phrases) -> String {
+    say.fill(
+        "report.ratings.elo",
+        &[("elo", &elo_with_interval(e.value, e.low, e.high, say))],
+    )
 }
 
 /// What moving first is worth, which groups never met, who is strongest in each, and who is
 /// provisional: the seat term said as a finding only when its interval excludes no
 /// advantage, "clearly above" only when two intervals do not overlap.
-pub fn sentences(fit: &Ratings) -> Vec<String> {
+pub fn sentences(fit: &Ratings, say: &Phrases) -> Vec<String> {
     let mut out = Vec::new();
     if fit.seats_confounded {
-        out.push(format!(
-            "Who played and where they sat cannot be told apart in these {} games: every \
-             player kept to its seat against the others (no pair met the other way round, \
-             nobody played itself), so the ratings below hold the {} own advantage too.",
-            thousands(fit.games),
+        out.push(say.fill(
             if fit.seats == 2 {
-                "first move's"
+                "report.ratings.confounded_first"
             } else {
-                "seats'"
-            }
+                "report.ratings.confounded_seats"
+            },
+            &[("games", &thousands(fit.games))],
         ));
     }
     if let Some(equal) = fit.first_seat {
-        out.push(seat_sentence(fit, equal));
+        out.push(seat_sentence(fit, equal, say));
     }
     if fit.groups.len() > 1 {
         let listed: Vec<String> = fit
@@ -49,26 +46,29 @@ pub fn sentences(fit: &Ratings) -> Vec<String> {
             .enumerate()
             .take(5)
             .map(|(i, g)| {
-                format!(
-                    "group {} ({} players, {} games)",
-                    i + 1,
-                    thousands(g.players as u64),
-                    thousands(g.games)
+                say.fill(
+                    "report.ratings.group_listed",
+                    &[
+                        ("n", &(i + 1).to_string()),
+                        ("players", &thousands(g.players as u64)),
+                        ("games", &thousands(g.games)),
+                    ],
                 )
             })
             .collect();
         let more = fit.groups.len().saturating_sub(listed.len());
-        out.push(format!(
-            "The players fall into {} groups that never met, directly or through others: {}{}. \
-             Each group is rated and ranked on its own; a rating says nothing against another \
-             group's.",
-            fit.groups.len(),
-            listed.join(", "),
-            if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            }
+        let more = if more > 0 {
+            say.fill("report.ratings.and_more", &[("n", &more.to_string())])
+        } else {
+            String::new()
+        };
+        out.push(say.fill(
+            "report.ratings.groups",
+            &[
+                ("n", &fit.groups.len().to_string()),
+                ("list", &say.list(&listed)),
+                ("more", &more),
+            ],
         ));
     }
     for (g, _) in fit.groups.iter().enumerate().take(3) {
@@ -78,50 +78,52 @@ pub fn sentences(fit: &Ratings) -> Vec<String> {
             .filter(|p| p.group == g && !p.provisional)
             .collect();
         let group = (fit.groups.len() > 1).then_some(g + 1);
-        if let Some(s) = strongest(&ranked, group) {
+        if let Some(s) = strongest(&ranked, group, say) {
             out.push(s);
         }
     }
     let provisional = fit.players.iter().filter(|p| p.provisional).count();
     if provisional > 0 {
-        out.push(format!(
-            "{} {} fewer than {} games: rated, but provisional, listed apart and not ranked.",
-            thousands(provisional as u64),
+        out.push(say.fill(
             if provisional == 1 {
-                "player has"
+                "report.ratings.provisional_one"
             } else {
-                "players have"
+                "report.ratings.provisional_many"
             },
-            fit.provisional_games
+            &[
+                ("n", &thousands(provisional as u64)),
+                ("games", &fit.provisional_games.to_string()),
+            ],
         ));
     }
     if !fit.players.is_empty() {
-        out.push(SCALE.to_owned());
+        out.push(say.get("report.ratings.scale"));
     }
     if fit.self_play > 0 {
-        out.push(format!(
-            "{} of the games were a player against itself: they count for the seats, not for \
-             the ratings.",
-            thousands(fit.self_play)
+        out.push(say.fill(
+            "report.ratings.self_play",
+            &[("games", &thousands(fit.self_play))],
         ));
     }
     out
 }
 
-fn seat_sentence(fit: &Ratings, equal: Estimate) -> String {
-    let equal = percent_with_interval(equal.value, equal.low, equal.high);
+fn seat_sentence(fit: &Ratings, equal: Estimate, say: &Phrases) -> String {
+    let equal = percent_with_interval(equal.value, equal.low, equal.high, say);
     let settled = fit.seat_terms.iter().any(|t| t.excludes(0.0));
     let games = thousands(fit.games);
     match (fit.seats, settled) {
-        (2, true) => format!(
-            "Moving first is worth {} (fitted beside the players' ratings from {games} \
-             games): between players of equal strength the first mover scores {equal}.",
-            elo(&fit.seat_terms[0])
-        ),
-        (2, false) => format!(
-            "Moving first shows no advantage the {games} games can tell: {}; between players \
-             of equal strength the first mover scores {equal}.",
-            elo(&fit.seat_terms[0])
+        (2, settled) => say.fill(
+            if settled {
+                "report.ratings.first_worth"
+            } else {
+                "report.ratings.first_no_advantage"
+            },
+            &[
+                ("elo", &elo(&fit.seat_terms[0], say)),
+                ("games", &games),
+                ("equal", &equal),
+            ],
         ),
         // Three seats: each later seat against the first, named.
         (_, settled) => {
@@ -129,18 +131,24 @@ fn seat_sentence(fit: &Ratings, equal: Estimate) -> String {
                 .seat_terms
                 .iter()
                 .enumerate()
-                .map(|(i, t)| format!("seat {} against seat 1 {}", i + 2, elo(t)))
+                .map(|(i, t)| {
+                    say.fill(
+                        "report.ratings.seat_against_first",
+                        &[("seat", &(i + 2).to_string()), ("elo", &elo(t, say))],
+                    )
+                })
                 .collect();
-            format!(
-                "{} ({} games, fitted beside the players' ratings): {}; between players of \
-                 equal strength seat 1 places first {equal}.",
+            say.fill(
                 if settled {
-                    "The seats differ"
+                    "report.ratings.seats_differ"
                 } else {
-                    "The seats show no difference the games can tell"
+                    "report.ratings.seats_same"
                 },
-                games,
-                terms.join(", ")
+                &[
+                    ("games", &games),
+                    ("list", &say.list(&terms)),
+                    ("equal", &equal),
+                ],
             )
         }
     }
@@ -148,79 +156,104 @@ fn seat_sentence(fit: &Ratings, equal: Estimate) -> String {
 
 /// Who rates highest among `ranked` (best first), and whether clearly; `group` named when
 /// there are several.
-fn strongest(ranked: &[&Rated], group: Option<usize>) -> Option<String> {
+fn strongest(ranked: &[&Rated], group: Option<usize>, say: &Phrases) -> Option<String> {
+    let g = group.map(|g| g.to_string()).unwrap_or_default();
     match ranked {
         [] => None,
-        [only] => Some(format!(
-            "{} is the only ranked player{}.",
-            only.name,
-            group.map_or(String::new(), |g| format!(" of group {g}"))
+        [only] => Some(say.fill(
+            if group.is_some() {
+                "report.ratings.only_in_group"
+            } else {
+                "report.ratings.only"
+            },
+            &[("name", &only.name), ("g", &g)],
         )),
         [best, second, rest @ ..] => {
-            let above = if best.rating.low > second.rating.high {
-                format!("clearly above {} at {}", second.name, elo(&second.rating))
-            } else {
-                format!(
-                    "not clearly above {} at {}: their intervals overlap",
-                    second.name,
-                    elo(&second.rating)
-                )
-            };
+            let above = say.fill(
+                if best.rating.low > second.rating.high {
+                    "report.ratings.clearly_above"
+                } else {
+                    "report.ratings.not_clearly_above"
+                },
+                &[("name", &second.name), ("elo", &elo(&second.rating, say))],
+            );
             let lowest = match rest.last() {
-                Some(last) => format!("; {} rates lowest at {}", last.name, elo(&last.rating)),
+                Some(last) => say.fill(
+                    "report.ratings.lowest",
+                    &[("name", &last.name), ("elo", &elo(&last.rating, say))],
+                ),
                 None => String::new(),
             };
-            let within = group.map_or("Of".to_owned(), |g| format!("In group {g}, of"));
-            Some(format!(
-                "{within} {} ranked players {} rates highest at {}, {above}{lowest}.",
-                ranked.len(),
-                best.name,
-                elo(&best.rating),
+            Some(say.fill(
+                if group.is_some() {
+                    "report.ratings.highest_in_group"
+                } else {
+                    "report.ratings.highest"
+                },
+                &[
+                    ("g", &g),
+                    ("n", &ranked.len().to_string()),
+                    ("name", &best.name),
+                    ("elo", &elo(&best.rating, say)),
+                    ("above", &above),
+                    ("lowest", &lowest),
+                ],
             ))
         }
     }
 }
 
 /// The leaderboards of `game`'s presets: per group, ranked players then provisional ones.
-pub fn html(h: &mut String, fits: &[Fit], game: &str, escape: fn(&str) -> String) {
+pub fn html(h: &mut String, fits: &[Fit], game: &str, say: &Phrases) {
     for (_, preset, fit) in fits.iter().filter(|(g, _, _)| g == game) {
         if fit.players.is_empty() {
             continue;
         }
         let _ = writeln!(
             h,
-            "<h4 id=\"{game}-ratings-{}\">Ratings, {}</h4><p class=\"muted\">{}</p>",
-            escape(preset),
-            escape(preset),
-            escape(SCALE)
+            "<h4 id=\"{game}-ratings-{}\">{}</h4><p class=\"muted\">{}</p>",
+            attribute(preset),
+            escape(&say.fill(
+                "report.ratings.heading",
+                &[("preset", &super::said::preset(game, preset, say))]
+            )),
+            escape(&say.get("report.ratings.scale"))
         );
         for (g, group) in fit.groups.iter().enumerate() {
             let players: Vec<&Rated> = fit.players.iter().filter(|p| p.group == g).collect();
             if fit.groups.len() > 1 {
                 let _ = writeln!(
                     h,
-                    "<p><b>Group {}</b>: {} players, {} games among them; they never met the other groups.</p>",
-                    g + 1,
-                    thousands(group.players as u64),
-                    thousands(group.games)
+                    "<p>{}</p>",
+                    escape(&say.fill(
+                        "report.ratings.group",
+                        &[
+                            ("n", &(g + 1).to_string()),
+                            ("players", &thousands(group.players as u64)),
+                            ("games", &thousands(group.games)),
+                        ]
+                    ))
                 );
             }
             let (ranked, provisional): (Vec<&Rated>, Vec<&Rated>) =
                 players.into_iter().partition(|p| !p.provisional);
-            board(h, &ranked, true, escape);
+            board(h, &ranked, true, say);
             if !provisional.is_empty() {
                 let _ = writeln!(
                     h,
-                    "<p>Provisional (fewer than {} games), not ranked:</p>",
-                    fit.provisional_games
+                    "<p>{}</p>",
+                    escape(&say.fill(
+                        "report.ratings.provisional",
+                        &[("games", &fit.provisional_games.to_string())]
+                    ))
                 );
-                board(h, &provisional, false, escape);
+                board(h, &provisional, false, say);
             }
         }
     }
 }
 
-fn board(h: &mut String, players: &[&Rated], ranked: bool, escape: fn(&str) -> String) {
+fn board(h: &mut String, players: &[&Rated], ranked: bool, say: &Phrases) {
     if players.is_empty() {
         return;
     }
@@ -228,17 +261,25 @@ fn board(h: &mut String, players: &[&Rated], ranked: bool, escape: fn(&str) -> S
     if folded {
         let _ = writeln!(
             h,
-            "<details><summary>{} players</summary>",
-            thousands(players.len() as u64)
+            "<details><summary>{}</summary>",
+            escape(&say.fill(
+                "report.ratings.players",
+                &[("n", &thousands(players.len() as u64))]
+            ))
         );
     }
+    let th = |key: &str| escape(&say.get(key));
     let _ = write!(h, "<table class=\"leaderboard\"><tr>");
     if ranked {
-        let _ = write!(h, "<th>rank</th>");
+        let _ = write!(h, "<th>{}</th>", th("report.column.rank"));
     }
     let _ = writeln!(
         h,
-        "<th class=\"name\">player</th><th>rating (95%)</th><th>games</th><th>score</th></tr>"
+        "<th class=\"name\">{}</th><th>{}</th><th>{}</th><th>{}</th></tr>",
+        th("report.column.player"),
+        th("report.column.rating_95"),
+        th("report.column.games"),
+        th("report.column.score")
     );
     for p in players {
         let _ = write!(h, "<tr>");
@@ -250,7 +291,7 @@ fn board(h: &mut String, players: &[&Rated], ranked: bool, escape: fn(&str) -> S
             "<td class=\"name\"><a href=\"players/{}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>",
             super::player_pages::file_of(&p.name),
             escape(&p.name),
-            elo_with_interval(p.rating.value, p.rating.low, p.rating.high),
+            elo_with_interval(p.rating.value, p.rating.low, p.rating.high, say),
             thousands(p.games),
             share(p.score / p.games.max(1) as f64)
         );
@@ -294,7 +335,8 @@ mod tests {
     #[test]
     fn groups_that_never_met_are_said_and_ranked_apart() {
         let r = two_circles();
-        let said = sentences(&r).join("\n");
+        let en = Phrases::of(records::core::language::Language::English);
+        let said = sentences(&r, en).join("\n");
         assert!(
             said.contains("The players fall into 2 groups that never met, directly or through others: group 1 (3 players, 90 games), group 2 (3 players, 42 games)"),
             "{said}"
@@ -309,14 +351,9 @@ mod tests {
         );
         assert!(said.contains("1 / (1 + 10^(−d/400))"), "{said}");
         let mut h = String::new();
-        html(
-            &mut h,
-            &[("banqi".into(), "tcga".into(), r)],
-            "banqi",
-            |s| s.to_owned(),
-        );
+        html(&mut h, &[("banqi".into(), "tcga".into(), r)], "banqi", en);
         assert_eq!(h.matches("<table class=\"leaderboard\">").count(), 3, "{h}");
-        assert!(h.contains("<b>Group 2</b>: 3 players, 42 games"), "{h}");
+        assert!(h.contains("Group 2: 3 players, 42 games"), "{h}");
         let provisional = &h[h.find("Provisional").unwrap()..];
         assert!(provisional.starts_with("Provisional (fewer than 20 games), not ranked"));
         assert!(

@@ -23,6 +23,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use records::core::language::{Language, Phrases};
 use serde_json::{Value, json};
 
 use crate::games::PartOptions;
@@ -53,6 +54,9 @@ pub struct Options {
     pub parts: PartOptions,
     /// The inputs are reports to merge, not game logs.
     pub merge: bool,
+    /// The language of the page, the charts and the players' pages (the CSV, JSON and
+    /// Parquet keep their codes).
+    pub language: Language,
 }
 
 /// Writes the report; exits 1 when records were refused (the report of the others is written,
@@ -167,7 +171,13 @@ fn report(options: &Options, out: &Path) -> Result<(String, u64), Refusal> {
         "bonus_per_point": options.parts.table.bonus_per_point,
         "flip_depth": options.parts.flip_depth,
     });
-    let text = write_report(out, summary, &tables, &ingested.rejected_list)?;
+    let text = write_report(
+        out,
+        summary,
+        &tables,
+        &ingested.rejected_list,
+        Phrases::of(options.language),
+    )?;
     Ok((text, ingested.rejected as u64))
 }
 
@@ -177,17 +187,19 @@ fn write_report(
     summary: Value,
     tables: &[Table],
     rejected: &[ingest::Rejected],
+    say: &Phrases,
 ) -> Result<String, String> {
     let chart_dir = out.join("charts");
-    let charts = charts::draw_all(tables, &chart_dir).map_err(|e| format!("charts: {e}"))?;
+    let charts = charts::draw_all(tables, &chart_dir, say).map_err(|e| format!("charts: {e}"))?;
     // The players' tables derive from the counts (the meetings): fitted again here, whether
     // the counts are this report's, merged reports' or Spark's.
     let (player_tables, fits) = players::tables(tables);
     let all: Vec<Table> = tables.iter().chain(&player_tables).cloned().collect();
     let mut written = write_tables(out, &all).map_err(|e| format!("tables: {e}"))?;
     written.extend(charts.iter().flat_map(|c| [c.png.clone(), c.svg.clone()]));
-    written
-        .extend(player_pages::write(out, &all, &fits).map_err(|e| format!("players' pages: {e}"))?);
+    written.extend(
+        player_pages::write(out, &all, &fits, say).map_err(|e| format!("players' pages: {e}"))?,
+    );
     let mut invalid = csv::Writer::from_path(out.join("invalid.csv")).map_err(|e| e.to_string())?;
     invalid
         .write_record(["source", "code", "error"])
@@ -209,7 +221,7 @@ fn write_report(
         serde_json::to_string_pretty(&stats).expect("serialisable"),
     )
     .map_err(|e| e.to_string())?;
-    let page = html::page(&summary, &all, &fits, &charts, rejected, out)
+    let page = html::page(&summary, &all, &fits, &charts, rejected, out, say)
         .map_err(|e| format!("HTML: {e}"))?;
     std::fs::write(out.join("index.html"), page).map_err(|e| e.to_string())?;
     output::record(out, &written).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -264,7 +276,16 @@ fn merge(options: &Options, out: &Path) -> Result<(String, u64), Refusal> {
             .map_err(|e| format!("{input}/data: {e}"))?;
     }
     // The parts' refusals were each part's to report: the merge refuses nothing.
-    Ok((write_report(out, summary, &tables, &rejected)?, 0))
+    Ok((
+        write_report(
+            out,
+            summary,
+            &tables,
+            &rejected,
+            Phrases::of(options.language),
+        )?,
+        0,
+    ))
 }
 
 /// Copies every Parquet part under `from` to the same place under `to`, its file name

@@ -14,6 +14,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use records::core::Seat;
+use records::core::language::Phrases;
 use records::games::GameKind;
 use records::rating::{self, Meeting, Model, Rated};
 
@@ -89,7 +90,12 @@ struct Results {
 }
 
 /// Writes a page per rated player into `out/players/`; gives the files written.
-pub fn write(out: &Path, tables: &[Table], fits: &[Fit]) -> std::io::Result<Vec<PathBuf>> {
+pub fn write(
+    out: &Path,
+    tables: &[Table],
+    fits: &[Fit],
+    say: &Phrases,
+) -> std::io::Result<Vec<PathBuf>> {
     let dir = out.join("players");
     let by_preset = meetings(tables);
     // Player → its sections, in the report's order of games and presets.
@@ -105,7 +111,7 @@ pub fn write(out: &Path, tables: &[Table], fits: &[Fit]) -> std::io::Result<Vec<
                 continue;
             };
             let page = pages.entry(p.name.clone()).or_default();
-            section(page, game, preset, fit, p, r, &history);
+            section(page, (game, preset, fit), p, r, &history, say);
         }
     }
     let mut written = Vec::new();
@@ -117,14 +123,18 @@ pub fn write(out: &Path, tables: &[Table], fits: &[Fit]) -> std::io::Result<Vec<
     let font = dir.join(FONT_FILE);
     std::fs::write(&font, FONT)?;
     written.push(font);
+    let (code, back) = (
+        say.language().code(),
+        escape(&say.get("report.player.back")),
+    );
     for (name, body) in pages {
         let path = dir.join(file_of(&name));
-        let title = attribute(&name);
+        let title = attribute(&say.fill("report.player.title", &[("name", &name)]));
         let name = escape(&name);
         std::fs::write(
             &path,
             format!(
-                "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}: Anqi report</title>\n<style>@font-face {{ font-family: \"Anqi Serif\"; src: url({FONT_FILE}) format(\"opentype\"); }} {STYLE}</style></head><body>\n<p><a href=\"../index.html\">← the report</a></p>\n<h1>{name}</h1>\n{body}</body></html>\n"
+                "<!DOCTYPE html>\n<html lang=\"{code}\"><head><meta charset=\"utf-8\"><title>{title}</title>\n<style>@font-face {{ font-family: \"Anqi Serif\"; src: url({FONT_FILE}) format(\"opentype\"); }} {STYLE}</style></head><body>\n<p><a href=\"../index.html\">← {back}</a></p>\n<h1>{name}</h1>\n{body}</body></html>\n"
             ),
         )?;
         written.push(path);
@@ -215,17 +225,26 @@ fn history(rows: &[Row]) -> History {
 
 fn section(
     h: &mut String,
-    game: &str,
-    preset: &str,
-    fit: &rating::Ratings,
+    (game, preset, fit): (&str, &str, &rating::Ratings),
     p: &Rated,
     r: &Results,
     history: &History,
+    say: &Phrases,
 ) {
     let title = game
         .parse::<GameKind>()
-        .map_or(game.to_owned(), |k| k.title().to_owned());
-    let _ = writeln!(h, "<h2>{}, {}</h2>", escape(&title), escape(preset));
+        .map_or(game.to_owned(), |k| super::html::game_title(k, say));
+    let _ = writeln!(
+        h,
+        "<h2>{}</h2>",
+        escape(&say.fill(
+            "report.player.section",
+            &[
+                ("game", &title),
+                ("preset", &super::said::preset(game, preset, say))
+            ]
+        ))
+    );
     let place = match p.rank {
         Some(rank) => {
             let ranked = fit
@@ -233,34 +252,67 @@ fn section(
                 .iter()
                 .filter(|q| q.group == p.group && !q.provisional)
                 .count();
+            let (rank, ranked, group) = (
+                rank.to_string(),
+                ranked.to_string(),
+                (p.group + 1).to_string(),
+            );
+            let slots = [
+                ("rank", rank.as_str()),
+                ("ranked", ranked.as_str()),
+                ("group", group.as_str()),
+            ];
             if fit.groups.len() > 1 {
-                format!(
-                    "rank {rank} of {ranked} in group {} (groups never met: ratings compare only within one)",
-                    p.group + 1
-                )
+                say.fill("report.player.rank_in_group", &slots)
             } else {
-                format!("rank {rank} of {ranked}")
+                say.fill("report.player.rank", &slots)
             }
         }
-        None => format!(
-            "provisional: fewer than {} games, not ranked",
-            fit.provisional_games
+        None => say.fill(
+            "report.player.provisional",
+            &[("games", &fit.provisional_games.to_string())],
         ),
     };
     let _ = writeln!(
         h,
-        "<p>Rating {} Elo, {place}. {} games against other players, scoring {}.</p>",
-        elo_with_interval(p.rating.value, p.rating.low, p.rating.high),
-        thousands(r.games),
-        share(r.score / r.games.max(1) as f64)
+        "<p>{}</p>",
+        escape(&say.fill(
+            "report.player.rating",
+            &[
+                (
+                    "elo",
+                    &elo_with_interval(p.rating.value, p.rating.low, p.rating.high, say)
+                ),
+                ("place", &place),
+                ("games", &thousands(r.games)),
+                ("score", &share(r.score / r.games.max(1) as f64)),
+            ]
+        ))
     );
     let two = fit.seats == 2;
+    let th = |key: &str| escape(&say.get(key));
     let _ = writeln!(
         h,
-        "<h3>By opponent</h3><table><tr><th>opponent</th><th>games</th><th>{}</th><th>{}</th><th>{}</th><th>score</th></tr>",
-        if two { "wins" } else { "ahead" },
-        if two { "draws" } else { "level" },
-        if two { "losses" } else { "behind" }
+        "<h3>{}</h3><table><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>",
+        th("report.player.by_opponent"),
+        th("report.column.opponent"),
+        th("report.column.games"),
+        th(if two {
+            "report.column.wins"
+        } else {
+            "report.column.ahead"
+        }),
+        th(if two {
+            "report.column.draws"
+        } else {
+            "report.column.level"
+        }),
+        th(if two {
+            "report.column.losses"
+        } else {
+            "report.column.behind"
+        }),
+        th("report.column.score"),
     );
     let mut opponents: Vec<_> = r.opponents.iter().collect();
     opponents.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(b.0)));
@@ -279,10 +331,14 @@ fn section(
     }
     let _ = writeln!(
         h,
-        "</table><h3>By seat</h3><table><tr><th>seat</th><th>games</th><th>score</th></tr>"
+        "</table><h3>{}</h3><table><tr><th>{}</th><th>{}</th><th>{}</th></tr>",
+        th("report.player.by_seat"),
+        th("report.column.seat"),
+        th("report.column.games"),
+        th("report.column.score"),
     );
     for (seat, (games, score)) in &r.seats {
-        let said = Seat::new(seat - 1).map_or(format!("seat {seat}"), |s| s.to_string());
+        let said = Seat::new(seat - 1).map_or(seat.to_string(), |s| super::said::seat(s, say));
         let _ = writeln!(
             h,
             "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -293,7 +349,12 @@ fn section(
     }
     let _ = writeln!(
         h,
-        "</table><h3>Rating over time</h3><p class=\"muted\">The rating a fit of every game up to the end of each period gives (a month, or undated, a hundred games of the input).</p><table><tr><th>up to</th><th>games of all players</th><th>rating (95%)</th></tr>"
+        "</table><h3>{}</h3><p class=\"muted\">{}</p><table><tr><th>{}</th><th>{}</th><th>{}</th></tr>",
+        th("report.player.over_time"),
+        th("report.player.over_time_said"),
+        th("report.player.up_to"),
+        th("report.player.games_of_all"),
+        th("report.column.rating_95"),
     );
     for (period, games, fit) in history {
         let rated = fit
@@ -301,13 +362,17 @@ fn section(
             .and_then(|f| f.players.iter().find(|q| q.name == p.name));
         let cell = rated.map_or("—".to_owned(), |q| {
             let e = q.rating;
-            let provisional = if q.provisional { ", provisional" } else { "" };
-            format!("{}{provisional}", elo_with_interval(e.value, e.low, e.high))
+            let interval = elo_with_interval(e.value, e.low, e.high, say);
+            if q.provisional {
+                say.fill("report.player.provisional_cell", &[("elo", &interval)])
+            } else {
+                interval
+            }
         });
         let _ = writeln!(
             h,
             "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(period),
+            escape(&super::said::period(period, say)),
             thousands(*games),
             cell
         );

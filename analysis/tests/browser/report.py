@@ -7,8 +7,11 @@ at two window widths, and says what it measured (analysis/tests/report_page.rs j
 - the page's text as read (document.body.innerText), for the codes a person should not meet;
 - screenshots: the first screen, and the players' part (the first leaderboard).
 
-Usage: report.py INDEX_HTML OUT_DIR
-Prints one JSON object: {"widths": {"1000": {...}, "800": {...}}, "text": "..."}.
+- whether the page's own font (Anqi Serif, embedded) loaded, so its Chinese reads on a
+  machine without CJK fonts.
+
+Usage: report.py INDEX_HTML OUT_DIR [SCREENSHOT_NAME]  (the name defaults to report-tcga)
+Prints one JSON object: {"widths": {"1000": {...}, "800": {...}}, "text": "...", "font": "loaded"}.
 """
 
 import json
@@ -72,6 +75,7 @@ def contrast(a, b):
 
 def main():
     index, out = sys.argv[1], sys.argv[2]
+    name = sys.argv[3] if len(sys.argv) > 3 else "report-tcga"
     os.makedirs(out, exist_ok=True)
     url = "file://" + os.path.abspath(index)
     result = {"widths": {}}
@@ -94,11 +98,16 @@ def main():
             result["widths"][str(width)] = measured
             if width == 1000:
                 result["text"] = driver.execute_script("return document.body.innerText")
+                result["font"] = driver.execute_async_script(
+                    "const done = arguments[arguments.length - 1];"
+                    "document.fonts.ready.then(() => done([...document.fonts]"
+                    ".filter(f => f.family.replace(/\"/g, '') === 'Anqi Serif')"
+                    ".map(f => f.status).join(',')));")
                 driver.execute_script("document.querySelector('section h2').scrollIntoView()")
-                driver.save_screenshot(os.path.join(out, "report-tcga.png"))
+                driver.save_screenshot(os.path.join(out, f"{name}.png"))
                 driver.execute_script(
                     "document.querySelector('[id$=\"-ratings-tcga\"]').scrollIntoView()")
-                driver.save_screenshot(os.path.join(out, "report-tcga-players.png"))
+                driver.save_screenshot(os.path.join(out, f"{name}-players.png"))
         finally:
             driver.quit()
     json.dump(result, sys.stdout)

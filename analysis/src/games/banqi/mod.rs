@@ -1,6 +1,7 @@
 //! Banqi in the batch tool: its bots, its `anqi score` line with the 戲谷 coin settlement, and
 //! its part of the report.
 
+use records::core::language::Phrases;
 use records::core::words;
 use std::path::Path;
 
@@ -35,21 +36,16 @@ impl Tool for Banqi {
             files: 4,
             ranks: 8,
             file: "heatmaps",
-            title: "Banqi: player 1's score by the square it flips first",
         },
         ChartSpec::Histogram {
             table: "margin",
             column: "margin",
             file: "margins",
-            title: "Banqi: the winner's point margin",
-            x_label: "winner's points − loser's points",
         },
         ChartSpec::Histogram {
             table: "settlement",
             column: "settlement",
             file: "settlements",
-            title: "Banqi: coins settled per decided game",
-            x_label: "coins",
         },
     ];
 
@@ -148,20 +144,24 @@ impl Tool for Banqi {
         report::tables(data, options)
     }
 
-    fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
-        report::headlines(tables, preset)
+    fn headlines(tables: &[Table], preset: &str, say: &Phrases) -> Vec<String> {
+        report::headlines(tables, preset, say)
     }
 
     /// The coins' table and the flip statistics' depth.
-    fn settings(summary: &serde_json::Value) -> Option<String> {
-        let n = |k: &str| summary[k].as_u64().unwrap_or(0);
-        Some(format!(
-            "Banqi's coins are settled at a stake of {} with {} per point of margin; its flip \
-             statistics count the first {} flips of each game ({} flips in all).",
-            n("stake"),
-            n("bonus_per_point"),
-            n("flip_depth"),
-            crate::report::draw::thousands(n("flips"))
+    fn settings(summary: &serde_json::Value, say: &Phrases) -> Option<String> {
+        let n = |k: &str| summary[k].as_u64().unwrap_or(0).to_string();
+        Some(say.fill(
+            "report.banqi.settings",
+            &[
+                ("stake", &n("stake")),
+                ("bonus", &n("bonus_per_point")),
+                ("depth", &n("flip_depth")),
+                (
+                    "flips",
+                    &crate::report::draw::thousands(summary["flips"].as_u64().unwrap_or(0)),
+                ),
+            ],
         ))
     }
     fn part(watch: report::Watch, record: &Record, scored: &Scored<Banqi>) -> Part {

@@ -1,6 +1,7 @@
 //! Banqi's part of the report (RULES.md §5–6): flip openings, 門棋加倍, point margins and the
 //! 戲谷 coin settlement, as the tables `banqi_games` and `banqi_flips` and their statistics.
 
+use records::core::language::Phrases;
 use records::core::rules::parts::*;
 use std::path::Path;
 
@@ -298,10 +299,8 @@ pub fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
             &["preset", "number", "adjacent"],
             Standing::Score("score"),
             "flips_adjacent",
-            &format!(
-                "The first {} flips of a game: the flipper's results by flip number and whether the flip was next to a revealed piece",
-                options.flip_depth
-            ),
+            // The depth (`--flips`) is said once, in the report's settings sentence.
+            "A game's first flips (as many as the report counts): the flipper's results by flip number and whether the flip was next to a revealed piece",
             "flipper",
         )?,
         count_table(
@@ -381,7 +380,7 @@ pub fn tables(data: &Path, options: &PartOptions) -> PolarsResult<Vec<Table>> {
 
 /// Whether the first flip's square matters, adjusted for who played: each square against the
 /// same players' other first squares in the same seats ([`adjusted`]).
-pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
+pub fn headlines(tables: &[Table], preset: &str, say: &Phrases) -> Vec<String> {
     let Some(sq) = rows(tables, "first_square") else {
         return Vec::new();
     };
@@ -401,22 +400,15 @@ pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
         })
         .unwrap_or_default();
     if cells.is_empty() {
-        return vec![
-            "The players are not named, so whether the first flip's square matters cannot be \
-             told from who flipped it: no square is named."
-                .to_owned(),
-        ];
+        return vec![say.get("report.banqi.unnamed")];
     }
     let found = adjusted::findings(&adjusted::effects(&cells, None));
     adjusted::sentences(
         &found,
         &adjusted::Words {
-            what: "first square",
-            whats: "squares",
-            whose: "player 1's score",
-            against: "the same players' other first flips in the same seats",
-            matters: "Player 1's first flip matters where it is",
+            key: "report.banqi.square",
             name: &|square| square.to_owned(),
         },
+        say,
     )
 }

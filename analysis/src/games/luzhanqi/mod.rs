@@ -1,5 +1,6 @@
 //! Luzhanqi in the batch tool: its bots, its `anqi score` line and its part of the report.
 
+use records::core::language::Phrases;
 use records::core::words;
 use std::path::Path;
 
@@ -59,7 +60,6 @@ impl Tool for Luzhanqi {
         key: "flag_taken_by",
         count: "games",
         file: "luzhanqi-flag",
-        title: "Luzhanqi: which piece took the flag",
     }];
 
     const TABLES: &'static [crate::report::contract::TableSpec] = contract::TABLES;
@@ -147,26 +147,37 @@ impl Tool for Luzhanqi {
         report::tables(data, options)
     }
 
-    fn headline(tables: &[Table]) -> Option<String> {
-        report::headline(tables)
+    fn headline(tables: &[Table], say: &Phrases) -> Option<String> {
+        report::headline(tables, say)
     }
 
-    /// A dark game's action with the attack's result the referee announced: `c6-c7, both die`.
-    fn said(column: &str, code: &str) -> Option<String> {
-        if column != "action" {
-            return None;
+    /// A dark game's action with the attack's result the referee announced (`c6-c7, both
+    /// die`); the piece that took the flag by its role (`marshal`, 司令).
+    fn said(column: &str, code: &str, say: &Phrases) -> Option<String> {
+        match column {
+            "action" => {
+                let mut parts = code.split(':');
+                let mut said = parts.next()?.to_owned();
+                for result in parts {
+                    if !matches!(result, "win" | "loss" | "both_die" | "flag") {
+                        return None;
+                    }
+                    said.push_str(&say.get(&format!("report.luzhanqi.attack.{result}")));
+                }
+                Some(said)
+            }
+            "flag_taken_by" => Some(role(code, say)),
+            _ => None,
         }
-        let mut parts = code.split(':');
-        let mut said = parts.next()?.to_owned();
-        for result in parts {
-            said.push_str(match result {
-                "win" => ", the attacker wins",
-                "loss" => ", the attacker dies",
-                "both_die" => ", both die",
-                "flag" => ", the flag is shown",
-                _ => return None,
-            });
-        }
-        Some(said)
+    }
+}
+
+/// A role by its name (`marshal`) in the report's language: as named in English, as its
+/// board writes it (司令) in Chinese.
+pub fn role(name: &str, say: &Phrases) -> String {
+    use records::games::luzhanqi::Role;
+    match Role::ALL.iter().find(|r| r.name() == name) {
+        Some(r) if say.is_chinese() => r.chinese().to_owned(),
+        _ => name.to_owned(),
     }
 }

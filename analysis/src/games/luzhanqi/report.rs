@@ -2,6 +2,7 @@
 //! side, with intervals, and which piece took the flag (captured it, or carried it home), as
 //! the table `luzhanqi_games`.
 
+use records::core::language::Phrases;
 use std::path::Path;
 
 use polars::prelude::*;
@@ -142,7 +143,7 @@ pub fn tables(data: &Path, _: &crate::games::PartOptions) -> PolarsResult<Vec<Ta
     ])
 }
 
-pub fn headline(tables: &[Table]) -> Option<String> {
+pub fn headline(tables: &[Table], say: &Phrases) -> Option<String> {
     let flags = rows(tables, "lz_flag_taken_by")?;
     let mut by_piece: Vec<(String, f64)> = Vec::new();
     for r in &flags.t.rows {
@@ -156,11 +157,13 @@ pub fn headline(tables: &[Table]) -> Option<String> {
     let total: f64 = by_piece.iter().map(|p| p.1).sum();
     by_piece.sort_by(|a, b| b.1.total_cmp(&a.1));
     let (piece, n) = by_piece.first()?;
-    Some(format!(
-        "The flag is taken most often by the {piece}: {} of the {} games in which it was taken \
-         ({}).",
-        thousands(*n as u64),
-        thousands(total as u64),
-        crate::report::headlines::share(n / total)
+    Some(say.fill(
+        "report.luzhanqi.flag",
+        &[
+            ("piece", &super::role(piece, say)),
+            ("n", &thousands(*n as u64)),
+            ("total", &thousands(total as u64)),
+            ("share", &crate::report::headlines::share(n / total)),
+        ],
     ))
 }

@@ -1,6 +1,7 @@
 //! Three Kingdoms Banqi in the batch tool: its bots, its `anqi score` line and its part of
 //! the report.
 
+use records::core::language::Phrases;
 use records::core::words;
 use std::path::Path;
 
@@ -30,8 +31,6 @@ impl Tool for ThreeKingdoms {
         table: "tk_final_points",
         column: "final_points",
         file: "three-kingdoms-final-points",
-        title: "Three Kingdoms: each seat's final points",
-        x_label: "its faction's points − lost + captured",
     }];
 
     const TABLES: &'static [crate::report::contract::TableSpec] = contract::TABLES;
@@ -117,12 +116,18 @@ impl Tool for ThreeKingdoms {
         report::tables(data, options)
     }
 
-    fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
-        report::headlines(tables, preset)
+    fn headlines(tables: &[Table], preset: &str, say: &Phrases) -> Vec<String> {
+        report::headlines(tables, preset, say)
     }
 
     /// The factions in the order they were claimed: `red, then generals, then black`.
-    fn said(column: &str, code: &str) -> Option<String> {
-        (column == "claim_order").then(|| code.split('>').collect::<Vec<_>>().join(", then "))
+    fn said(column: &str, code: &str, say: &Phrases) -> Option<String> {
+        (column == "claim_order").then(|| {
+            let factions: Vec<String> = code
+                .split('>')
+                .map(|f| crate::report::said::side(f, say))
+                .collect();
+            factions.join(&say.get("report.three-kingdoms.then"))
+        })
     }
 }

@@ -2,6 +2,7 @@
 //! claimed their factions, which claim orders win, and the points each seat ends with per
 //! ending, as the tables `three_kingdoms_games` and `three_kingdoms_seats`.
 
+use records::core::language::Phrases;
 use std::path::Path;
 
 use polars::prelude::*;
@@ -229,7 +230,7 @@ pub fn tables(data: &Path, _: &crate::games::PartOptions) -> PolarsResult<Vec<Ta
     ])
 }
 
-pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
+pub fn headlines(tables: &[Table], preset: &str, say: &Phrases) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(sides) = rows(tables, "by_side") {
         let mut factions = sides.matching(&[
@@ -243,13 +244,16 @@ pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
         let tried = factions.len();
         // An even share of places beaten is ½.
         let standing = standing_out(&sides, factions, 0.5);
+        let tried = tried.to_string();
         out.push(if standing.is_empty() {
-            format!("No faction does better or worse than chance allows over the {tried} factions.")
+            say.fill("report.three-kingdoms.no_faction", &[("tried", &tried)])
         } else {
-            format!(
-                "Factions whose score stands out from an even share, intervals corrected for \
-                 {tried} factions: {}.",
-                said_standing(&sides, &standing, "side")
+            say.fill(
+                "report.three-kingdoms.factions",
+                &[
+                    ("tried", &tried),
+                    ("list", &said_standing(&sides, &standing, "side", say)),
+                ],
             )
         });
     }
@@ -258,10 +262,9 @@ pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
             .matching(&[("preset", preset), ("claim_rank", "1")])
             .first()
     {
-        out.push(format!(
-            "Whoever claims a faction first places first in {} of finished games (the player's \
-             doing as much as the claim's: the ratings tell players apart).",
-            ranks.rate(first, "win")
+        out.push(say.fill(
+            "report.three-kingdoms.first_claimer",
+            &[("rate", &ranks.rate(first, "win", say))],
         ));
     }
     out

@@ -1,6 +1,7 @@
 //! Third-generation xiangqi in the batch tool: its bots, its `anqi score` line and its part of
 //! the report.
 
+use records::core::language::Phrases;
 use records::core::words;
 use std::path::Path;
 
@@ -163,7 +164,7 @@ impl Tool for Xiangqi3g {
         report::tables(data, options)
     }
 
-    fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
-        report::headlines(tables, preset)
+    fn headlines(tables: &[Table], preset: &str, say: &Phrases) -> Vec<String> {
+        report::headlines(tables, preset, say)
     }
 }

@@ -2,6 +2,7 @@
 //! often, and how often each transformation decided a game (the games won by the side that
 //! made it), as the table `xiangqi_flips`.
 
+use records::core::language::Phrases;
 use std::path::Path;
 
 use polars::prelude::*;
@@ -145,7 +146,7 @@ pub fn tables(data: &Path, _: &crate::games::PartOptions) -> PolarsResult<Vec<Ta
 /// Which kinds of flip change how the game goes for their maker, adjusted for who played:
 /// each kind against the same players' games without it, the maker in the same seat
 /// ([`adjusted`]); the games without it are the stratum's games (`meetings`) less those with.
-pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
+pub fn headlines(tables: &[Table], preset: &str, say: &Phrases) -> Vec<String> {
     let game = Xiangqi3g::NAME;
     let Some(flips) = rows(tables, "xq_flip_results") else {
         return Vec::new();
@@ -170,11 +171,7 @@ pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
         })
         .unwrap_or_default();
     if cells.is_empty() {
-        return vec![
-            "The players are not named, so whether a kind of flip changes how the game goes \
-             cannot be told from who made it: no kind is named."
-                .to_owned(),
-        ];
+        return vec![say.get("report.xiangqi-3g.unnamed")];
     }
     // Each stratum's games from the maker's side: the pair's games in that seat order.
     let mut totals: BTreeMap<Vec<String>, Scores> = BTreeMap::new();
@@ -202,12 +199,9 @@ pub fn headlines(tables: &[Table], preset: &str) -> Vec<String> {
     adjusted::sentences(
         &found,
         &adjusted::Words {
-            what: "kind of flip",
-            whats: "kinds of flip",
-            whose: "its maker's score",
-            against: "the same players' games without it, in the same seats",
-            matters: "Flips that change how the game goes for their maker",
-            name: &|code| said::cell(game, "flip", code).unwrap_or_else(|| code.to_owned()),
+            key: "report.xiangqi-3g.flip",
+            name: &|code| said::cell(game, "flip", code, say).unwrap_or_else(|| code.to_owned()),
         },
+        say,
     )
 }
