@@ -31,6 +31,7 @@ mod kept;
 mod life;
 mod lifecycle;
 mod stream;
+pub mod table;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicI64, Ordering};
