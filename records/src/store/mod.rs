@@ -49,6 +49,7 @@ mod players;
 mod ratings;
 mod rows_sql;
 pub mod schema;
+mod tables;
 
 pub use explore::{ExploreError, Explored, ExplorerMove, FILTER_TIME, Filtered, Lookup};
 pub use explorer::{DepthError, Line};
@@ -61,6 +62,7 @@ pub use model::{
 };
 pub use players::{CountsVersion, PlayedMeeting};
 pub use ratings::{Leaderboard, LeftOut, PlayerPage, PresetResults, Ranked, RatingsCache};
+pub use tables::{Settled, TableGameRow, TableRow, TableStep};
 
 use crate::core::{Record, ReplayError};
 use model::GameColumns;

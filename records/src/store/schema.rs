@@ -93,6 +93,31 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    tables (table_id) {
+        table_id -> Text,
+        terms -> Text,
+        players -> Text,
+        coins -> Text,
+        game_id -> Text,
+        closed -> Nullable<Text>,
+        version -> BigInt,
+        created_at -> BigInt,
+        updated_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    table_games (table_id, number) {
+        table_id -> Text,
+        number -> Integer,
+        game_id -> Text,
+        chairs -> Text,
+        settlement -> Nullable<Text>,
+        stored_game -> Nullable<BigInt>,
+    }
+}
+
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(ledger_actions -> ledger (game_id));
 diesel::joinable!(ledger_events -> ledger (game_id));
@@ -102,7 +127,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     meetings,
     ledger,
     ledger_actions,
-    ledger_events
+    ledger_events,
+    tables,
+    table_games
 );
 
 diesel::table! {

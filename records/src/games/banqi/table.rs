@@ -15,7 +15,7 @@
 //! - **Yellow cards** (黃牌) count for the table, over its games: the 10th loses the game it
 //!   falls in and closes the table.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::settlement::{Settlement, SettlementError, settle};
 use crate::core::{Outcome, Seat, Table};
@@ -27,7 +27,7 @@ pub type Chair = usize;
 pub const CARDS_TO_LOSE: u8 = 10;
 
 /// A table's coins and tallies.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Ledger {
     /// Each chair's coins won less coins paid, over the table's games.
@@ -49,7 +49,7 @@ pub struct Ledger {
 }
 
 /// One game's settlement at a table, written out.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TableSettlement {
     /// The game's number at the table, 1 for the first.

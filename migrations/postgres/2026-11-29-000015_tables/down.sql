@@ -1,0 +1,2 @@
+DROP TABLE table_games;
+DROP TABLE tables;
