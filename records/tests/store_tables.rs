@@ -5,7 +5,7 @@
 #![cfg(feature = "store")]
 
 use records::core::{Outcome, Table};
-use records::games::banqi::table::{Ledger, TableSettlement, Terms};
+use records::referee::table::{Coins, TableSettlement, Terms};
 use records::store::{Settled, Store, TableGameRow, TableRow, TableStep, test_databases};
 
 fn urls(name: &str) -> Vec<String> {
@@ -36,7 +36,7 @@ fn game(number: i32, game_id: &str, chairs: &str) -> TableGameRow {
 fn a_table_moves_on_once_per_step_and_outlives_its_store() {
     for url in urls("store_tables") {
         let store = Store::open(&url).unwrap();
-        let mut coins = Ledger::default();
+        let mut coins = Coins::default();
         let table = TableRow {
             table_id: "t1".into(),
             terms: r#"{"preset":"gametower","stake":100,"bonus_per_point":5}"#.into(),
@@ -93,7 +93,7 @@ fn a_table_moves_on_once_per_step_and_outlives_its_store() {
         drop(store);
         let store = Store::open(&url).unwrap();
         let row = store.table_row("t1").unwrap().unwrap();
-        let mut coins: Ledger = serde_json::from_str(&row.coins).unwrap();
+        let mut coins: Coins = serde_json::from_str(&row.coins).unwrap();
         assert_eq!(coins.draws_carried, 1);
         let won = coins
             .settle(

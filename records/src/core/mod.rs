@@ -11,6 +11,7 @@
 
 pub mod analysis;
 pub mod board;
+pub mod coins;
 pub mod explorer;
 pub mod glyphs;
 pub mod ismcts;

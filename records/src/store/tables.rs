@@ -19,7 +19,7 @@ pub struct TableRow {
     /// JSON: the two chairs' names.
     pub players: String,
     /// JSON: the balances, the carried draws, the question after a draw, the cards, the
-    /// tallies ([`crate::games::banqi::table::Ledger`]).
+    /// tallies ([`crate::referee::table::Coins`]).
     pub coins: String,
     /// The table's game in play, or its last one (`ledger.game_id`).
     pub game_id: String,

@@ -24,7 +24,6 @@ mod ruleset;
 pub mod scoring;
 pub mod settlement;
 mod setup;
-pub mod table;
 pub mod tcga;
 mod types;
 pub mod view;

@@ -1,118 +1,15 @@
-//! The 戲谷 coin settlement (金幣結算, RULES.md §5): what the loser of a game pays the winner
-//! at a table with stake S and points bonus B, with 門棋加倍 and 和棋續盤.
-//!
-//! ```text
-//! paid   = (S + bonus) × double + carry
-//! bonus  = max(0, winner points − loser points) × B
-//! double = 2 when both first flips revealed the same kind of piece, else 1
-//! carry  = (consecutive drawn games just before this one) × S      (not doubled)
-//! ```
-//! A drawn game pays nothing and raises the carry of the next game between the same players.
+//! Banqi's 戲谷 coin settlement (金幣結算, RULES.md §5): the core's arithmetic
+//! ([`crate::core::coins`]) with Banqi's terms: its points (棋點), 門棋加倍 (both first flips
+//! revealed the same kind of piece) and 和棋續盤 over a series of games between the same
+//! players. A drawn game pays nothing and raises the carry of the next game between them.
 
-use serde::{Deserialize, Serialize};
-use thiserror::Error;
-
-use crate::core::{Outcome, Seat};
+use crate::core::Outcome;
 
 use super::scoring::GameScore;
 
 pub use crate::core::Table;
+pub use crate::core::coins::{Settlement, SettlementError, settle};
 pub use crate::core::scoring::{Series, SeriesBook};
-
-/// Every term of one game's settlement, so that a player can check the sum.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct Settlement {
-    /// The loser; absent for a draw.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub payer: Option<Seat>,
-    /// The winner; absent for a draw.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub payee: Option<Seat>,
-    /// Coins paid by the payer to the payee (0 for a draw).
-    pub amount: u64,
-    pub stake: u64,
-    /// Winner points − loser points (may be negative: the bonus is then 0); 0 for a draw.
-    pub margin: i64,
-    pub bonus: u64,
-    /// 1, or 2 for 門棋加倍.
-    pub double: u64,
-    /// Drawn games just before this one between the same players (和棋續盤).
-    pub draws_carried: u32,
-    pub carry: u64,
-    /// The sum written out, e.g. `(100 + 11 × 5) × 1 + 100 = 255`.
-    pub formula: String,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum SettlementError {
-    #[error("the settlement does not fit in 64 bits; lower the stake or the bonus")]
-    Overflow,
-}
-
-/// Settles one game at `table`: `outcome`, the players' points (player 1 first), whether
-/// the first flips double it, and how many drawn games came just before.
-pub fn settle(
-    table: &Table,
-    outcome: Outcome,
-    points: [u32; 2],
-    doubled: bool,
-    draws_carried: u32,
-) -> Result<Settlement, SettlementError> {
-    let double = if doubled { 2 } else { 1 };
-    let Some(winner) = outcome.winner() else {
-        return Ok(Settlement {
-            payer: None,
-            payee: None,
-            amount: 0,
-            stake: table.stake,
-            margin: 0,
-            bonus: 0,
-            double,
-            draws_carried,
-            carry: 0,
-            formula: format!(
-                "drawn: nothing is paid; the next decided game carries {} × {}",
-                draws_carried + 1,
-                table.stake
-            ),
-        });
-    };
-    let loser = winner.other();
-    let margin = points[winner.index()] as i64 - points[loser.index()] as i64;
-    let overflow = SettlementError::Overflow;
-    let bonus = (margin.max(0) as u64)
-        .checked_mul(table.bonus_per_point)
-        .ok_or(overflow)?;
-    let carry = (draws_carried as u64)
-        .checked_mul(table.stake)
-        .ok_or(overflow)?;
-    let amount = table
-        .stake
-        .checked_add(bonus)
-        .and_then(|x| x.checked_mul(double))
-        .and_then(|x| x.checked_add(carry))
-        .ok_or(overflow)?;
-    Ok(Settlement {
-        payer: Some(loser),
-        payee: Some(winner),
-        amount,
-        stake: table.stake,
-        margin,
-        bonus,
-        double,
-        draws_carried,
-        carry,
-        formula: format!(
-            "({} + {} × {}) × {double} + {carry} = {amount}",
-            table.stake,
-            margin.max(0),
-            table.bonus_per_point
-        ),
-    })
-}
 
 /// Banqi's settling of a series' games (the series itself, [`Series`], is the core's: a
 /// series of games between the same players, keeping the draws to carry).
@@ -161,6 +58,7 @@ impl SettleSeries for Series {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Seat;
 
     /// The seed's example: A (player 1) captured 士象卒卒 = 13 points, B (player 2) captured
     /// 帥相相炮兵兵兵兵兵 = 24 points, S = 100, B = 5.

@@ -1,5 +1,5 @@
 //! A 戲谷 table's coins (seed 002, RULES.md §5): each game settled at its end as `anqi score`
-//! settles it ([`super::settlement::settle`]), the scene's fee on top, each
+//! settles it ([`crate::core::coins::settle`]), the scene's fee on top, each
 //! player's balance, the question after a draw, the yellow cards and the 小兵立大功 tally.
 //!
 //! The table's players are its two chairs, `0` and `1`, whatever seat each game gives them
@@ -17,7 +17,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::settlement::{Settlement, SettlementError, settle};
+use crate::core::coins::{Settlement, SettlementError, settle};
 use crate::core::{Outcome, Seat, Table};
 
 /// A table's chairs: 0 and 1.
@@ -29,14 +29,14 @@ pub const CARDS_TO_LOSE: u8 = 10;
 /// A table's coins and tallies.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct Ledger {
+pub struct Coins {
     /// Each chair's coins won less coins paid, over the table's games.
     pub balances: [i64; 2],
     /// Consecutive draws both players chose to carry into the next game.
     pub draws_carried: u32,
     /// After a draw, each chair's answer to going on with the stake carried (None: not yet);
     /// absent when no question stands.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub question: Option<[Option<bool>; 2]>,
     /// Each chair's yellow cards at this table.
     pub cards: [u8; 2],
@@ -55,7 +55,7 @@ pub struct TableSettlement {
     /// The game's number at the table, 1 for the first.
     pub game: u32,
     /// The winning chair; absent for a draw.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub winner: Option<Chair>,
     /// What the loser paid the winner, every term written out.
     pub settlement: Settlement,
@@ -67,7 +67,7 @@ pub struct TableSettlement {
 
 /// Why a table refuses to settle or to ask.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum LedgerError {
+pub enum CoinsError {
     #[error(transparent)]
     Settlement(#[from] SettlementError),
     #[error(
@@ -87,7 +87,7 @@ pub struct Terms {
     pub scene_fee: u64,
 }
 
-impl Ledger {
+impl Coins {
     /// Settles a finished game: its outcome and points in the game's seat order, the chair
     /// each seat held (`chairs[seat]`), whether its first flips doubled it, each seat's
     /// 小兵立大功.
@@ -99,9 +99,9 @@ impl Ledger {
         doubled: bool,
         feats: [u32; 2],
         chairs: [Chair; 2],
-    ) -> Result<TableSettlement, LedgerError> {
+    ) -> Result<TableSettlement, CoinsError> {
         if self.question.is_some() {
-            return Err(LedgerError::Unanswered);
+            return Err(CoinsError::Unanswered);
         }
         let settlement = settle(&terms.table, outcome, points, doubled, self.draws_carried)?;
         let chair = |seat: Seat| chairs[seat.index()];
@@ -141,12 +141,12 @@ impl Ledger {
 
     /// A chair's answer to the question after a draw. Once both answered: two yeses carry
     /// the draw, one no drops the carry.
-    pub fn answer(&mut self, chair: Chair, go_on: bool) -> Result<(), LedgerError> {
+    pub fn answer(&mut self, chair: Chair, go_on: bool) -> Result<(), CoinsError> {
         let Some(mut answers) = self.question else {
-            return Err(LedgerError::NoQuestion);
+            return Err(CoinsError::NoQuestion);
         };
         if answers[chair].is_some() {
-            return Err(LedgerError::Answered(chair));
+            return Err(CoinsError::Answered(chair));
         }
         answers[chair] = Some(go_on);
         match answers {
@@ -187,7 +187,7 @@ mod tests {
 
     #[test]
     fn the_seeds_first_example_settles_155() {
-        let mut l = Ledger::default();
+        let mut l = Coins::default();
         let s = l
             .settle(TERMS, outcome("player2"), POINTS, false, [0, 0], [0, 1])
             .unwrap();
@@ -195,7 +195,7 @@ mod tests {
         assert_eq!(s.winner, Some(1));
         assert_eq!(l.balances, [-155, 155]);
         // A wins instead: the bonus is never negative, B pays 100.
-        let mut l = Ledger::default();
+        let mut l = Coins::default();
         let s = l
             .settle(TERMS, outcome("player1"), POINTS, false, [0, 0], [0, 1])
             .unwrap();
@@ -204,7 +204,7 @@ mod tests {
 
     #[test]
     fn a_draw_both_carry_settles_255() {
-        let mut l = Ledger::default();
+        let mut l = Coins::default();
         let draw = l
             .settle(TERMS, outcome("draw"), [3, 4], false, [0, 0], [0, 1])
             .unwrap();
@@ -213,10 +213,10 @@ mod tests {
         // The next game waits for both answers.
         assert_eq!(
             l.settle(TERMS, outcome("player2"), POINTS, false, [0, 0], [0, 1]),
-            Err(LedgerError::Unanswered)
+            Err(CoinsError::Unanswered)
         );
         l.answer(0, true).unwrap();
-        assert_eq!(l.answer(0, false), Err(LedgerError::Answered(0)));
+        assert_eq!(l.answer(0, false), Err(CoinsError::Answered(0)));
         l.answer(1, true).unwrap();
         assert_eq!((l.question, l.draws_carried), (None, 1));
         // The second game, the first mover swapped: B holds seat 1 now.
@@ -233,7 +233,7 @@ mod tests {
 
     #[test]
     fn one_no_drops_the_carry_and_doubling_never_doubles_it() {
-        let mut l = Ledger::default();
+        let mut l = Coins::default();
         l.settle(TERMS, outcome("draw"), [0, 0], false, [0, 0], [0, 1])
             .unwrap();
         l.answer(1, false).unwrap();
@@ -250,7 +250,7 @@ mod tests {
             .settle(TERMS, outcome("player2"), POINTS, true, [0, 0], [0, 1])
             .unwrap();
         assert_eq!(s.settlement.amount, 510);
-        assert_eq!(l.answer(0, true), Err(LedgerError::NoQuestion));
+        assert_eq!(l.answer(0, true), Err(CoinsError::NoQuestion));
     }
 
     #[test]
@@ -259,7 +259,7 @@ mod tests {
             scene_fee: 7,
             ..TERMS
         };
-        let mut l = Ledger::default();
+        let mut l = Coins::default();
         let s = l
             .settle(terms, outcome("player2"), POINTS, false, [0, 1], [1, 0])
             .unwrap();
@@ -276,7 +276,7 @@ mod tests {
 
     #[test]
     fn the_tenth_card_loses() {
-        let mut l = Ledger::default();
+        let mut l = Coins::default();
         for _ in 0..9 {
             assert!(!l.card(1));
         }
