@@ -5,6 +5,8 @@ use records::games::banqi::scoring::{GameScore, material, player_points, score_r
 use records::games::banqi::settlement::{Series, SettleSeries as _, Table};
 use records::games::banqi::{Color, Position};
 
+mod common;
+
 /// The seed's example position: red (player 1, "A") has captured 士象卒卒 = 13 points, black
 /// (player 2, "B") has captured 帥相相炮兵兵兵兵兵 = 24 points.
 const SEED_EXAMPLE: &str = "kgmr/rnnc/cppp/4/4/GGRR/NNC1/4 r - 0 10";
@@ -143,6 +145,46 @@ fn the_last_soldier_takes_the_general() {
     // With another red soldier still covered, it is not the last one.
     let s = score(&record("4/4/4/4/4/4/k3/P2X r P1 0 2", &["a1-a2"], None));
     assert_eq!(s.players[0].soldier_took_general, 0);
+}
+
+/// What a table settles by (`core::coins::stakes`, any game played for coins, through the
+/// rules' own hooks) is what Banqi's own scoring says, for the hand-made feat and for every
+/// game of the TCGA corpus; a game not played for coins has none.
+#[test]
+fn a_tables_stakes_are_the_scorings() {
+    use records::core::coins::stakes;
+    use records::games::banqi::Banqi;
+    let feat = record("4/4/4/4/4/4/k3/P3 r - 0 2", &["a1-a2"], None);
+    let s = stakes::<Banqi>(&feat).unwrap().unwrap();
+    assert_eq!((s.outcome, s.feats), (Outcome::win(Seat::FIRST, 2), [1, 0]));
+    let mut finished = 0;
+    for (source, r) in common::corpus_records() {
+        let Ok(scored) = score_record(&r) else {
+            continue;
+        };
+        let table = stakes::<Banqi>(&r).unwrap();
+        match (scored.result, table) {
+            (None, None) => {}
+            (Some(result), Some(s)) => {
+                finished += 1;
+                assert_eq!(s.outcome, result.outcome, "{source}");
+                assert_eq!(s.points, scored.points(), "{source}");
+                assert_eq!(s.doubled, scored.doubled, "{source}");
+                assert_eq!(
+                    s.feats,
+                    scored.players.map(|p| p.soldier_took_general),
+                    "{source}"
+                );
+            }
+            (a, b) => panic!("{source}: scoring {a:?}, stakes {b:?}"),
+        }
+    }
+    assert!(finished > 2000, "{finished} finished corpus games");
+    let luzhanqi = Record::new("luzhanqi", "open", vec![]);
+    assert_eq!(
+        stakes::<records::games::luzhanqi::Luzhanqi>(&luzhanqi).unwrap(),
+        None
+    );
 }
 
 #[test]

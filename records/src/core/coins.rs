@@ -13,6 +13,9 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::record::Record;
+use super::replay::ReplayError;
+use super::rules::Rules;
 use super::{Outcome, Seat, Table};
 
 /// Every term of one game's settlement, so that a player can check the sum.
@@ -108,4 +111,42 @@ pub fn settle(
             table.bonus_per_point
         ),
     })
+}
+
+/// What a table settles a finished game by: its outcome, each seat's points, whether its rules
+/// double it, and each seat's feats (Banqi's 小兵立大功).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stakes {
+    pub outcome: Outcome,
+    /// Points won, in seat order.
+    pub points: [u32; 2],
+    pub doubled: bool,
+    /// Feats ([`crate::core::rules::Scoring::feat`]), in seat order.
+    pub feats: [u32; 2],
+}
+
+/// Replays `record` for a table: its [`Stakes`] once finished; None while it is unfinished, or
+/// for a game not played for coins or of more than two seats.
+pub fn stakes<G: Rules>(record: &Record) -> Result<Option<Stakes>, ReplayError> {
+    if !G::COINS {
+        return Ok(None);
+    }
+    let mut feats = [0u32; 2];
+    let scored = super::scoring::score::<G>(record, |ply| {
+        if G::feat(ply.action, ply.before, ply.after) && ply.mover.index() < 2 {
+            feats[ply.mover.index()] += 1;
+        }
+    })?;
+    let Some(result) = scored.result else {
+        return Ok(None);
+    };
+    if scored.seats != 2 {
+        return Ok(None);
+    }
+    Ok(Some(Stakes {
+        outcome: result.outcome,
+        points: [Seat::FIRST, Seat::SECOND].map(|seat| scored.tally.points(seat)),
+        doubled: G::opening(record, &scored.first_plies).doubles_stake,
+        feats,
+    }))
 }

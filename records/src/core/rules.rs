@@ -313,6 +313,13 @@ pub trait Scoring: Game {
         credit: impl FnMut(Credit),
     );
 
+    /// Whether a ply is a feat a table played for coins tallies for its mover (Banqi's
+    /// 小兵立大功: its last soldier took the enemy general); none unless the game has one.
+    fn feat(action: &Self::Action, before: &Self::Position, after: &Self::Position) -> bool {
+        let _ = (action, before, after);
+        false
+    }
+
     /// What the first plies (up to two, as played) decide (see [`Opening`]); nothing unless the
     /// game has such a rule.
     fn opening(record: &Record, first_plies: &[(Self::Action, Self::Effect)]) -> Opening {

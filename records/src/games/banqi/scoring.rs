@@ -329,6 +329,11 @@ impl Scoring for Banqi {
     }
 
     /// The first two flips, and 門棋加倍 when they revealed the same kind of piece.
+    /// 小兵立大功.
+    fn feat(action: &Action, before: &Position, after: &Position) -> bool {
+        took_general_with_last_soldier(action, before, after)
+    }
+
     fn opening(record: &Record, first_plies: &[(Action, Effect)]) -> Opening {
         match first_plies {
             [(_, Effect::Flip(a)), (_, Effect::Flip(b))] => Opening {
