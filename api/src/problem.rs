@@ -286,6 +286,8 @@ impl From<records::referee::RefereeError> for Problem {
         let detail = error.to_string();
         match error {
             E::NotFound(_) => Problem::new(ProblemKind::GameNotFound, detail).field("game_id"),
+            // No endpoint reads tables yet (issue 61's next step gives them their own kind).
+            E::NoTable(_) => Problem::new(ProblemKind::GameNotFound, detail).field("table_id"),
             E::Token(_) => Problem::new(ProblemKind::InvalidToken, detail).field("token"),
             E::Conflict { field, .. } => {
                 Problem::new(ProblemKind::LedgerConflict, detail).field(field)

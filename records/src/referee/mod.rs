@@ -134,6 +134,9 @@ pub enum RefereeError {
         shown_id(.0)
     )]
     NotFound(String),
+    /// No table with this id is in the store.
+    #[error("no table {} is kept here: an unknown id", shown_id(.0))]
+    NoTable(String),
     /// The token is not this game's (nor one of its seats').
     #[error("{0}")]
     Token(#[from] TokenError),

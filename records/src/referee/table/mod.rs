@@ -12,7 +12,10 @@
 //! the points, whether it is doubled, each seat's tallies): Banqi does.
 
 pub mod coins;
+mod seated;
 pub mod time;
+
+pub use seated::{OpenedTable, TableGame, TableOrder, TableState, TableTerms};
 
 pub use coins::{CARDS_TO_LOSE, Chair, Coins, CoinsError, TableSettlement, Terms};
 pub use time::{BankMode, PauseRefused, TableTime, TableTimeError, Turn, TurnTime};
