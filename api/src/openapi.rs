@@ -7,6 +7,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
 use crate::routes::{
     analysis, explorer, games, lifecycle, meta, players, positions, records_routes, render, stream,
+    tables,
 };
 
 #[derive(OpenApi)]
@@ -19,6 +20,7 @@ use crate::routes::{
         meta::health, meta::games, meta::presets, meta::preset, meta::options,
         records_routes::validate, records_routes::replay, records_routes::score, records_routes::score_position,
         positions::actions, positions::play, positions::deal, positions::view, lifecycle::lifecycle,
+        tables::open, tables::state, tables::answer,
         stream::ticket, stream::stream,
         analysis::analyze,
         analysis::review,

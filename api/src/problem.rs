@@ -143,6 +143,8 @@ problem_kinds! {
         "Writes (storing records, dealing a game) need `Authorization: Bearer <token>` with the service's token (`--token`).";
     NotFound = "not-found", 404, "Not found",
         "No such endpoint or resource. `GET /v1/openapi.json` lists the endpoints.";
+    TableNotFound = "table-not-found", 404, "Table not found",
+        "No table with this `table_id` is kept here (`POST /v1/tables` opens one).";
     GameNotFound = "game-not-found", 404, "Game not found",
         "No game with this `game_id` is in the referee's ledger: an unknown id, or a game left unplayed long enough to expire (`--game-expiry`).";
     MethodNotAllowed = "method-not-allowed", 405, "Method not allowed",
@@ -286,8 +288,7 @@ impl From<records::referee::RefereeError> for Problem {
         let detail = error.to_string();
         match error {
             E::NotFound(_) => Problem::new(ProblemKind::GameNotFound, detail).field("game_id"),
-            // No endpoint reads tables yet (issue 61's next step gives them their own kind).
-            E::NoTable(_) => Problem::new(ProblemKind::GameNotFound, detail).field("table_id"),
+            E::NoTable(_) => Problem::new(ProblemKind::TableNotFound, detail).field("table_id"),
             E::Token(_) => Problem::new(ProblemKind::InvalidToken, detail).field("token"),
             E::Conflict { field, .. } => {
                 Problem::new(ProblemKind::LedgerConflict, detail).field(field)

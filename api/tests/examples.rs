@@ -2,7 +2,7 @@
 //! the service, gets exactly its response example; and every operation has both.
 
 use actix_web::test;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 fn spec() -> Value {
     api::openapi::document()
@@ -95,14 +95,20 @@ async fn every_example_is_what_the_service_answers() {
         assert!(n >= 8, "{game}: {n} examples");
     }
     // Store first, so that the game examples find game 1.
-    // The explorer last: it stores games of its own.
+    // The explorer then: it stores games of its own. The tables last: a drawn table game
+    // is stored too.
     ops.sort_by_key(|(method, path, ..)| {
         (
             !(method == "post" && path == "/v1/games"),
+            path.starts_with("/v1/tables"),
             path == "/v1/explorer",
         )
     });
     let print = std::env::var("ANQI_PRINT_EXAMPLES").is_ok();
+    // The table's opening.
+    let ops_tables = (ops.iter())
+        .filter(|(method, path, ..)| method == "post" && path == "/v1/tables")
+        .find_map(|(_, _, request, _)| request.clone());
     // Banqi's deal (a request without `game`).
     let deal_request = (ops.iter())
         .filter(|(method, path, ..)| method == "post" && path == "/v1/deal")
@@ -160,6 +166,42 @@ async fn every_example_is_what_the_service_answers() {
             if let Some((_, example)) = &mut request {
                 example["game_id"] = dealt["game_id"].clone();
                 example["token"] = dealt["seat_tokens"]["player1"].clone();
+            }
+        }
+        if path == "/v1/tables/state" || path == "/v1/tables/answer" {
+            // A table's: open one (the table's example) and read it as its first chair; for
+            // the answer, its first game drawn first (offered and accepted).
+            let (_, open_example) = (ops_tables.clone()).expect("the table has an example");
+            let opened = test::TestRequest::post()
+                .uri("/v1/tables")
+                .insert_header(("content-type", "application/json"))
+                .set_payload(open_example.to_string())
+                .to_request();
+            let opened: Value = test::call_and_read_body_json(&app, opened).await;
+            let table_id = opened["table_id"].clone();
+            let chair = |c: &str| opened["chair_tokens"][c].clone();
+            if path == "/v1/tables/answer" {
+                for (c, action) in [("chair1", "offer_draw"), ("chair2", "accept_draw")] {
+                    let read = test::TestRequest::post()
+                        .uri("/v1/tables/state")
+                        .insert_header(("content-type", "application/json"))
+                        .set_payload(json!({"table_id": table_id, "token": chair(c)}).to_string())
+                        .to_request();
+                    let read: Value = test::call_and_read_body_json(&app, read).await;
+                    let ask = test::TestRequest::post()
+                        .uri("/v1/lifecycle")
+                        .insert_header(("content-type", "application/json"))
+                        .set_payload(
+                            json!({"game_id": read["games"][0]["game_id"], "token": read["seat_token"], "action": action})
+                                .to_string(),
+                        )
+                        .to_request();
+                    assert!(test::call_service(&app, ask).await.status().is_success());
+                }
+            }
+            if let Some((_, example)) = &mut request {
+                example["table_id"] = table_id;
+                example["token"] = chair("chair1");
             }
         }
         if let Some((ct, example)) = &request {
@@ -223,7 +265,7 @@ fn normalise_import_times(actual: &mut Value, expected: &Value) {
     match (actual, expected) {
         (Value::Object(a), Value::Object(e)) => {
             for (k, v) in a.iter_mut() {
-                if k == "seat_tokens"
+                if (k == "seat_tokens" || k == "chair_tokens")
                     && let (Value::Object(tokens), Some(Value::Object(want))) = (&mut *v, e.get(k))
                 {
                     assert_eq!(tokens.len(), want.len(), "a token per seat");
@@ -235,8 +277,13 @@ fn normalise_import_times(actual: &mut Value, expected: &Value) {
                     }
                     continue;
                 }
-                if k == "imported_at" || k == "game_id" || k == "token" {
-                    if k == "token" {
+                if k == "imported_at"
+                    || k == "game_id"
+                    || k == "token"
+                    || k == "table_id"
+                    || k == "seat_token"
+                {
+                    if k == "token" || k == "seat_token" {
                         assert!(v.as_str().is_some_and(|t| t.starts_with("v1.")), "{v}");
                     }
                     if let Some(t) = e.get(k) {

@@ -21,6 +21,7 @@ pub mod records_routes;
 pub mod referee;
 pub mod render;
 pub mod stream;
+pub mod tables;
 pub mod viewer;
 
 /// Registers every route. Each path answers its own methods; any other method gets 405 with
@@ -48,6 +49,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(post("/v1/deal", web::post().to(positions::deal)))
         .service(post("/v1/view", web::post().to(positions::view)))
         .service(post("/v1/lifecycle", web::post().to(lifecycle::lifecycle)))
+        .service(post("/v1/tables", web::post().to(tables::open)))
+        .service(post("/v1/tables/state", web::post().to(tables::state)))
+        .service(post("/v1/tables/answer", web::post().to(tables::answer)))
         .service(post("/v1/stream-ticket", web::post().to(stream::ticket)))
         .service(get("/v1/stream", web::get().to(stream::stream)))
         .service(post("/v1/analyze", web::post().to(analysis::analyze)))
