@@ -6,6 +6,7 @@
 
 use actix_web::{HttpRequest, web};
 use records::core::{Rules, Table};
+use records::games::GameKind;
 use records::referee::Referee;
 use records::referee::table::{OpenedTable, TableOrder, TableState, TableTime};
 use records::with_game;
@@ -22,7 +23,8 @@ use crate::routes::referee;
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TableRequest {
-    /// The game played (default `banqi`; a table plays a game played for coins).
+    /// The game played (the default game when absent; a table plays a game played for
+    /// coins).
     #[serde(default = "default_game")]
     #[schema(value_type = records::games::GameKind, default = records::games::GameKind::default_name)]
     pub game: String,
@@ -35,6 +37,7 @@ pub struct TableRequest {
     #[schema(value_type = Object)]
     pub options: Map<String, Value>,
     /// The two players, the first chair's first.
+    #[schema(min_items = 2, max_items = 2, example = json!(["ann", "bo"]))]
     pub players: [String; 2],
     /// 開局金幣: the stake each decided game pays.
     #[schema(example = 100)]
@@ -95,7 +98,7 @@ fn open_example() -> Value {
 
 fn state_example() -> Value {
     json!({"table_id": "4c1d7e9a0b2f3a4c5d6e7f8091a2b3c4",
-        "terms": {"game": "banqi", "preset": "gametower", "options": {}, "stake": 100, "bonus_per_point": 5,
+        "terms": {"game": GameKind::default_name(), "preset": "gametower", "options": {}, "stake": 100, "bonus_per_point": 5,
             "scene_fee": 0, "time": {"move_ms": 30000, "bank_ms": 120000, "bank": "automatic"}},
         "players": ["ann", "bo"],
         "coins": {"balances": [0, 0], "draws_carried": 0, "cards": [0, 0], "soldier_feats": [0, 0], "fees": 0, "games": 0},
@@ -106,7 +109,7 @@ fn state_example() -> Value {
 /// The first game drawn, the first chair's answer in.
 fn answered_example() -> Value {
     json!({"table_id": "4c1d7e9a0b2f3a4c5d6e7f8091a2b3c4",
-        "terms": {"game": "banqi", "preset": "gametower", "options": {}, "stake": 100, "bonus_per_point": 5,
+        "terms": {"game": GameKind::default_name(), "preset": "gametower", "options": {}, "stake": 100, "bonus_per_point": 5,
             "scene_fee": 0, "time": {"move_ms": 30000, "bank_ms": 120000, "bank": "automatic"}},
         "players": ["ann", "bo"],
         "coins": {"balances": [0, 0], "draws_carried": 0, "question": [true, null], "cards": [0, 0], "soldier_feats": [0, 0], "fees": 0, "games": 1},
@@ -121,7 +124,7 @@ fn open_response_example() -> Value {
     json!({"table_id": "4c1d7e9a0b2f3a4c5d6e7f8091a2b3c4", "token": "v1.ephemeral.table-token",
         "chair_tokens": {"chair1": "v1.ephemeral.chair1-token", "chair2": "v1.ephemeral.chair2-token"},
         "table": {"table_id": "4c1d7e9a0b2f3a4c5d6e7f8091a2b3c4",
-            "terms": {"game": "banqi", "preset": "gametower", "options": {}, "stake": 100, "bonus_per_point": 5,
+            "terms": {"game": GameKind::default_name(), "preset": "gametower", "options": {}, "stake": 100, "bonus_per_point": 5,
                 "scene_fee": 0, "time": {"move_ms": 30000, "bank_ms": 120000, "bank": "automatic"}},
             "players": ["ann", "bo"],
             "coins": {"balances": [0, 0], "draws_carried": 0, "cards": [0, 0], "soldier_feats": [0, 0], "fees": 0, "games": 0},

@@ -58,6 +58,8 @@ CROSS_FIELD = {
     "`game` has",
     ("invalid-deal", "engines"): "the engine plays some seats, not all, and only seats the "
     "game named in `game` has",
+    ("invalid-deal", "game"): "a table plays a game played for coins: which games are is the "
+    "rules' (the game named in `game`)",
     ("invalid-deal", "options.max_plies"): "a game's cap may not exceed the service's "
     "configuration (`--max-plies`)",
 }
@@ -83,6 +85,17 @@ SEMANTIC = {
     "POST /v1/replay": GAME_SEMANTICS,
     "POST /v1/games": GAME_SEMANTICS,
     "POST /v1/luzhanqi/setup": GAME_SEMANTICS,
+    "POST /v1/tables": GAME_SEMANTICS,
+    "POST /v1/tables/state": {
+        **GAME_SEMANTICS,
+        "table-not-found": "a table id is a string: which tables the referee keeps is the "
+        "store's",
+    },
+    "POST /v1/tables/answer": {
+        **GAME_SEMANTICS,
+        "table-not-found": "a table id is a string: which tables the referee keeps is the "
+        "store's",
+    },
     "GET /v1/presets/{name}": {
         "not-found": "a preset name is a string: which names exist depends on the game",
     },

@@ -132,6 +132,16 @@ fn corrupt(table_id: &str) -> RefereeError {
     RefereeError::Corrupt(format!("table {table_id}"))
 }
 
+/// A table's row read: its terms, its players, its coins.
+fn parts(row: &TableRow) -> Result<(TableTerms, [String; 2], Coins), RefereeError> {
+    let bad = |_| corrupt(&row.table_id);
+    Ok((
+        serde_json::from_str(&row.terms).map_err(bad)?,
+        serde_json::from_str(&row.players).map_err(bad)?,
+        serde_json::from_str(&row.coins).map_err(bad)?,
+    ))
+}
+
 impl Referee {
     /// Opens a table of `G` (a game played for coins) and deals its first game. Nothing is
     /// written unless the whole order can be kept.
@@ -217,12 +227,7 @@ impl Referee {
             })?;
         for _ in 0..STEP_TRIES {
             let row = self.advance_table::<G>(table_id)?;
-            let terms: TableTerms =
-                serde_json::from_str(&row.terms).map_err(|_| corrupt(table_id))?;
-            let players: [String; 2] =
-                serde_json::from_str(&row.players).map_err(|_| corrupt(table_id))?;
-            let mut coins: Coins =
-                serde_json::from_str(&row.coins).map_err(|_| corrupt(table_id))?;
+            let (terms, players, mut coins) = parts(&row)?;
             coins.answer(chair, go_on).map_err(|e| match e {
                 CoinsError::NoQuestion => RefereeError::Refused {
                     code: "no-question",
@@ -346,12 +351,7 @@ impl Referee {
                 return Ok(row);
             };
             let (_, record) = self.store.get(stored)?.ok_or_else(|| corrupt(table_id))?;
-            let terms: TableTerms =
-                serde_json::from_str(&row.terms).map_err(|_| corrupt(table_id))?;
-            let players: [String; 2] =
-                serde_json::from_str(&row.players).map_err(|_| corrupt(table_id))?;
-            let mut coins: Coins =
-                serde_json::from_str(&row.coins).map_err(|_| corrupt(table_id))?;
+            let (terms, players, mut coins) = parts(&row)?;
             let chairs: [Chair; 2] =
                 serde_json::from_str(&last.chairs).map_err(|_| corrupt(table_id))?;
             let settlement = match stakes::<G>(&record).map_err(|_| corrupt(table_id))? {
@@ -442,10 +442,11 @@ impl Referee {
             }
             _ => None,
         };
+        let (terms, players, coins) = parts(&row)?;
         Ok(TableState {
-            terms: serde_json::from_str(&row.terms).map_err(|_| corrupt(&id))?,
-            players: serde_json::from_str(&row.players).map_err(|_| corrupt(&id))?,
-            coins: serde_json::from_str(&row.coins).map_err(|_| corrupt(&id))?,
+            terms,
+            players,
+            coins,
             games,
             closed: row.closed,
             chair,

@@ -31,10 +31,16 @@ pub enum BankMode {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TableTime {
     /// The time every move has (出手時間), 1 s to 10 minutes.
-    #[cfg_attr(feature = "openapi", schema(example = 30_000))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(example = 30_000, minimum = 1_000, maximum = 600_000)
+    )]
     pub move_ms: i64,
     /// Each player's bank for a game (長考), 0 to an hour.
-    #[cfg_attr(feature = "openapi", schema(example = 120_000))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(example = 120_000, minimum = 0, maximum = 3_600_000)
+    )]
     pub bank_ms: i64,
     pub bank: BankMode,
 }
